@@ -1,0 +1,235 @@
+"""The campaign ledger application: commands in, events saved, plain reports out.
+
+Each command runs against a fresh Table and saves everything it recorded in one
+transaction. A version conflict or a locked file means another process saved first:
+the command runs again on fresh state, and is refused only if that keeps happening.
+"""
+from __future__ import annotations
+
+import os
+import random
+import time
+from typing import Any, Callable
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import IntegrityError, OperationalError
+
+from ledger import turns
+from ledger.campaign import Campaign
+from ledger.challenge import Challenge
+from ledger.character import Character
+from ledger.errors import BadInput, Conflict, RuleViolation
+from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
+from ledger.rules import relics
+from ledger.table import DiceBox, Table
+
+RULESETS = ("relics", "beer-run", "action-dice", "decision-2d6")
+PLAYABLE = ("relics",)
+COSTS = ("free", "destiny", "doom", "destiny-or-doom")
+TARGETS = ("cohort", "challenge")
+ATTEMPTS = 8
+SNAPSHOT_EVERY = 50
+
+Report = dict[str, Any]
+
+
+class CampaignLedger(Application):
+    """One campaign's ledger; its store comes from eventsourcing's persistence settings."""
+
+    name = "CampaignLedger"
+    is_snapshotting_enabled = True
+
+    # --- plumbing ---------------------------------------------------------------------------
+
+    def run(self, command: Callable[[Table], Report]) -> Report:
+        box = DiceBox()
+        for attempt in range(ATTEMPTS):
+            box.restart()
+            table = Table(self, box)
+            report = command(table)
+            versions = {a.id: a.version for a in table.touched()}
+            try:
+                recordings = self.save(*table.pending_events())
+            except (IntegrityError, OperationalError):
+                time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))  # let the other writer finish
+                continue
+            self._snapshot(table, versions, recordings)
+            report["entries"] = [r.notification.id for r in recordings]
+            return report
+        raise Conflict("Another process kept changing this campaign at the same moment; "
+                       "nothing was recorded, try the command again.")
+
+    def _snapshot(self, table: Table, before: dict, recordings: list) -> None:
+        """Snapshots make a cold process load fast; losing one to a race costs nothing."""
+        lowest: dict[Any, int] = {}
+        for r in recordings:
+            e = r.domain_event
+            lowest.setdefault(e.originator_id, e.originator_version)
+        for aggregate in table.touched():
+            first = lowest.get(aggregate.id)
+            if first is None:
+                continue
+            if (first - 1) // SNAPSHOT_EVERY != aggregate.version // SNAPSHOT_EVERY:
+                try:
+                    self.take_snapshot(aggregate.id, version=aggregate.version)
+                except (IntegrityError, OperationalError):
+                    pass
+
+    def campaign(self) -> Campaign:
+        return self.repository.get(CAMPAIGN_ID)
+
+    # --- setting up ---------------------------------------------------------------------------
+
+    def start(self, name: str, ruleset: str, version: str | None) -> Report:
+        if ruleset not in RULESETS:
+            raise BadInput(f"'{ruleset}' is not a ruleset; choose one of {', '.join(RULESETS)}.")
+        if ruleset not in PLAYABLE:
+            raise BadInput(f"The {ruleset} ruleset is not playable yet; playable: {', '.join(PLAYABLE)}.")
+        rules = relics.rules_for(version or relics.DEFAULT_VERSION)
+
+        def command(t: Table) -> Report:
+            if t.exists(CAMPAIGN_ID):
+                raise RuleViolation(f"This file already holds the campaign '{t.campaign.name}'.")
+            t.add(Campaign(name=name, ruleset=ruleset, rules_version=rules.version))
+            return {"campaign": name, "ruleset": ruleset, "version": rules.version}
+        return self.run(command)
+
+    def add_pc(self, name: str, expertise: dict[str, int], primary: str) -> Report:
+        name = name.strip()
+        ranks = {relics.canonical(k, relics.TYPES, "type of Expertise"): v for k, v in expertise.items()}
+        if any(not 0 <= v <= 5 for v in ranks.values()):
+            raise BadInput("Expertise ranks go from 0 to 5.")
+        primary = relics.canonical(primary, relics.TYPES, "type of Expertise")
+        if not name:
+            raise BadInput("A PC needs a name.")
+
+        def command(t: Table) -> Report:
+            camp = t.campaign
+            if t.exists(pc_id(name)):
+                raise RuleViolation(f"There is already a PC named {t.pc(name).name}.")
+            camp.pc_joined(name)
+            t.add(Character(name=name, expertise=ranks, primary=primary))
+            return {"pc": name, "expertise": ranks, "primary": primary}
+        return self.run(command)
+
+    def add_trait(self, owner: str, name: str, modifier: str, polarity: str | None,
+                  cost: str, target: str, challenge: bool = False) -> Report:
+        mod = relics.parse_modifier(modifier, polarity)
+        if cost not in COSTS:
+            raise BadInput(f"A trait's cost is one of {', '.join(COSTS)}, not '{cost}'.")
+        if target not in TARGETS:
+            raise BadInput(f"A trait targets the cohort or the challenge pool, not '{target}'.")
+        if mod.kind == "add" and target == "challenge":
+            raise RuleViolation("Add Dice never change a Challenge pool; it is the Challenge's rating.")
+
+        def command(t: Table) -> Report:
+            holder = t.challenge(owner) if challenge else t.pc(owner)
+            if name.strip().casefold() in holder.traits:
+                raise RuleViolation(f"{holder.name} already has a trait named '{name.strip()}'.")
+            holder.trait_gained(name.strip(), str(mod), mod.polarity, cost, target)
+            return {"owner": holder.name, "trait": name.strip(), "modifier": str(mod),
+                    "polarity": mod.polarity, "cost": cost, "target": target}
+        return self.run(command)
+
+    def start_scenario(self, title: str) -> Report:
+        def command(t: Table) -> Report:
+            camp = t.campaign
+            if camp.turn:
+                camp.check_no_turn_elsewhere("")
+            pcs = len(t.pcs_in_game())
+            if not pcs:
+                raise RuleViolation("A Scenario needs at least one PC; add one with `campaign pc add`.")
+            camp.scenario_started(title, pcs, pcs)
+            return {"scenario": title, "destiny": pcs, "doom": pcs}
+        return self.run(command)
+
+    def open_challenge(self, name: str, threat: str, type_: str, rating: int) -> Report:
+        threat = relics.canonical(threat, relics.THREATS, "Threat")
+        type_ = relics.canonical(type_, relics.TYPES, "Challenge type")
+        if rating < 1:
+            raise BadInput("A Challenge's rating is at least 1.")
+
+        def command(t: Table) -> Report:
+            t.campaign.check_scenario()
+            if t.exists(challenge_id(name)):
+                raise RuleViolation(f"There is already a Challenge named {t.challenge(name).name}.")
+            t.add(Challenge(name=name.strip(), threat=threat, type=type_, rating=rating))
+            return {"challenge": name.strip(), "threat": threat, "type": type_, "rating": rating}
+        return self.run(command)
+
+    # --- playing --------------------------------------------------------------------------------
+
+    def cohort_turn(self, challenge: str, leader: str | None, assists: list[str] | None,
+                    uses: list[turns.TraitUse], destiny: int, throw: turns.Throw,
+                    placing: turns.Placing) -> Report:
+        def command(t: Table) -> Report:
+            ch = t.challenge(challenge)
+            turns.cohort_huddle(t, ch, leader, assists, uses, destiny)
+            return self._continue(t, ch, throw, placing, None)
+        return self.run(command)
+
+    def challenge_turn(self, challenge: str, uses: list[turns.TraitUse], throw: turns.Throw,
+                       placing: turns.Placing, stress: dict[str, int] | None) -> Report:
+        def command(t: Table) -> Report:
+            ch = t.challenge(challenge)
+            turns.challenge_huddle(t, ch, uses)
+            return self._continue(t, ch, throw, placing, stress)
+        return self.run(command)
+
+    def roll(self, challenge: str, throw: turns.Throw, placing: turns.Placing,
+             stress: dict[str, int] | None) -> Report:
+        def command(t: Table) -> Report:
+            ch = t.challenge(challenge)
+            ch.expect("cohort-roll", "challenge-roll")
+            return self._continue(t, ch, turns.Throw(throw.faces, True), placing, stress)
+        return self.run(command)
+
+    def place(self, challenge: str, placing: turns.Placing, stress: dict[str, int] | None) -> Report:
+        if not placing.stated:
+            raise BadInput("Give placements with --place TRAIT=DICE, or --best to take the offered one.")
+
+        def command(t: Table) -> Report:
+            ch = t.challenge(challenge)
+            ch.expect("cohort-place", "challenge-place")
+            return self._continue(t, ch, turns.Throw(), placing, stress)
+        return self.run(command)
+
+    def distribute(self, challenge: str, stress: dict[str, int]) -> Report:
+        def command(t: Table) -> Report:
+            ch = t.challenge(challenge)
+            ch.expect("challenge-stress")
+            return self._continue(t, ch, turns.Throw(), turns.Placing(), stress)
+        return self.run(command)
+
+    def _continue(self, t: Table, ch: Challenge, throw: turns.Throw, placing: turns.Placing,
+                  stress: dict[str, int] | None) -> Report:
+        """Run the steps the input allows; the report says where the table now waits."""
+        report: Report = {"challenge": ch.name, "round": ch.round, "side": (ch.pending or {}).get("side")}
+        report["pool"] = dict(ch.pending or {})
+        if ch.phase.endswith("-roll") and throw.given:
+            turns.roll(t, ch, throw)
+        if ch.phase.endswith("-place"):
+            report["pool"] = dict(ch.pending or {})
+            if not turns.place(t, ch, placing):
+                report["offered"] = {str(i): [d + 1 for d in ds] for i, ds in turns.offer(ch, placing).items()}
+        if ch.phase == "challenge-stress":
+            report["pool"] = dict(ch.pending or {})
+            if stress is not None or len(t.pcs_in_game()) == 1:
+                turns.distribute(t, ch, stress)
+        report.update(phase=ch.phase, resolved=ch.resolved, rating=ch.rating,
+                      destiny=t.campaign.destiny, doom=t.campaign.doom)
+        return report
+
+    def push_the_limit(self, name: str) -> Report:
+        def command(t: Table) -> Report:
+            pc = t.pc(name)
+            pc.push_the_limit(t.rules)
+            return {"pc": pc.name, "stress": pc.stress, "agony": pc.agony, "out": pc.out}
+        return self.run(command)
+
+
+def open_ledger(db: str) -> CampaignLedger:
+    """The ledger for one campaign file; PERSISTENCE_MODULE in the environment can move it."""
+    env = {"SQLITE_DBNAME": db, "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10")}
+    env.setdefault("PERSISTENCE_MODULE", os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite"))
+    return CampaignLedger(env=env)

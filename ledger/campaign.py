@@ -1,0 +1,88 @@
+"""The campaign: ruleset, the table's PCs, and the pools the whole Cohort shares.
+
+Destiny and Doom live here (001 "Destiny and Doom") because every PC and every
+Challenge draws on them; so does the marker of the one turn in progress at the table.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.domain import Aggregate, event
+
+from ledger.errors import RuleViolation
+from ledger.ids import CAMPAIGN_ID
+
+
+class Campaign(Aggregate):
+    @staticmethod
+    def create_id() -> Any:
+        return CAMPAIGN_ID
+
+    @event("Started")
+    def __init__(self, name: str, ruleset: str, rules_version: str) -> None:
+        self.name = name
+        self.ruleset = ruleset
+        self.rules_version = rules_version
+        self.pcs: list[str] = []
+        self.scenario: str | None = None
+        self.destiny = 0
+        self.doom = 0
+        self.turn: dict | None = None
+
+    @event("PCJoined")
+    def pc_joined(self, name: str) -> None:
+        self.pcs.append(name)
+
+    @event("ScenarioStarted")
+    def scenario_started(self, title: str, destiny: int, doom: int) -> None:
+        self.scenario = title
+        self.destiny, self.doom = destiny, doom
+
+    @event("TraitActivated")
+    def trait_activated(self, owner: str, trait: str, modifier: str, challenge: str,
+                        paid: str, destiny: int, doom: int) -> None:
+        self.destiny += destiny
+        self.doom += doom
+
+    @event("DestinySpent")
+    def destiny_spent(self, challenge: str, dice: int) -> None:
+        self.destiny -= dice
+
+    @event("TidesShifted")
+    def tides_shifted(self, challenge: str, round: int, destiny: int, doom: int,
+                      destiny_lost: int) -> None:
+        self.destiny += destiny
+        self.doom += doom
+
+    @event("TurnBegan")
+    def turn_began(self, challenge: str, side: str, round: int) -> None:
+        self.turn = {"challenge": challenge, "side": side, "round": round}
+
+    @event("TurnEnded")
+    def turn_ended(self, challenge: str, side: str, round: int) -> None:
+        self.turn = None
+
+    # --- checks (run on commands, never on replay) --------------------------------------
+
+    def check_no_turn_elsewhere(self, challenge: str) -> None:
+        if self.turn and self.turn["challenge"] != challenge:
+            raise RuleViolation(f"The {self.turn['side']} turn on {self.turn['challenge']} is unfinished; "
+                                "finish it first (see `campaign status`).")
+
+    def check_scenario(self) -> None:
+        if self.scenario is None:
+            raise RuleViolation("No Scenario has started; start one with `campaign scenario start TITLE`.")
+
+    def pay(self, cost: str, gm: bool) -> tuple[int, int]:
+        """Deltas for a trait's cost: the Cohort spends Destiny or adds Doom; the GM spends Doom."""
+        if cost == "free":
+            return 0, 0
+        if cost == "destiny":
+            if self.destiny < 1:
+                raise RuleViolation("The Destiny pool is empty.")
+            return -1, 0
+        if gm:
+            if self.doom < 1:
+                raise RuleViolation("The Doom pool is empty; the GM has no Doom to spend.")
+            return 0, -1
+        return 0, 1

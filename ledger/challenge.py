@@ -1,0 +1,120 @@
+"""A Challenge and its rounds: the Cohort turn, then the Challenge turn (000 "Resolving a Challenge").
+
+The round in progress is part of the Challenge's state, so a turn can be played in one
+command or step by step (pool, roll, placements, Stress) as at a real table.
+"""
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+
+from ledger.errors import NotFound, RuleViolation
+from ledger.ids import challenge_id
+
+COHORT, CHALLENGE = "cohort", "challenge"
+NEXT_STEP = {
+    "cohort": "the Cohort turn", "cohort-roll": "the Cohort's roll",
+    "cohort-place": "placing the Cohort pool's Simple modifiers", "challenge": "the Challenge turn",
+    "challenge-roll": "the Challenge's roll", "challenge-place": "placing the Challenge pool's Simple modifiers",
+    "challenge-stress": "distributing the Challenge's Stress", "resolved": "nothing: it is resolved",
+}
+
+
+class Challenge(Aggregate):
+    @staticmethod
+    def create_id(name: str) -> UUID:
+        return challenge_id(name)
+
+    @event("Opened")
+    def __init__(self, name: str, threat: str, type: str, rating: int) -> None:
+        self.name = name
+        self.threat = threat
+        self.type = type
+        self.rating = rating
+        self.resolved = 0
+        self.leader: str | None = None
+        self.round = 1
+        self.phase = "cohort"
+        self.traits: dict[str, dict[str, Any]] = {}
+        self.pending: dict[str, Any] | None = None
+
+    @event("TraitGained")
+    def trait_gained(self, name: str, modifier: str, polarity: str, cost: str, target: str) -> None:
+        self.traits[name.casefold()] = {"name": name, "modifier": modifier, "polarity": polarity,
+                                        "cost": cost, "target": target}
+
+    @event("LeaderChosen")
+    def leader_chosen(self, leader: str, round: int) -> None:
+        self.leader = leader
+
+    @event("PoolBuilt")
+    def pool_built(self, side: str, round: int, contributors: list, activated: list, pool: dict,
+                   autos: list, auto_lost: int, simple: list) -> None:
+        self.phase = f"{side}-roll"
+        self.pending = {"side": side, "contributors": contributors, "activated": activated,
+                        "pool": pool, "autos": list(autos), "simple": simple}
+
+    @event("PoolRolled")
+    def pool_rolled(self, side: str, round: int, faces: list, entered: bool) -> None:
+        self.phase = f"{side}-place"
+        assert self.pending is not None
+        self.pending["faces"] = list(faces)
+
+    @event("ModifiersPlaced")
+    def modifiers_placed(self, side: str, round: int, placement: dict, results: list, offered: bool) -> None:
+        assert self.pending is not None
+        self.pending["results"] = list(results)
+
+    @event("RoundTallied")
+    def round_tallied(self, side: str, round: int, results: list, successes: int, criticals: int,
+                      overpowering: int, botches: int, major_botches: int, disaster: bool) -> None:
+        if side == COHORT:
+            self.phase = CHALLENGE
+            self.pending = None
+        elif successes > 0:
+            self.phase = "challenge-stress"
+            assert self.pending is not None
+            self.pending["stress"] = successes
+        else:
+            self._next_round()
+
+    @event("DiceResolved")
+    def dice_resolved(self, round: int, count: int, resolved: int) -> None:
+        self.resolved = resolved
+
+    @event("DisasterStruck")
+    def disaster_struck(self, side: str, round: int) -> None:
+        pass
+
+    @event("Resolved")
+    def became_resolved(self, round: int) -> None:
+        self.phase = "resolved"
+        self.pending = None
+
+    @event("StressDistributed")
+    def stress_distributed(self, round: int, distribution: dict) -> None:
+        self._next_round()
+
+    def _next_round(self) -> None:
+        self.round += 1
+        self.phase = COHORT
+        self.pending = None
+
+    # --- checks -----------------------------------------------------------------------------
+
+    def trait(self, name: str) -> dict[str, Any]:
+        try:
+            return self.traits[name.strip().casefold()]
+        except KeyError:
+            raise NotFound(f"The Challenge {self.name} has no trait named '{name}'.") from None
+
+    def expect(self, *phases: str) -> None:
+        """Refuse a step out of order, naming the step the table is at."""
+        if self.phase not in phases:
+            raise RuleViolation(f"{self.name} is waiting for {NEXT_STEP[self.phase]}.")
+
+    @property
+    def unresolved(self) -> int:
+        return self.rating - self.resolved

@@ -1,0 +1,99 @@
+"""One command's view of the campaign: aggregates loaded once, their events saved together.
+
+A command runs against a Table; if another process saved first (a version conflict or
+a locked file) the whole command runs again on fresh state, re-using any dice the
+program already rolled so a retry never changes the faces.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+
+from ledger import dice
+from ledger.campaign import Campaign
+from ledger.challenge import Challenge
+from ledger.character import Character
+from ledger.errors import NotFound
+from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
+from ledger.rules import relics
+
+if TYPE_CHECKING:
+    from eventsourcing.application import Application
+
+A = TypeVar("A")
+
+
+class DiceBox:
+    """Rolls once per position in a command, and hands the same faces to every retry."""
+
+    def __init__(self) -> None:
+        self._rolls: list[dice.Roll] = []
+        self._next = 0
+
+    def restart(self) -> None:
+        self._next = 0
+
+    def roll(self, count: int) -> dice.Roll:
+        if self._next < len(self._rolls) and len(self._rolls[self._next].faces) == count:
+            result = self._rolls[self._next]
+        else:
+            result = dice.roll(count)
+            del self._rolls[self._next:]
+            self._rolls.append(result)
+        self._next += 1
+        return result
+
+
+class Table:
+    def __init__(self, app: Application, box: DiceBox) -> None:
+        self.app = app
+        self.dice = box
+        self._loaded: dict[UUID, Any] = {}
+        self._order: list[Any] = []
+
+    def _get(self, id_: UUID, missing: Callable[[], str]) -> Any:
+        if id_ not in self._loaded:
+            try:
+                self.add(self.app.repository.get(id_))
+            except AggregateNotFoundError:
+                raise NotFound(missing()) from None
+        return self._loaded[id_]
+
+    def exists(self, id_: UUID) -> bool:
+        try:
+            self._get(id_, str)
+        except NotFound:
+            return False
+        return True
+
+    def add(self, aggregate: A) -> A:
+        self._loaded[aggregate.id] = aggregate  # type: ignore[attr-defined]
+        self._order.append(aggregate)
+        return aggregate
+
+    @property
+    def campaign(self) -> Campaign:
+        return self._get(CAMPAIGN_ID, lambda: "This file holds no campaign yet; create one with `campaign new`.")
+
+    @property
+    def rules(self) -> relics.RulesVersion:
+        return relics.rules_for(self.campaign.rules_version)
+
+    def pc(self, name: str) -> Character:
+        return self._get(pc_id(name), lambda: f"There is no PC named '{name}' in this campaign.")
+
+    def challenge(self, name: str) -> Challenge:
+        return self._get(challenge_id(name), lambda: f"There is no Challenge named '{name}' in this campaign.")
+
+    def pcs_in_game(self) -> list[Character]:
+        return [pc for pc in (self.pc(n) for n in self.campaign.pcs) if not pc.out]
+
+    def pending_events(self) -> list[Any]:
+        """Every new event, in the order the table played them (ties keep aggregate order)."""
+        events = [e for agg in self._order for e in agg.collect_events()]
+        return sorted(events, key=lambda e: e.timestamp)
+
+    def touched(self) -> list[Any]:
+        return list(self._order)

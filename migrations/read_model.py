@@ -1,0 +1,21 @@
+"""The read-model tables, created here and only here, beside the ledger in the campaign file."""
+from sqlite_utils import Database, Migrations
+
+migrations = Migrations("campaign-ledger-read-model")
+
+
+@migrations()
+def m001_read_model(db: Database) -> None:
+    db["position"].create({"name": str, "entry": int}, pk="name")
+    db["campaign"].create({"key": str, "value": str}, pk="key")
+    db["sheets"].create({"id": str, "name": str, "primary_type": str, "scav": int, "venger": int,
+                         "phantom": int, "stallion": int, "sparrow": int, "stress": int, "agony": int,
+                         "status": str, "joined": int}, pk="id")
+    db["traits"].create({"owner_id": str, "owner": str, "name": str, "modifier": str, "polarity": str,
+                         "cost": str, "target": str, "entry": int}, pk=("owner_id", "name"))
+    db["pools"].create({"id": int, "scenario": str, "destiny": int, "doom": int}, pk="id")
+    db["balances"].create({"entry": int, "destiny": int, "doom": int}, pk="entry")
+    db["challenges"].create({"id": str, "name": str, "threat": str, "type": str, "rating": int,
+                             "resolved": int, "leader": str, "round": int, "phase": str,
+                             "opened": int}, pk="id")
+    db["history"].create({"entry": int, "time": str, "type": str, "line": str}, pk="entry")

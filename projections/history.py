@@ -1,0 +1,111 @@
+"""The campaign history: one readable line per ledger entry, with its number and time."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from sqlite_utils import Database
+
+from ledger.campaign import Campaign
+from ledger.challenge import Challenge
+from ledger.character import Character
+
+
+def apply(db: Database, entry: int, e: Any) -> None:
+    describe = LINES.get(type(e))
+    line = describe(_Names(db, e), e) if describe else type(e).__qualname__
+    db["history"].insert({"entry": entry, "time": e.timestamp.isoformat(timespec="seconds"),
+                          "type": type(e).__qualname__, "line": line})
+
+
+class _Names:
+    """Who an event is about: PCs and Challenges by the name the table knows."""
+
+    def __init__(self, db: Database, e: Any) -> None:
+        self.db, self.e = db, e
+
+    @property
+    def me(self) -> str:
+        for table in ("sheets", "challenges"):
+            rows = list(self.db[table].rows_where("id = ?", [self.e.originator_id.hex]))
+            if rows:
+                return rows[0]["name"]
+        return "?"
+
+
+def _dice(values: list[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if abs(n) == 1 else 'es' if word.endswith('s') else 's'}"
+
+
+def _pool(n: _Names, e: Challenge.PoolBuilt) -> str:
+    parts = [f"{c['role']} {c['pc']} +{c['dice']}d6" for c in e.contributors]
+    parts += [f"{a['label']} {a['modifier']}" for a in e.activated]
+    if e.pool.get("destiny"):
+        parts.append(f"Destiny +{e.pool['destiny']}d6")
+    if e.pool.get("lost_to_cap"):
+        parts.append(f"{e.pool['lost_to_cap']} over the cap of {e.pool['cap']} lost")
+    autos = f"; auto results {_dice(e.autos)}" if e.autos else ""
+    return f"{n.me} round {e.round}: {e.side.capitalize()} pool of {e.pool['size']}d6 ({', '.join(parts) or 'rating'}){autos}"
+
+
+def _tally(n: _Names, e: Challenge.RoundTallied) -> str:
+    notes = [f"{k.replace('_', ' ')} {getattr(e, k)}" for k in ("criticals", "overpowering", "botches", "major_botches")
+             if getattr(e, k)]
+    extra = f" ({', '.join(notes)})" if notes else ""
+    return f"{n.me} round {e.round}: {e.side.capitalize()} result {_dice(e.results)} = {_plural(e.successes, 'success')}{extra}"
+
+
+def _placed(n: _Names, e: Challenge.ModifiersPlaced) -> str:
+    where = "; ".join(f"{label} on {'+'.join(str(d + 1) for d in dice) or 'no die'}"
+                      for label, dice in e.placement.items())
+    how = " (offered placement)" if e.offered else ""
+    return f"{n.me} round {e.round}: placed {where}{how} -> {_dice(e.results)}"
+
+
+def _activated(n: _Names, e: Campaign.TraitActivated) -> str:
+    cost = {"free": "free", "destiny": "paid 1 Destiny"}.get(e.paid, "spent 1 Doom" if e.doom < 0 else "added 1 Doom")
+    return f"{e.owner} activated {e.trait} ({e.modifier}) on {e.challenge}: {cost}"
+
+
+def _tides(n: _Names, e: Campaign.TidesShifted) -> str:
+    lost = f" ({e.destiny_lost} Destiny lost over the cap)" if e.destiny_lost else ""
+    return f"The Tides shift after {e.challenge} round {e.round}: Destiny {e.destiny:+d}, Doom {e.doom:+d}{lost}"
+
+
+LINES: dict[type, Callable[[_Names, Any], str]] = {
+    Campaign.Started: lambda n, e: f"Campaign '{e.name}' started under {e.ruleset} rules {e.rules_version}",
+    Campaign.PCJoined: lambda n, e: f"{e.name} joined the Cohort",
+    Campaign.ScenarioStarted: lambda n, e: f"Scenario '{e.title}' started: Destiny {e.destiny}, Doom {e.doom}",
+    Campaign.TraitActivated: _activated,
+    Campaign.DestinySpent: lambda n, e: f"{e.dice} Destiny spent for +{e.dice}d6 on {e.challenge}",
+    Campaign.TidesShifted: _tides,
+    Campaign.TurnBegan: lambda n, e: f"{e.challenge} round {e.round}: the {e.side.capitalize()} turn begins",
+    Campaign.TurnEnded: lambda n, e: f"{e.challenge} round {e.round}: the {e.side.capitalize()} turn ends",
+    Character.Joined: lambda n, e: f"{e.name}: " + ", ".join(f"{t} {r}" for t, r in e.expertise.items() if r)
+    + f" (primary {e.primary})",
+    Character.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}: {e.modifier} {e.polarity}, "
+    f"costs {e.cost}, targets the {e.target} pool",
+    Character.StressApplied: lambda n, e: f"{n.me} takes {e.amount} Stress from {e.challenge} (now {e.stress})",
+    Character.StressedOut: lambda n, e: f"{n.me} is Stressed Out ({e.stress} Stress)",
+    Character.PushedTheLimit: lambda n, e: f"{n.me} Pushes the Limit: Stress {e.stress_before} -> {e.stress}",
+    Character.AgonyGained: lambda n, e: f"{n.me} gains Agony (now {e.agony})",
+    Character.TakenOut: lambda n, e: f"{n.me} is out of the game for good ({e.agony} Agony)",
+    Challenge.Opened: lambda n, e: f"Challenge {e.name} opened: {e.threat} {e.type} {e.rating}",
+    Challenge.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}: {e.modifier} {e.polarity}, "
+    f"costs {e.cost}, targets the {e.target} pool",
+    Challenge.LeaderChosen: lambda n, e: f"{e.leader} leads {n.me}",
+    Challenge.PoolBuilt: _pool,
+    Challenge.PoolRolled: lambda n, e: f"{n.me} round {e.round}: {e.side.capitalize()} dice show {_dice(e.faces)} "
+    f"({'entered from the table' if e.entered else 'rolled by the program'})",
+    Challenge.ModifiersPlaced: _placed,
+    Challenge.RoundTallied: _tally,
+    Challenge.DiceResolved: lambda n, e: f"{n.me}: {e.count} more {'die' if e.count == 1 else 'dice'} resolved "
+    f"({e.resolved} in all)",
+    Challenge.DisasterStruck: lambda n, e: f"{n.me} round {e.round}: Disaster on the {e.side.capitalize()} turn",
+    Challenge.Resolved: lambda n, e: f"{n.me} is resolved",
+    Challenge.StressDistributed: lambda n, e: f"{n.me} round {e.round}: Stress distributed: "
+    + (", ".join(f"{k} {v}" for k, v in e.distribution.items()) or "none"),
+}

@@ -1,0 +1,21 @@
+"""Destiny and Doom now, and after every ledger entry (a statement can be read off it)."""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlite_utils import Database
+
+from ledger.campaign import Campaign
+
+
+def apply(db: Database, entry: int, e: Any) -> None:
+    pools = db["pools"]
+    row = pools.get(1) if pools.count else {"id": 1, "scenario": None, "destiny": 0, "doom": 0}
+    if isinstance(e, Campaign.ScenarioStarted):
+        row.update(scenario=e.title, destiny=e.destiny, doom=e.doom)
+    elif isinstance(e, (Campaign.TraitActivated, Campaign.TidesShifted)):
+        row.update(destiny=row["destiny"] + e.destiny, doom=row["doom"] + e.doom)
+    elif isinstance(e, Campaign.DestinySpent):
+        row.update(destiny=row["destiny"] - e.dice)
+    pools.upsert(row, pk="id")
+    db["balances"].insert({"entry": entry, "destiny": row["destiny"], "doom": row["doom"]})

@@ -1,0 +1,97 @@
+"""Catch the read model up with the ledger: rows and position in one SQLite transaction.
+
+`BEGIN IMMEDIATE` takes the file's write lock before the position is read, so two
+processes catching up at once queue instead of applying an entry twice; a crash
+rolls back rows and position together, so no entry is ever skipped or doubled.
+"""
+from __future__ import annotations
+
+import sqlite3
+from typing import Any, Callable, Iterator
+
+from sqlite_utils import Database
+
+from migrations import migrations
+from projections import campaign, challenges, history, pools, sheets
+
+PROJECTIONS = (campaign.apply, sheets.apply, challenges.apply, pools.apply, history.apply)
+READ_TABLES = ("sheets", "traits", "pools", "balances", "challenges", "history", "campaign")
+BATCH = 500
+NAME = "read-model"
+
+
+def connect(path: str) -> Database:
+    conn = sqlite3.connect(path, isolation_level=None, timeout=30)
+    db = Database(conn)
+    migrations.apply(db)
+    return db
+
+
+def position(db: Database) -> int:
+    row = db.execute("SELECT entry FROM position WHERE name = ?", [NAME]).fetchone()
+    return row[0] if row else 0
+
+
+def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = None) -> int:
+    """Apply every ledger entry after the stored position; return how many were applied."""
+    applied = 0
+    while True:
+        with _immediate(db):
+            count = _next_batch(app, db)
+        applied += count
+        if progress and count:
+            progress(count)
+        if count < BATCH:
+            return applied
+
+
+def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None) -> int:
+    """Throw the read model away and derive it again from the whole ledger, in one transaction."""
+    applied = 0
+    with _immediate(db):
+        for table in READ_TABLES:
+            db.execute(f"DELETE FROM [{table}]")
+        db.execute("DELETE FROM position WHERE name = ?", [NAME])
+        while True:
+            count = _next_batch(app, db)
+            applied += count
+            if progress and count:
+                progress(count)
+            if count < BATCH:
+                return applied
+
+
+def _next_batch(app: Any, db: Database) -> int:
+    """Inside a write transaction: apply the next batch of entries and move the position."""
+    notifications = app.recorder.select_notifications(position(db), BATCH, inclusive_of_start=False)
+    for n in notifications:
+        _apply(db, n.id, app.mapper.to_domain_event(n))
+    if notifications:
+        db["position"].upsert({"name": NAME, "entry": notifications[-1].id}, pk="name")
+    return len(notifications)
+
+
+def _apply(db: Database, entry: int, event: Any) -> None:
+    for project in PROJECTIONS:
+        project(db, entry, event)
+
+
+class _immediate:
+    """A write transaction that holds the lock from its first statement."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def __enter__(self) -> Database:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, exc_type: Any, *_: Any) -> None:
+        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def tables(db: Database) -> Iterator[tuple[str, list[dict]]]:
+    """Every read table's rows in a stable order: what `rebuild` must reproduce."""
+    for table in READ_TABLES:
+        pks = db[table].pks
+        yield table, list(db[table].rows_where(order_by=", ".join(pks)))

@@ -1,0 +1,50 @@
+"""Character sheets and traits, kept current from the ledger's events."""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlite_utils import Database
+
+from ledger.challenge import Challenge
+from ledger.character import Character
+
+ACTIVE, STRESSED_OUT, OUT = "active", "Stressed Out", "out of the game"
+
+
+def apply(db: Database, entry: int, e: Any) -> None:
+    handler = HANDLERS.get(type(e))
+    if handler:
+        handler(db, entry, e)
+
+
+def _joined(db: Database, entry: int, e: Character.Joined) -> None:
+    ranks = {t.lower(): e.expertise.get(t, 0) for t in ("Scav", "Venger", "Phantom", "Stallion", "Sparrow")}
+    db["sheets"].insert({"id": e.originator_id.hex, "name": e.name, "primary_type": e.primary, **ranks,
+                         "stress": 0, "agony": 0, "status": ACTIVE, "joined": entry})
+
+
+def _trait(db: Database, entry: int, e: Any) -> None:
+    table = "sheets" if isinstance(e, Character.TraitGained) else "challenges"
+    owner = db[table].get(e.originator_id.hex)["name"]
+    db["traits"].insert({"owner_id": e.originator_id.hex, "owner": owner, "name": e.name,
+                         "modifier": e.modifier, "polarity": e.polarity, "cost": e.cost,
+                         "target": e.target, "entry": entry})
+
+
+def _update(**columns: Any):
+    def handler(db: Database, entry: int, e: Any) -> None:
+        db["sheets"].update(e.originator_id.hex, {k: (getattr(e, v) if isinstance(v, str) and hasattr(e, v) else v)
+                                                 for k, v in columns.items()})
+    return handler
+
+
+HANDLERS = {
+    Character.Joined: _joined,
+    Character.TraitGained: _trait,
+    Challenge.TraitGained: _trait,
+    Character.StressApplied: _update(stress="stress"),
+    Character.StressedOut: _update(status=STRESSED_OUT),
+    Character.PushedTheLimit: _update(stress="stress", status=ACTIVE),
+    Character.AgonyGained: _update(agony="agony"),
+    Character.TakenOut: _update(status=OUT),
+}

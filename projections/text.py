@@ -1,0 +1,88 @@
+"""Plain-text renderings of what the CLI prints (the JSON is the same data, unformatted)."""
+from __future__ import annotations
+
+from typing import Any
+
+
+def history_text(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "No entries."
+    width = len(str(rows[-1]["entry"]))
+    return "\n".join(f"#{r['entry']:<{width}}  {r['time']}  {r['line']}" for r in rows)
+
+
+def sheets_text(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "No PCs yet."
+    blocks = []
+    for r in rows:
+        expertise = ", ".join(f"{t} {n}" for t, n in r["expertise"].items()) or "none"
+        lines = [f"{r['name']}  ({r['status']})",
+                 f"  Expertise: {expertise}; primary {r['primary']}",
+                 f"  Stress {r['stress']}  Agony {r['agony']}"]
+        lines += [f"  Trait {t['name']}: {t['modifier']} {t['polarity']}, costs {t['cost']}, "
+                  f"targets the {t['target']} pool" for t in r["traits"]]
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks)
+
+
+def pools_text(p: dict[str, Any]) -> str:
+    scenario = f"Scenario: {p['scenario']}\n" if p.get("scenario") else ""
+    return f"{scenario}Destiny {p['destiny']}  Doom {p['doom']}"
+
+
+def _dice_line(pending: dict[str, Any]) -> str:
+    dice = list(pending.get("autos", [])) + list(pending.get("faces", []))
+    return "  Dice: " + "  ".join(f"{i}={v}" for i, v in enumerate(dice, 1))
+
+
+def waiting_text(name: str, phase: str, pending: dict[str, Any] | None, offered: dict | None = None) -> list[str]:
+    """What the table must do next, as the command that does it."""
+    pending = pending or {}
+    q = f'"{name}"' if " " in name else name
+    if phase.endswith("-roll"):
+        to_roll = pending["pool"]["size"] - len(pending["autos"])
+        autos = f" (auto results {pending['autos']})" if pending["autos"] else ""
+        return [f"Waiting for the roll: {to_roll}d6 to roll{autos}.",
+                f"  Next: campaign roll {q} --faces ... (or without --faces to let the program roll)"]
+    if phase.endswith("-place"):
+        lines = ["Waiting for the Simple modifiers to be placed.", _dice_line(pending)]
+        if offered is not None:
+            labels = [m["label"] for m in pending["simple"]]
+            where = "; ".join(f"{labels[int(i)]} on {'+'.join(map(str, d)) or 'no die'}" for i, d in offered.items())
+            lines.append(f"  Offered: {where}")
+        lines.append(f"  Next: campaign place {q} --place TRAIT=DICE ... (or --best for the offered placement)")
+        return lines
+    if phase == "challenge-stress":
+        return [f"The Challenge scored {pending['stress']} Stress.",
+                f"  Next: campaign stress {q} --stress NAME=N,NAME=N"]
+    if phase == "challenge":
+        return [f"Next: campaign challenge-turn {q}"]
+    if phase == "cohort":
+        return [f"Next: campaign cohort-turn {q}"]
+    return [f"{name} is resolved."]
+
+
+def report_text(report: dict[str, Any]) -> str:
+    lines = [f"#{r['entry']}  {r['line']}" for r in report.get("history", [])]
+    if "phase" in report:
+        lines += waiting_text(report["challenge"], report["phase"], report.get("pool"), report.get("offered"))
+        lines.append(f"Destiny {report['destiny']}  Doom {report['doom']}  "
+                     f"Resolved {report['resolved']}/{report['rating']}")
+    return "\n".join(lines) or "Nothing to record."
+
+
+def status_text(s: dict[str, Any]) -> str:
+    lines = []
+    if s["turn"]:
+        t = s["turn"]
+        lines.append(f"Unfinished: the {t['side'].capitalize()} turn of {t['challenge']}, round {t['round']}.")
+    else:
+        lines.append("No turn is in progress.")
+    for c in s["challenges"]:
+        lines.append(f"{c['name']} ({c['threat']} {c['type']} {c['rating']}): round {c['round']}, "
+                     f"{c['resolved']} resolved, leader {c['leader'] or 'none yet'}; waiting for {c['waiting_for']}")
+        if c["phase"] not in ("cohort", "challenge"):
+            lines += ["  " + line for line in waiting_text(c["name"], c["phase"], c["pending"])]
+    lines.append(pools_text(s))
+    return "\n".join(lines)

@@ -1,0 +1,60 @@
+"""Shared fixtures: a campaign file driven through the real CLI, and a count of its entries."""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cli import cli
+
+
+class Table:
+    """A campaign file and the `campaign` command, as a GM would type it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, ok: bool = True) -> Result:
+        result = self.runner.invoke(cli, ["--db", self.path, *args], catch_exceptions=False)
+        if ok:
+            assert result.exit_code == 0, result.output
+        return result
+
+    def refused(self, *args: str) -> str:
+        """Run a command that must be refused: one Error line, non-zero exit, nothing appended."""
+        before = self.entries()
+        result = self(*args, ok=False)
+        assert result.exit_code != 0, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+        assert "Traceback" not in result.output
+        assert self.entries() == before
+        return lines[0]
+
+    def entries(self) -> int:
+        with sqlite3.connect(self.path) as conn:
+            return conn.execute("SELECT count(*) FROM stored_events").fetchone()[0]
+
+    def json(self, *args: str):
+        import json
+        return json.loads(self(*args, "--json").stdout)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    """A relics campaign: Kira (Phantom 3) and Bo (Phantom 3, Venger 4), a Minor Phantom 4 Challenge."""
+    t = Table(tmp_path / "campaign.db")
+    t("new", "Test Heist")
+    t("pc", "add", "Kira", "--expertise", "Phantom=3,Venger=1", "--primary", "Phantom")
+    t("pc", "add", "Bo", "--expertise", "Phantom=3,Venger=4", "--primary", "Venger")
+    t("scenario", "start", "Night")
+    t("challenge", "open", "Guards", "--threat", "Minor", "--type", "Phantom", "--rating", "4")
+    return t
+
+
+@pytest.fixture
+def empty(tmp_path: Path) -> Table:
+    return Table(tmp_path / "campaign.db")
