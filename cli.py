@@ -231,7 +231,7 @@ def trait() -> None:
     """Traits of PCs and Challenges."""
 
 
-@trait.command("add")
+@trait.command("add", context_settings={"ignore_unknown_options": True})  # "-2 / 2d" is a modifier
 @click.argument("owner")
 @click.argument("name")
 @click.argument("modifier")

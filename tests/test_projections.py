@@ -1,0 +1,67 @@
+"""The read side: incremental catch-up equals a rebuild, row for row, and a crash applies nothing twice."""
+import pytest
+
+from ledger.application import open_ledger
+from ledger.demo import play
+from projections import runner
+
+
+@pytest.fixture
+def demo(tmp_path):
+    path = str(tmp_path / "demo.db")
+    app = open_ledger(path)
+    play(app)
+    return app, path
+
+
+def test_rebuild_equals_the_tables_every_command_caught_up_row_for_row(table):
+    table("trait", "add", "Kira", "Keen", "+2 / 1d", "--cost", "destiny")
+    table("cohort-turn", "Guards", "--leader", "Kira", "--trait", "Kira:Keen", "--faces", "1,3,3,4,5", "--best")
+    table("challenge-turn", "Guards", "--faces", "6,6,1", "--stress", "Kira=1")
+    db = runner.connect(table.path)
+    incremental = list(runner.tables(db))
+    table("rebuild")
+    assert list(runner.tables(db)) == incremental
+    assert dict(incremental)["history"][-1]["entry"] == table.entries()
+
+
+def test_catching_up_one_entry_at_a_time_equals_catching_up_at_once(demo, monkeypatch):
+    app, path = demo
+    db = runner.connect(path)
+    runner.catch_up(app, db)
+    at_once = list(runner.tables(db))
+    monkeypatch.setattr(runner, "BATCH", 1)
+    assert runner.rebuild(app, db) == app.recorder.max_notification_id()
+    assert list(runner.tables(db)) == at_once
+
+
+def test_a_crash_mid_batch_applies_nothing_and_the_next_catch_up_applies_everything_once(demo, monkeypatch):
+    app, path = demo
+    db = runner.connect(path)
+    original = runner.history.apply
+    calls = {"n": 0}
+
+    def crash_on_the_tenth(db_, entry, event):
+        calls["n"] += 1
+        if calls["n"] == 10:
+            raise RuntimeError("power cut")
+        original(db_, entry, event)
+
+    monkeypatch.setattr(runner, "PROJECTIONS", runner.PROJECTIONS[:-1] + (crash_on_the_tenth,))
+    with pytest.raises(RuntimeError):
+        runner.catch_up(app, db)
+    assert runner.position(db) == 0 and db["history"].count == 0 and db["sheets"].count == 0
+    monkeypatch.setattr(runner, "PROJECTIONS", runner.PROJECTIONS[:-1] + (original,))
+    runner.catch_up(app, db)
+    assert db["history"].count == app.recorder.max_notification_id()
+    assert [r["entry"] for r in db["history"].rows] == list(range(1, db["history"].count + 1))
+
+
+def test_balances_record_destiny_and_doom_after_every_entry(demo):
+    app, path = demo
+    db = runner.connect(path)
+    runner.catch_up(app, db)
+    balances = list(db["balances"].rows_where(order_by="entry"))
+    assert [b["entry"] for b in balances] == list(range(1, app.recorder.max_notification_id() + 1))
+    assert (balances[-1]["destiny"], balances[-1]["doom"]) == (2, 6)
+    assert min(b["destiny"] for b in balances) >= 0
