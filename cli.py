@@ -173,6 +173,12 @@ turn_options = [
 ]
 
 
+def later_steps(f: Callable) -> Callable:
+    """The inputs a turn may still be waiting for after its roll."""
+    f = click.option("--stress", help="Stress distribution for a Challenge roll, e.g. Kira=2,Bo=1.")(f)
+    return turn_options[3](turn_options[2](f))
+
+
 def turn_inputs(f: Callable) -> Callable:
     for option in reversed(turn_options):
         f = option(f)
@@ -332,9 +338,7 @@ def challenge_turn(ctx: click.Context, challenge_name: str, traits: tuple[str, .
 @cli.command("roll")
 @click.argument("challenge_name", metavar="CHALLENGE")
 @click.option("--faces", help="Faces rolled at the table; without it the program rolls.")
-@click.option("--place", "places", multiple=True, metavar="TRAIT=DICE", help="Placements, as for cohort-turn.")
-@click.option("--best", is_flag=True, help="Take the offered placement.")
-@click.option("--stress", help="Stress distribution for a Challenge roll.")
+@later_steps
 @json_option
 @click.pass_context
 def roll_cmd(ctx: click.Context, challenge_name: str, faces: str | None, places: tuple[str, ...],
@@ -348,9 +352,7 @@ def roll_cmd(ctx: click.Context, challenge_name: str, faces: str | None, places:
 
 @cli.command("place")
 @click.argument("challenge_name", metavar="CHALLENGE")
-@click.option("--place", "places", multiple=True, metavar="TRAIT=DICE", help="Placements, as for cohort-turn.")
-@click.option("--best", is_flag=True, help="Take the offered placement for the rest.")
-@click.option("--stress", help="Stress distribution for a Challenge roll.")
+@later_steps
 @json_option
 @click.pass_context
 def place_cmd(ctx: click.Context, challenge_name: str, places: tuple[str, ...], best: bool,

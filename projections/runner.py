@@ -6,6 +6,7 @@ rolls back rows and position together, so no entry is ever skipped or doubled.
 """
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from typing import Any, Callable, Iterator
 
@@ -33,32 +34,30 @@ def position(db: Database) -> int:
 
 
 def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = None) -> int:
-    """Apply every ledger entry after the stored position; return how many were applied."""
+    """Apply every ledger entry after the stored position, a transaction per batch."""
+    return _drain(app, db, progress, lambda: _immediate(db))
+
+
+def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None) -> int:
+    """Throw the read model away and derive it again from the whole ledger, in one transaction."""
+    with _immediate(db):
+        for table in READ_TABLES:
+            db.execute(f"DELETE FROM [{table}]")
+        db.execute("DELETE FROM position WHERE name = ?", [NAME])
+        return _drain(app, db, progress, contextlib.nullcontext)
+
+
+def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
+           transaction: Callable[[], Any]) -> int:
     applied = 0
     while True:
-        with _immediate(db):
+        with transaction():
             count = _next_batch(app, db)
         applied += count
         if progress and count:
             progress(count)
         if count < BATCH:
             return applied
-
-
-def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None) -> int:
-    """Throw the read model away and derive it again from the whole ledger, in one transaction."""
-    applied = 0
-    with _immediate(db):
-        for table in READ_TABLES:
-            db.execute(f"DELETE FROM [{table}]")
-        db.execute("DELETE FROM position WHERE name = ?", [NAME])
-        while True:
-            count = _next_batch(app, db)
-            applied += count
-            if progress and count:
-                progress(count)
-            if count < BATCH:
-                return applied
 
 
 def _next_batch(app: Any, db: Database) -> int:
