@@ -191,9 +191,11 @@ def turn_inputs(f: Callable) -> Callable:
 @click.argument("name")
 @click.option("--ruleset", default="relics", show_default=True, help="relics, beer-run, action-dice or decision-2d6.")
 @click.option("--rules-version", default=None, help="Rules version (relics: 0.6.1 default, or 0.2.0).")
+@click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
+              help="A campaign setting of the ruleset (see README), e.g. supply_threshold=3. Repeatable.")
 @json_option
 @click.pass_context
-def new(ctx: click.Context, name: str, ruleset: str, rules_version: str | None) -> None:
+def new(ctx: click.Context, name: str, ruleset: str, rules_version: str | None, settings: tuple[str, ...]) -> None:
     """Start a campaign in a new file.
 
     Example: campaign --db heist.db new "The Moon Heist" --rules-version 0.6.1
@@ -201,7 +203,17 @@ def new(ctx: click.Context, name: str, ruleset: str, rules_version: str | None) 
     path = ctx.find_root().obj["db"]
     if os.path.exists(path) and os.path.getsize(path) and _holds_campaign(ctx):
         raise BadInput(f"{path} already holds a campaign; choose another file with --db.")
-    _write(ctx, lambda app: app.start(name, ruleset, rules_version), must_exist=False)
+    _write(ctx, lambda app: app.start(name, ruleset, rules_version, _settings(settings)), must_exist=False)
+
+
+def _settings(values: tuple[str, ...]) -> dict[str, str]:
+    result = {}
+    for value in values:
+        key, eq, setting = value.partition("=")
+        if not eq or not key.strip():
+            raise BadInput(f"Write a setting as KEY=VALUE, not '{value}'.")
+        result[key.strip()] = setting.strip()
+    return result
 
 
 def _holds_campaign(ctx: click.Context) -> bool:
@@ -477,9 +489,11 @@ def rebuild(ctx: click.Context) -> None:
 
 
 @cli.command()
+@click.option("--system", default="relics", show_default=True,
+              type=click.Choice(["relics", "beer-run", "action-dice", "decision-2d6"]), help="The ruleset to demo.")
 @json_option
 @click.pass_context
-def demo(ctx: click.Context) -> None:
+def demo(ctx: click.Context, system: str) -> None:
     """Create a sample campaign and play one Challenge to its end with entered faces.
 
     Run again on the same file, it shows the demo campaign as it stands.
@@ -487,16 +501,19 @@ def demo(ctx: click.Context) -> None:
     Example: campaign --db demo.db demo
     """
     from projections.text import history_text, pools_text, sheets_text
-    from ledger.demo import DEMO_NAME, play
+    from ledger.demo import DEMOS
     from projections import runner, views
 
     path = ctx.find_root().obj["db"]
     existed = os.path.exists(path)
     app, db = _open(ctx, must_exist=False)
     runner.catch_up(app, db)
+    if system not in DEMOS:
+        raise BadInput(f"There is no {system} demo yet.")
+    name, play = DEMOS[system]
     if not existed:
         play(app)
-    elif views.campaign(db).get("name") != DEMO_NAME:
+    elif views.campaign(db).get("name") != name:
         raise BadInput(f"{path} holds another campaign; the demo needs a new file, choose one with --db.")
     runner.catch_up(app, db)
     result = {"sheets": views.sheets(db), "pools": views.pools(db), "history": views.history(db)}

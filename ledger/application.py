@@ -21,10 +21,13 @@ from ledger.character import Character
 from ledger.errors import BadInput, Conflict, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
 from ledger.rules import relics
+from ledger.systems.action_dice import ActionDiceCommands
+from ledger.systems.beer_run import BeerRunCommands
+from ledger.systems.decision_2d6 import Decision2d6Commands
 from ledger.table import DiceBox, Table
 
 RULESETS = ("relics", "beer-run", "action-dice", "decision-2d6")
-PLAYABLE = ("relics",)
+SINGLE_VERSION = "1"  # the three other rulesets have one version each so far
 COSTS = ("free", "destiny", "doom", "destiny-or-doom")
 TARGETS = ("cohort", "challenge")
 ATTEMPTS = 8
@@ -33,7 +36,7 @@ SNAPSHOT_EVERY = 50
 Report = dict[str, Any]
 
 
-class CampaignLedger(Application):
+class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, Application):
     """One campaign's ledger; its store comes from eventsourcing's persistence settings."""
 
     name = "CampaignLedger"
@@ -78,20 +81,28 @@ class CampaignLedger(Application):
     def campaign(self) -> Campaign:
         return self.repository.get(CAMPAIGN_ID)
 
+    def _relics(self, command: Callable[[Table], Report]) -> Report:
+        """Run a Relics of the Moon command, refused on a campaign of another ruleset."""
+        def checked(t: Table) -> Report:
+            t.expect_ruleset("relics")
+            return command(t)
+        return self.run(checked)
+
     # --- setting up ---------------------------------------------------------------------------
 
-    def start(self, name: str, ruleset: str, version: str | None) -> Report:
+    def start(self, name: str, ruleset: str, version: str | None, settings: dict | None = None) -> Report:
         if ruleset not in RULESETS:
             raise BadInput(f"'{ruleset}' is not a ruleset; choose one of {', '.join(RULESETS)}.")
-        if ruleset not in PLAYABLE:
-            raise BadInput(f"The {ruleset} ruleset is not playable yet; playable: {', '.join(PLAYABLE)}.")
-        rules = relics.rules_for(version or relics.DEFAULT_VERSION)
+        if ruleset == "relics":
+            version = relics.rules_for(version or relics.DEFAULT_VERSION).version
+        elif (version or SINGLE_VERSION) != SINGLE_VERSION:
+            raise BadInput(f"The {ruleset} ruleset has one rules version so far: {SINGLE_VERSION}.")
 
         def command(t: Table) -> Report:
             if t.exists(CAMPAIGN_ID):
                 raise RuleViolation(f"This file already holds the campaign '{t.campaign.name}'.")
-            t.add(Campaign(name=name, ruleset=ruleset, rules_version=rules.version))
-            return {"campaign": name, "ruleset": ruleset, "version": rules.version}
+            t.add(Campaign(name=name, ruleset=ruleset, rules_version=version or SINGLE_VERSION, settings=settings))
+            return {"campaign": name, "ruleset": ruleset, "version": version or SINGLE_VERSION}
         return self.run(command)
 
     def add_pc(self, name: str, expertise: dict[str, int], primary: str) -> Report:
@@ -110,7 +121,7 @@ class CampaignLedger(Application):
             camp.pc_joined(name)
             t.add(Character(name=name, expertise=ranks, primary=primary))
             return {"pc": name, "expertise": ranks, "primary": primary}
-        return self.run(command)
+        return self._relics(command)
 
     def add_trait(self, owner: str, name: str, modifier: str, polarity: str | None,
                   cost: str, target: str, challenge: bool = False) -> Report:
@@ -129,7 +140,7 @@ class CampaignLedger(Application):
             holder.trait_gained(name.strip(), str(mod), mod.polarity, cost, target)
             return {"owner": holder.name, "trait": name.strip(), "modifier": str(mod),
                     "polarity": mod.polarity, "cost": cost, "target": target}
-        return self.run(command)
+        return self._relics(command)
 
     def start_scenario(self, title: str) -> Report:
         def command(t: Table) -> Report:
@@ -141,7 +152,7 @@ class CampaignLedger(Application):
                 raise RuleViolation("A Scenario needs at least one PC; add one with `campaign pc add`.")
             camp.scenario_started(title, pcs, pcs)
             return {"scenario": title, "destiny": pcs, "doom": pcs}
-        return self.run(command)
+        return self._relics(command)
 
     def open_challenge(self, name: str, threat: str, type_: str, rating: int) -> Report:
         threat = relics.canonical(threat, relics.THREATS, "Threat")
@@ -155,7 +166,7 @@ class CampaignLedger(Application):
                 raise RuleViolation(f"There is already a Challenge named {t.challenge(name).name}.")
             t.add(Challenge(name=name.strip(), threat=threat, type=type_, rating=rating))
             return {"challenge": name.strip(), "threat": threat, "type": type_, "rating": rating}
-        return self.run(command)
+        return self._relics(command)
 
     # --- playing --------------------------------------------------------------------------------
 
@@ -166,7 +177,7 @@ class CampaignLedger(Application):
             ch = t.challenge(challenge)
             turns.cohort_huddle(t, ch, leader, assists, uses, destiny)
             return self._continue(t, ch, throw, placing, None)
-        return self.run(command)
+        return self._relics(command)
 
     def challenge_turn(self, challenge: str, uses: list[turns.TraitUse], throw: turns.Throw,
                        placing: turns.Placing, stress: dict[str, int] | None) -> Report:
@@ -174,7 +185,7 @@ class CampaignLedger(Application):
             ch = t.challenge(challenge)
             turns.challenge_huddle(t, ch, uses)
             return self._continue(t, ch, throw, placing, stress)
-        return self.run(command)
+        return self._relics(command)
 
     def roll(self, challenge: str, throw: turns.Throw, placing: turns.Placing,
              stress: dict[str, int] | None) -> Report:
@@ -182,7 +193,7 @@ class CampaignLedger(Application):
             ch = t.challenge(challenge)
             ch.expect("cohort-roll", "challenge-roll")
             return self._continue(t, ch, turns.Throw(throw.faces, True), placing, stress)
-        return self.run(command)
+        return self._relics(command)
 
     def place(self, challenge: str, placing: turns.Placing, stress: dict[str, int] | None) -> Report:
         if not placing.stated:
@@ -192,14 +203,14 @@ class CampaignLedger(Application):
             ch = t.challenge(challenge)
             ch.expect("cohort-place", "challenge-place")
             return self._continue(t, ch, turns.Throw(), placing, stress)
-        return self.run(command)
+        return self._relics(command)
 
     def distribute(self, challenge: str, stress: dict[str, int]) -> Report:
         def command(t: Table) -> Report:
             ch = t.challenge(challenge)
             ch.expect("challenge-stress")
             return self._continue(t, ch, turns.Throw(), turns.Placing(), stress)
-        return self.run(command)
+        return self._relics(command)
 
     def _continue(self, t: Table, ch: Challenge, throw: turns.Throw, placing: turns.Placing,
                   stress: dict[str, int] | None) -> Report:
@@ -225,7 +236,7 @@ class CampaignLedger(Application):
             pc = t.pc(name)
             pc.push_the_limit(t.rules)
             return {"pc": pc.name, "stress": pc.stress, "agony": pc.agony, "out": pc.out}
-        return self.run(command)
+        return self._relics(command)
 
 
 def open_ledger(db: str) -> CampaignLedger:

@@ -19,10 +19,11 @@ class Campaign(Aggregate):
         return CAMPAIGN_ID
 
     @event("Started")
-    def __init__(self, name: str, ruleset: str, rules_version: str) -> None:
+    def __init__(self, name: str, ruleset: str, rules_version: str, settings: dict | None = None) -> None:
         self.name = name
         self.ruleset = ruleset
         self.rules_version = rules_version
+        self.settings: dict = dict(settings or {})
         self.pcs: list[str] = []
         self.scenario: str | None = None
         self.destiny = 0

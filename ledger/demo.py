@@ -46,3 +46,6 @@ def play(app: CampaignLedger) -> None:
 
     # Round 3: the Cohort finishes the job.
     app.cohort_turn(GUARDS, None, None, [], 0, _faces("6,6,2,3,4"), Placing())
+
+
+DEMOS = {"relics": (DEMO_NAME, play)}  # ruleset -> (campaign name, player); other rulesets add theirs

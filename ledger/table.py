@@ -15,7 +15,7 @@ from ledger import dice
 from ledger.campaign import Campaign
 from ledger.challenge import Challenge
 from ledger.character import Character
-from ledger.errors import NotFound
+from ledger.errors import NotFound, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
 from ledger.rules import relics
 
@@ -35,11 +35,12 @@ class DiceBox:
     def restart(self) -> None:
         self._next = 0
 
-    def roll(self, count: int) -> dice.Roll:
-        if self._next < len(self._rolls) and len(self._rolls[self._next].faces) == count:
+    def roll(self, count: int, sides: int = 6) -> dice.Roll:
+        if self._next < len(self._rolls) and (len(self._rolls[self._next].faces), self._rolls[self._next].sides) \
+                == (count, sides):
             result = self._rolls[self._next]
         else:
-            result = dice.roll(count)
+            result = dice.roll(count, sides)
             del self._rolls[self._next:]
             self._rolls.append(result)
         self._next += 1
@@ -52,6 +53,14 @@ class Table:
         self.dice = box
         self._loaded: dict[UUID, Any] = {}
         self._order: list[Any] = []
+
+    def load(self, id_: UUID, missing: str) -> Any:
+        """Any aggregate by id, once per command; NotFound with the given sentence if absent."""
+        return self._get(id_, lambda: missing)
+
+    def expect_ruleset(self, ruleset: str) -> None:
+        if self.campaign.ruleset != ruleset:
+            raise RuleViolation(f"This is a {self.campaign.ruleset} campaign; that command is for {ruleset} campaigns.")
 
     def _get(self, id_: UUID, missing: Callable[[], str]) -> Any:
         if id_ not in self._loaded:

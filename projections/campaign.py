@@ -8,6 +8,8 @@ from sqlite_utils import Database
 from ledger.campaign import Campaign
 
 
+TABLES = ("campaign",)
+
 def apply(db: Database, entry: int, e: Any) -> None:
     if isinstance(e, Campaign.Started):
         db["campaign"].insert_all([{"key": "name", "value": e.name}, {"key": "ruleset", "value": e.ruleset},

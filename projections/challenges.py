@@ -8,6 +8,8 @@ from sqlite_utils import Database
 from ledger.challenge import Challenge
 
 
+TABLES = ("challenges",)
+
 def apply(db: Database, entry: int, e: Any) -> None:
     if isinstance(e, Challenge.Opened):
         db["challenges"].insert({"id": e.originator_id.hex, "name": e.name, "threat": e.threat,

@@ -8,10 +8,14 @@ from sqlite_utils import Database
 from ledger.campaign import Campaign
 from ledger.challenge import Challenge
 from ledger.character import Character
+from projections import action_dice, beer_run, decision_2d6
 
+
+TABLES = ("history",)
 
 def apply(db: Database, entry: int, e: Any) -> None:
-    describe = LINES.get(type(e))
+    describe = LINES.get(type(e)) or beer_run.LINES.get(type(e)) or action_dice.LINES.get(type(e)) \
+        or decision_2d6.LINES.get(type(e))
     line = describe(_Names(db, e), e) if describe else type(e).__qualname__
     db["history"].insert({"entry": entry, "time": e.timestamp.isoformat(timespec="seconds"),
                           "type": type(e).__qualname__, "line": line})

@@ -8,6 +8,8 @@ from sqlite_utils import Database
 from ledger.campaign import Campaign
 
 
+TABLES = ("pools", "balances")
+
 def apply(db: Database, entry: int, e: Any) -> None:
     pools = db["pools"]
     row = pools.get(1) if pools.count else {"id": 1, "scenario": None, "destiny": 0, "doom": 0}

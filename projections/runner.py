@@ -13,10 +13,11 @@ from typing import Any, Callable, Iterator
 from sqlite_utils import Database
 
 from migrations import migrations
-from projections import campaign, challenges, history, pools, sheets
+from projections import action_dice, beer_run, campaign, challenges, decision_2d6, history, pools, sheets
 
-PROJECTIONS = (campaign.apply, sheets.apply, challenges.apply, pools.apply, history.apply)
-READ_TABLES = ("sheets", "traits", "pools", "balances", "challenges", "history", "campaign")
+MODULES = (campaign, sheets, challenges, pools, beer_run, action_dice, decision_2d6, history)
+PROJECTIONS = tuple(m.apply for m in MODULES)
+READ_TABLES = tuple(t for m in MODULES for t in m.TABLES)
 BATCH = 500
 NAME = "read-model"
 

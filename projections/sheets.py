@@ -11,6 +11,8 @@ from ledger.character import Character
 ACTIVE, STRESSED_OUT, OUT = "active", "Stressed Out", "out of the game"
 
 
+TABLES = ("sheets", "traits")
+
 def apply(db: Database, entry: int, e: Any) -> None:
     handler = HANDLERS.get(type(e))
     if handler:

@@ -105,6 +105,8 @@ _SIMPLE = re.compile(r"^([+-]?)\s*(\d+)\s*/\s*(\d+)\s*d$", re.I)
 def parse_modifier(text: str, polarity: str | None = None) -> Modifier:
     """Read the seeds' notation; the sign is the polarity, except for Auto Results."""
     t = text.strip()
+    if polarity not in (None, BENEFICIAL, HINDERING):
+        raise BadInput(f"A modifier is {BENEFICIAL} or {HINDERING}, not '{polarity}'.")
     if m := _AUTO.match(t):
         mod = Modifier("auto", int(m[1]), int(m[2]), polarity or BENEFICIAL)
     elif m := _ADD.match(t):
@@ -136,10 +138,11 @@ def ranked_simple(rules: RulesVersion, rank: int, polarity: str = BENEFICIAL) ->
 # --- Building the Cohort pool (000 step 2, 001 Expertise and Destiny) ---------------------
 
 def lead_dice(rules: RulesVersion, rank: int, primary_matches: bool) -> int:
-    if rules.primary_lead_dice is not None and primary_matches:
-        return rules.primary_lead_dice
+    """Rank 1 or none cannot lead in any version; 0.2.0 gives a matching Primary +3d6."""
     if rank not in rules.lead_dice:
         raise RuleViolation("A leader needs rank 2 or more in the Challenge's type.")
+    if rules.primary_lead_dice is not None and primary_matches:
+        return rules.primary_lead_dice
     return rules.lead_dice[rank]
 
 
