@@ -401,6 +401,32 @@ def push(ctx: click.Context, name: str) -> None:
     _write(ctx, lambda app: app.push_the_limit(name))
 
 
+@cli.command()
+@click.argument("round_name", metavar="[ROUND]", required=False)
+@click.option("--cascade", is_flag=True, help="Also reverse every later round, newest first.")
+@click.option("--dry-run", is_flag=True, help="Only show what would be reversed.")
+@click.option("--yes", is_flag=True, help="Do not ask before appending (on a terminal it asks).")
+@json_option
+@click.pass_context
+def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: bool, yes: bool) -> None:
+    """Reverse the latest round (or ROUND, e.g. "Vault Guards:2") with new entries; nothing is deleted.
+
+    Example: campaign undo "Vault Guards:2" --cascade --dry-run
+    """
+    from projections.text import undo_text
+
+    app, _ = _open(ctx)
+    plan = app.undo(round_name, cascade, dry_run=True)
+    if dry_run:
+        _print(ctx, plan, undo_text)
+        return
+    if not ctx.find_root().obj["json"]:
+        click.echo(undo_text(plan))
+        if not yes and sys.stdin.isatty() and not click.confirm("Append this reversal?"):
+            raise BadInput("Nothing was appended.")
+    _write(ctx, lambda app: app.undo(round_name, cascade))
+
+
 # --- commands: reading ---------------------------------------------------------------------------
 
 @cli.command()

@@ -15,6 +15,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, OperationalError
 
 from ledger import turns
+from ledger import undo as undoing
 from ledger.campaign import Campaign
 from ledger.challenge import Challenge
 from ledger.character import Character
@@ -44,15 +45,22 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
 
     # --- plumbing ---------------------------------------------------------------------------
 
-    def run(self, command: Callable[[Table], Report]) -> Report:
+    def run(self, command: Callable[[Table], Report], name: str | None = None) -> Report:
+        """Run a command on fresh state and save all it recorded in one transaction.
+
+        The recorder files the entries under the command's name and the unit of play
+        the report names (`report["unit"]`, e.g. a round), for undo and replay.
+        """
         box = DiceBox()
+        name = name or command.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1]
         for attempt in range(ATTEMPTS):
             box.restart()
             table = Table(self, box)
             report = command(table)
             versions = {a.id: a.version for a in table.touched()}
             try:
-                recordings = self.save(*table.pending_events())
+                recordings = self.save(*table.pending_events(), command=name, unit=report.get("unit"),
+                                       detail=report.get("detail"))
             except (IntegrityError, OperationalError):
                 time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))  # let the other writer finish
                 continue
@@ -78,6 +86,10 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
                 except (IntegrityError, OperationalError):
                     pass
 
+    def preview(self, command: Callable[[Table], Report]) -> Report:
+        """Run a command's checks and show its report, saving nothing (a dry run)."""
+        return command(Table(self, DiceBox()))
+
     def campaign(self) -> Campaign:
         return self.repository.get(CAMPAIGN_ID)
 
@@ -86,7 +98,7 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
         def checked(t: Table) -> Report:
             t.expect_ruleset("relics")
             return command(t)
-        return self.run(checked)
+        return self.run(checked, command.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1])
 
     # --- setting up ---------------------------------------------------------------------------
 
@@ -215,7 +227,8 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
     def _continue(self, t: Table, ch: Challenge, throw: turns.Throw, placing: turns.Placing,
                   stress: dict[str, int] | None) -> Report:
         """Run the steps the input allows; the report says where the table now waits."""
-        report: Report = {"challenge": ch.name, "round": ch.round, "side": (ch.pending or {}).get("side")}
+        report: Report = {"challenge": ch.name, "round": ch.round, "side": (ch.pending or {}).get("side"),
+                          "unit": f"{ch.name}:{ch.round}"}
         report["pool"] = dict(ch.pending or {})
         if ch.phase.endswith("-roll") and throw.given:
             turns.roll(t, ch, throw)
@@ -235,12 +248,34 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
         def command(t: Table) -> Report:
             pc = t.pc(name)
             pc.push_the_limit(t.rules)
-            return {"pc": pc.name, "stress": pc.stress, "agony": pc.agony, "out": pc.out}
+            return {"pc": pc.name, "stress": pc.stress, "agony": pc.agony, "out": pc.out,
+                    "unit": f"{pc.name} pushes the limit ({pc.agony} Agony)"}
         return self._relics(command)
+
+
+    # --- undo ----------------------------------------------------------------------------------
+
+    def undo(self, key: str | None, cascade: bool, dry_run: bool = False) -> Report:
+        """Reverse a unit of play (default: the latest); with cascade, every later one first."""
+        def command(t: Table) -> Report:
+            units = undoing.live_units(self.recorder)
+            target = undoing.find(units, key)
+            later = [u for u in units if u.first > target.first] if cascade else []
+            reversals = []
+            for unit in [*reversed(later), target]:
+                reversal = undoing.plan(t, unit)
+                undoing.apply(t, reversal)
+                reversals.append(reversal)
+            return {"dry_run": dry_run, "detail": {"reverses": [r.unit.key for r in reversals]},
+                    "reversed": [{"unit": r.unit.key, "entries": [r.unit.first, r.unit.entries[-1]],
+                                  "changes": r.lines} for r in reversals]}
+        return self.preview(command) if dry_run else self.run(command, "undo")
 
 
 def open_ledger(db: str) -> CampaignLedger:
     """The ledger for one campaign file; PERSISTENCE_MODULE in the environment can move it."""
     env = {"SQLITE_DBNAME": db, "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10")}
-    env.setdefault("PERSISTENCE_MODULE", os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite"))
+    env["PERSISTENCE_MODULE"] = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite")
+    if env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
+        env["APPLICATION_RECORDER_TOPIC"] = "ledger.chain:ChainedSQLiteRecorder"
     return CampaignLedger(env=env)

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import event
 
 from ledger.errors import RuleViolation
 from ledger.ids import CAMPAIGN_ID
+from ledger.reversible import Reversible
 
 
-class Campaign(Aggregate):
+class Campaign(Reversible):
     @staticmethod
     def create_id() -> Any:
         return CAMPAIGN_ID

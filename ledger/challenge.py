@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import event
 
 from ledger.errors import NotFound, RuleViolation
 from ledger.ids import challenge_id
+from ledger.reversible import Reversible
 
 COHORT, CHALLENGE = "cohort", "challenge"
 NEXT_STEP = {
@@ -22,7 +23,7 @@ NEXT_STEP = {
 }
 
 
-class Challenge(Aggregate):
+class Challenge(Reversible):
     @staticmethod
     def create_id(name: str) -> UUID:
         return challenge_id(name)

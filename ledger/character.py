@@ -4,14 +4,15 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import event
 
 from ledger.errors import NotFound, RuleViolation
 from ledger.ids import pc_id
 from ledger.rules import relics
+from ledger.reversible import Reversible
 
 
-class Character(Aggregate):
+class Character(Reversible):
     @staticmethod
     def create_id(name: str) -> UUID:
         return pc_id(name)

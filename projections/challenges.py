@@ -6,6 +6,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ledger.challenge import Challenge
+from ledger.reversible import Reversible
 
 
 TABLES = ("challenges",)
@@ -16,6 +17,9 @@ def apply(db: Database, entry: int, e: Any) -> None:
                                  "type": e.type, "rating": e.rating, "resolved": 0, "leader": None,
                                  "round": 1, "phase": "open", "opened": entry})
         return
+    if isinstance(e, Reversible.Reversed) and db["challenges"].count_where("id = ?", [e.originator_id.hex]):
+        _reversed(db, e)
+        return
     if not isinstance(e, Challenge.Event):
         return
     changes: dict[str, Any] = {}
@@ -25,7 +29,16 @@ def apply(db: Database, entry: int, e: Any) -> None:
         changes["resolved"] = e.resolved
     if isinstance(e, Challenge.Resolved):
         changes["phase"] = "resolved"
-    if hasattr(e, "round"):
-        changes["round"] = e.round
+    if isinstance(e, Challenge.StressDistributed) or (
+            isinstance(e, Challenge.RoundTallied) and e.side == "challenge" and e.successes <= 0):
+        changes["round"] = e.round + 1  # the round the table plays next
+    if changes:
+        db["challenges"].update(e.originator_id.hex, changes)
+
+
+def _reversed(db: Database, e: Any) -> None:
+    changes = {k: e.changes[k] for k in ("resolved", "leader", "round") if k in e.changes}
+    if "phase" in e.changes:
+        changes["phase"] = "resolved" if e.changes["phase"] == "resolved" else "open"
     if changes:
         db["challenges"].update(e.originator_id.hex, changes)

@@ -8,6 +8,8 @@ from sqlite_utils import Database
 from ledger.campaign import Campaign
 from ledger.challenge import Challenge
 from ledger.character import Character
+from ledger.reversible import Reversible
+from ledger.undo import LABELS
 from projections import action_dice, beer_run, decision_2d6
 
 
@@ -33,7 +35,7 @@ class _Names:
             rows = list(self.db[table].rows_where("id = ?", [self.e.originator_id.hex]))
             if rows:
                 return rows[0]["name"]
-        return "?"
+        return "the campaign"
 
 
 def _dice(values: list[int]) -> str:
@@ -79,7 +81,13 @@ def _tides(n: _Names, e: Campaign.TidesShifted) -> str:
     return f"The Tides shift after {e.challenge} round {e.round}: Destiny {e.destiny:+d}, Doom {e.doom:+d}{lost}"
 
 
+def _reversed(n: _Names, e: Any) -> str:
+    shown = ", ".join(f"{LABELS.get(k, k)} -> {v}" for k, v in e.changes.items() if not isinstance(v, (dict, list)))
+    return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} {shown or 'restored'}"
+
+
 LINES: dict[type, Callable[[_Names, Any], str]] = {
+    Reversible.Reversed: _reversed,
     Campaign.Started: lambda n, e: f"Campaign '{e.name}' started under {e.ruleset} rules {e.rules_version}",
     Campaign.PCJoined: lambda n, e: f"{e.name} joined the Cohort",
     Campaign.ScenarioStarted: lambda n, e: f"Scenario '{e.title}' started: Destiny {e.destiny}, Doom {e.doom}",

@@ -6,6 +6,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from ledger.campaign import Campaign
+from ledger.ids import CAMPAIGN_ID
+from ledger.reversible import Reversible
 
 
 TABLES = ("pools", "balances")
@@ -19,5 +21,7 @@ def apply(db: Database, entry: int, e: Any) -> None:
         row.update(destiny=row["destiny"] + e.destiny, doom=row["doom"] + e.doom)
     elif isinstance(e, Campaign.DestinySpent):
         row.update(destiny=row["destiny"] - e.dice)
+    elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
+        row.update({k: e.changes[k] for k in ("destiny", "doom", "scenario") if k in e.changes})
     pools.upsert(row, pk="id")
     db["balances"].insert({"entry": entry, "destiny": row["destiny"], "doom": row["doom"]})

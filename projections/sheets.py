@@ -7,6 +7,7 @@ from sqlite_utils import Database
 
 from ledger.challenge import Challenge
 from ledger.character import Character
+from ledger.reversible import Reversible
 
 ACTIVE, STRESSED_OUT, OUT = "active", "Stressed Out", "out of the game"
 
@@ -17,6 +18,8 @@ def apply(db: Database, entry: int, e: Any) -> None:
     handler = HANDLERS.get(type(e))
     if handler:
         handler(db, entry, e)
+    elif isinstance(e, Reversible.Reversed) and db["sheets"].count_where("id = ?", [e.originator_id.hex]):
+        _reversed(db, entry, e)
 
 
 def _joined(db: Database, entry: int, e: Character.Joined) -> None:
@@ -38,6 +41,16 @@ def _update(**columns: Any):
         db["sheets"].update(e.originator_id.hex, {k: (getattr(e, v) if isinstance(v, str) and hasattr(e, v) else v)
                                                  for k, v in columns.items()})
     return handler
+
+
+def _reversed(db: Database, entry: int, e: Any) -> None:
+    """Undo restored some of the sheet: write back what it restored."""
+    row = db["sheets"].get(e.originator_id.hex)
+    changes = {k: e.changes[k] for k in ("stress", "agony") if k in e.changes}
+    out = e.changes.get("out", row["status"] == OUT)
+    stressed = e.changes.get("stressed_out", row["status"] == STRESSED_OUT)
+    changes["status"] = OUT if out else STRESSED_OUT if stressed else ACTIVE
+    db["sheets"].update(e.originator_id.hex, changes)
 
 
 HANDLERS = {

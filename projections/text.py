@@ -86,3 +86,12 @@ def status_text(s: dict[str, Any]) -> str:
             lines += ["  " + line for line in waiting_text(c["name"], c["phase"], c["pending"])]
     lines.append(pools_text(s))
     return "\n".join(lines)
+
+
+def undo_text(plan: dict[str, Any]) -> str:
+    head = "Would reverse" if plan.get("dry_run") else "Reverses"
+    lines = []
+    for r in plan["reversed"]:
+        lines.append(f"{head} {r['unit']} (entries #{r['entries'][0]}-#{r['entries'][1]}):")
+        lines += [f"  {change}" for change in r["changes"]]
+    return "\n".join(lines)
