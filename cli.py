@@ -427,6 +427,30 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
     _write(ctx, lambda app: app.undo(round_name, cascade))
 
 
+@cli.command()
+@json_option
+@click.pass_context
+def audit(ctx: click.Context) -> None:
+    """Verify the hash chain and the read tables; list overrides, house rules, reversals, dice.
+
+    Exit status 0 when the campaign is clean, 1 when anything is broken.
+    Example: campaign audit
+    """
+    from ledger.audit import audit as audit_ledger
+    from projections import runner
+    from projections.text import audit_text
+
+    app, db = _open(ctx)
+    report = audit_ledger(app)
+    if report["broken_entry"] is None:
+        runner.catch_up(app, db)
+        report["read_tables_differ"] = runner.matches_rebuild(app, db)
+    report["clean"] = report["broken_entry"] is None and not report.get("read_tables_differ")
+    _print(ctx, report, audit_text)
+    if not report["clean"]:
+        ctx.exit(1)
+
+
 # --- commands: reading ---------------------------------------------------------------------------
 
 @cli.command()

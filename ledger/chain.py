@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
@@ -65,11 +65,18 @@ class ChainedSQLiteRecorder(SQLiteApplicationRecorder):
             c.execute("SELECT entry, hash FROM ledger_chain")
             return {r[0]: r[1] for r in c.fetchall()}
 
-    def stored_entries(self) -> list[tuple[int, Any, int, str, bytes]]:
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(f"SELECT rowid, originator_id, originator_version, topic, state FROM {self.events_table_name} "
-                      "ORDER BY rowid")
-            return [tuple(r) for r in c.fetchall()]
+    def stored_entries(self, batch: int = 1000) -> Iterator[tuple[int, Any, int, str, bytes]]:
+        """Every stored entry as it lies on disk, streamed in order (memory stays flat)."""
+        last = 0
+        while True:
+            with self.datastore.transaction(commit=False) as c:
+                c.execute(f"SELECT rowid, originator_id, originator_version, topic, state "
+                          f"FROM {self.events_table_name} WHERE rowid > ? ORDER BY rowid LIMIT ?", (last, batch))
+                rows = [tuple(r) for r in c.fetchall()]
+            yield from rows
+            if len(rows) < batch:
+                return
+            last = rows[-1][0]
 
 
 @dataclass(frozen=True)

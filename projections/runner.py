@@ -95,3 +95,16 @@ def tables(db: Database) -> Iterator[tuple[str, list[dict]]]:
     for table in READ_TABLES:
         pks = db[table].pks
         yield table, list(db[table].rows_where(order_by=", ".join(pks)))
+
+
+def matches_rebuild(app: Any, db: Database) -> list[str]:
+    """Rebuild into a scratch file and name every read table that differs from this one."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as scratch:
+        fresh = connect(str(Path(scratch) / "rebuild.db"))
+        rebuild(app, fresh)
+        expected = dict(tables(fresh))
+        fresh.conn.close()
+    return [name for name, rows in tables(db) if rows != expected.get(name)]

@@ -95,3 +95,19 @@ def undo_text(plan: dict[str, Any]) -> str:
         lines.append(f"{head} {r['unit']} (entries #{r['entries'][0]}-#{r['entries'][1]}):")
         lines += [f"  {change}" for change in r["changes"]]
     return "\n".join(lines)
+
+
+def audit_text(r: dict[str, Any]) -> str:
+    lines = [f"Ledger: {r['entries']} entries; hash chain {r['chain']}."]
+    if r["broken_entry"] is not None:
+        lines.append(f"BROKEN at entry #{r['broken_entry']}: the ledger was changed outside the program.")
+        return "\n".join(lines)
+    differ = r.get("read_tables_differ") or []
+    lines.append("Read tables: " + (f"differ from a rebuild: {', '.join(differ)}" if differ else "equal a fresh rebuild."))
+    lines.append(f"GM overrides: {len(r['overrides'])}" + "".join(f"\n  #{o['entry']} {o['reason']}" for o in r["overrides"]))
+    lines.append(f"House-rule changes: {len(r['house_rules'])}" + "".join(f"\n  #{h['entry']}" for h in r["house_rules"]))
+    lines.append(f"Reversals: {len(r['reversals'])}" + "".join(f"\n  #{v['entry']} undo {v['unit']}" for v in r["reversals"]))
+    lines.append("Dice entered at the table / rolled by the program:")
+    lines += [f"  {who}: {d['entered']} entered, {d['rolled']} rolled" for who, d in r["dice"].items()]
+    lines.append("Clean." if r["clean"] else "NOT clean.")
+    return "\n".join(lines)

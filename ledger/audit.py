@@ -1,0 +1,62 @@
+"""Audit: is the ledger intact, and what in it deserves a second look?
+
+Reads the whole ledger once (streamed): the hash chain, GM overrides, house rules,
+reversals, and per player how many dice were entered at the table or rolled by the
+program. Whether the read tables match a fresh rebuild is checked by the read side.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ledger.chain import ChainedSQLiteRecorder, verify
+from ledger.challenge import Challenge
+from ledger.errors import LedgerError
+from ledger.reversible import Reversible
+
+
+def audit(app: Any) -> dict[str, Any]:
+    recorder = app.recorder
+    if not isinstance(recorder, ChainedSQLiteRecorder):
+        raise LedgerError("This ledger's store keeps no hash chain; audit needs the SQLite ledger.")
+    broken = verify(recorder.stored_entries(), recorder.chain())
+    report: dict[str, Any] = {"chain": "intact" if broken is None else broken.reason,
+                              "broken_entry": None if broken is None else broken.entry,
+                              "entries": recorder.max_notification_id() or 0,
+                              "overrides": [], "house_rules": [], "reversals": [],
+                              "dice": {}}
+    if broken is None:
+        _scan(app, report)
+    return report
+
+
+def _scan(app: Any, report: dict[str, Any]) -> None:
+    entered: Counter = Counter()
+    rolled: Counter = Counter()
+    leaders: dict[Any, str] = {}
+    start = 0
+    while batch := app.recorder.select_notifications(start, 500, inclusive_of_start=False):
+        for n in batch:
+            e = app.mapper.to_domain_event(n)
+            if getattr(e, "gm_override", None):
+                report["overrides"].append({"entry": n.id, "reason": e.gm_override, "type": type(e).__qualname__})
+            if "HouseRule" in type(e).__name__:
+                report["house_rules"].append({"entry": n.id, "type": type(e).__qualname__})
+            if isinstance(e, Reversible.Reversed) and (not report["reversals"]
+                                                     or report["reversals"][-1]["unit"] != e.unit):
+                report["reversals"].append({"entry": n.id, "unit": e.unit})
+            if isinstance(e, Challenge.LeaderChosen):
+                leaders[e.originator_id] = e.leader
+            if hasattr(e, "faces") and hasattr(e, "entered"):
+                who = _roller(e, leaders)
+                (entered if e.entered else rolled)[who] += len(e.faces)
+        start = batch[-1].id
+    for who in sorted(set(entered) | set(rolled)):
+        report["dice"][who] = {"entered": entered[who], "rolled": rolled[who]}
+
+
+def _roller(e: Any, leaders: dict[Any, str]) -> str:
+    """Who threw the dice: the Cohort's leader, the GM for a Challenge, or the character named."""
+    if isinstance(e, Challenge.PoolRolled):
+        return leaders.get(e.originator_id, "?") if e.side == "cohort" else "GM"
+    return getattr(e, "character", None) or getattr(e, "name", None) or "?"

@@ -1,0 +1,64 @@
+"""Audit verifies the hash chain: an entry edited, dropped or moved with plain sqlite3 is named."""
+import sqlite3
+
+import pytest
+
+
+@pytest.fixture
+def demo(empty):
+    empty("demo")
+    return empty
+
+
+def _audit(t):
+    result = t("audit", "--json", ok=False)
+    import json
+    return result.exit_code, json.loads(result.stdout)
+
+
+def test_a_clean_campaign_audits_clean_with_exit_0(demo):
+    code, report = _audit(demo)
+    assert code == 0 and report["clean"] and report["chain"] == "intact"
+    assert report["read_tables_differ"] == []
+    assert report["dice"]["Kira"] == {"entered": 16, "rolled": 0}
+    assert report["dice"]["GM"] == {"entered": 7, "rolled": 0}
+
+
+def test_audit_names_an_entry_whose_bytes_were_edited(demo):
+    with sqlite3.connect(demo.path) as conn:
+        state = conn.execute("SELECT state FROM stored_events WHERE rowid = 19").fetchone()[0]
+        conn.execute("UPDATE stored_events SET state = ? WHERE rowid = 19", (state.replace(b"1", b"6", 1),))
+    code, report = _audit(demo)
+    assert (code, report["broken_entry"]) == (1, 19)
+    assert "does not match" in report["chain"]
+
+
+def test_audit_names_an_entry_that_was_deleted(demo):
+    with sqlite3.connect(demo.path) as conn:
+        conn.execute("DELETE FROM stored_events WHERE rowid = 30")
+    code, report = _audit(demo)
+    assert (code, report["broken_entry"]) == (1, 30)
+    assert report["chain"] == "entry #30 is missing"
+
+
+def test_audit_names_the_first_of_two_swapped_entries(demo):
+    with sqlite3.connect(demo.path) as conn:
+        a = conn.execute("SELECT topic, state FROM stored_events WHERE rowid = 40").fetchone()
+        b = conn.execute("SELECT topic, state FROM stored_events WHERE rowid = 47").fetchone()
+        conn.execute("UPDATE stored_events SET topic = ?, state = ? WHERE rowid = 40", b)
+        conn.execute("UPDATE stored_events SET topic = ?, state = ? WHERE rowid = 47", a)
+    code, report = _audit(demo)
+    assert (code, report["broken_entry"]) == (1, 40)
+
+
+def test_audit_finds_read_tables_that_no_longer_match_the_ledger(demo):
+    with sqlite3.connect(demo.path) as conn:
+        conn.execute("UPDATE sheets SET stress = 9 WHERE name = 'Kira'")
+    code, report = _audit(demo)
+    assert code == 1 and report["read_tables_differ"] == ["sheets"]
+
+
+def test_audit_lists_reversals(demo):
+    demo("undo")
+    code, report = _audit(demo)
+    assert code == 0 and [r["unit"] for r in report["reversals"]] == ["Vault Guards:3"]
