@@ -160,6 +160,27 @@ def _placing(places: tuple[str, ...], best: bool):
     return Placing(tuple(given), best)
 
 
+def _at(db: Any, at: str | None) -> int | None:
+    """`--at 42` is entry 42; `--at 2026-11-22T20:15` the last entry made by then (UTC unless given)."""
+    from datetime import datetime, timezone
+
+    from projections import views
+
+    if at is None:
+        return None
+    if at.strip().isdigit():
+        return int(at)
+    try:
+        when = datetime.fromisoformat(at.strip())
+    except ValueError:
+        raise BadInput(f"--at takes an entry number or a time like 2026-11-22T20:15, not '{at}'.") from None
+    when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return views.last_entry_by(db, when.astimezone(timezone.utc).isoformat(timespec="seconds"))
+
+
+at_option = click.option("--at", help="Show it as it stood at entry N, or at a time (2026-11-22T20:15).")
+
+
 def _stress(text: str | None) -> dict[str, int] | None:
     return None if text is None else _pairs(text, "Stress")
 
@@ -478,18 +499,19 @@ def status(ctx: click.Context) -> None:
 
 @cli.command()
 @click.argument("name", required=False)
+@at_option
 @json_option
 @click.pass_context
-def sheet(ctx: click.Context, name: str | None) -> None:
-    """Show the character sheets (or one PC's).
+def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
+    """Show the character sheets (or one PC's), now or as they stood --at an entry or time.
 
-    Example: campaign sheet Kira
+    Example: campaign sheet Kira --at 40
     """
     from projections.text import sheets_text
     from projections import views
 
     def query(app: Any, db: Any) -> list:
-        rows = views.sheets(db, name)
+        rows = views.sheets(db, name, _at(db, at))
         if name and not rows:
             raise BadInput(f"There is no PC named '{name}' in this campaign.")
         return rows
@@ -497,30 +519,54 @@ def sheet(ctx: click.Context, name: str | None) -> None:
 
 
 @cli.command()
+@at_option
 @json_option
 @click.pass_context
-def pools(ctx: click.Context) -> None:
-    """Show the Destiny and Doom pools.
+def pools(ctx: click.Context, at: str | None) -> None:
+    """Show the Destiny and Doom pools, now or --at an entry or time.
 
-    Example: campaign pools
+    Example: campaign pools --at 2026-11-22T20:15
     """
     from projections.text import pools_text
     from projections import views
-    _read(ctx, lambda app, db: views.pools(db), pools_text)
+    _read(ctx, lambda app, db: views.pools(db, _at(db, at)), pools_text)
+
+
+@cli.command()
+@click.argument("balance")
+@json_option
+@click.pass_context
+def statement(ctx: click.Context, balance: str) -> None:
+    """Every entry that changed a balance, with the running balance, like a bank statement.
+
+    BALANCE is destiny, doom, or NAME:stress / NAME:agony (and a ruleset's own balances).
+    Example: campaign statement doom
+    """
+    from projections.text import statement_text
+    from projections import views
+
+    def query(app: Any, db: Any) -> dict:
+        rows = views.statement(db, balance)
+        if not rows:
+            known = ", ".join(views.balance_names(db)) or "none yet"
+            raise BadInput(f"No balance named '{balance}'; balances: {known}.")
+        return {"balance": balance, "entries": rows}
+    _read(ctx, query, statement_text)
 
 
 @cli.command()
 @click.option("--limit", type=int, default=None, help="Only the last N entries.")
+@at_option
 @json_option
 @click.pass_context
-def history(ctx: click.Context, limit: int | None) -> None:
+def history(ctx: click.Context, limit: int | None, at: str | None) -> None:
     """Show the campaign history: one line per ledger entry, with its number and time.
 
-    Example: campaign history --limit 20
+    Example: campaign history --limit 20 --at 40
     """
     from projections.text import history_text
     from projections import views
-    _read(ctx, lambda app, db: views.history(db, limit=limit), history_text)
+    _read(ctx, lambda app, db: views.history(db, last=_at(db, at), limit=limit), history_text)
 
 
 @cli.command()

@@ -19,3 +19,11 @@ def m001_read_model(db: Database) -> None:
                              "resolved": int, "leader": str, "round": int, "phase": str,
                              "opened": int}, pk="id")
     db["history"].create({"entry": int, "time": str, "type": str, "line": str}, pk="entry")
+
+
+@migrations()
+def m002_time_travel(db: Database) -> None:
+    """Every change of a balance, and every version of a sheet: statements and `--at`."""
+    db["balance_changes"].create({"entry": int, "balance": str, "value": int, "delta": int},
+                                 pk=("balance", "entry"))
+    db["sheet_versions"].create({"entry": int, "id": str, "sheet": str}, pk=("id", "entry"))

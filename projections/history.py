@@ -73,6 +73,8 @@ def _placed(n: _Names, e: Challenge.ModifiersPlaced) -> str:
 
 def _activated(n: _Names, e: Campaign.TraitActivated) -> str:
     cost = {"free": "free", "destiny": "paid 1 Destiny"}.get(e.paid, "spent 1 Doom" if e.doom < 0 else "added 1 Doom")
+    if e.owner == e.challenge:
+        return f"The GM activated {e.challenge}'s {e.trait} ({e.modifier}): {cost}"
     return f"{e.owner} activated {e.trait} ({e.modifier}) on {e.challenge}: {cost}"
 
 

@@ -6,6 +6,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ledger.campaign import Campaign
+from projections import balances
 from ledger.ids import CAMPAIGN_ID
 from ledger.reversible import Reversible
 
@@ -24,4 +25,6 @@ def apply(db: Database, entry: int, e: Any) -> None:
     elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
         row.update({k: e.changes[k] for k in ("destiny", "doom", "scenario") if k in e.changes})
     pools.upsert(row, pk="id")
+    balances.record(db, entry, "destiny", row["destiny"])
+    balances.record(db, entry, "doom", row["doom"])
     db["balances"].insert({"entry": entry, "destiny": row["destiny"], "doom": row["doom"]})

@@ -1,6 +1,7 @@
 """Character sheets and traits, kept current from the ledger's events."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sqlite_utils import Database
@@ -8,18 +9,32 @@ from sqlite_utils import Database
 from ledger.challenge import Challenge
 from ledger.character import Character
 from ledger.reversible import Reversible
+from projections import balances
 
 ACTIVE, STRESSED_OUT, OUT = "active", "Stressed Out", "out of the game"
 
 
-TABLES = ("sheets", "traits")
+TABLES = ("sheets", "traits", "sheet_versions")
 
 def apply(db: Database, entry: int, e: Any) -> None:
     handler = HANDLERS.get(type(e))
+    if handler is None and isinstance(e, Reversible.Reversed) and \
+            db["sheets"].count_where("id = ?", [e.originator_id.hex]):
+        handler = _reversed
     if handler:
         handler(db, entry, e)
-    elif isinstance(e, Reversible.Reversed) and db["sheets"].count_where("id = ?", [e.originator_id.hex]):
-        _reversed(db, entry, e)
+        _version(db, entry, e.originator_id.hex)
+
+
+def _version(db: Database, entry: int, id_: str) -> None:
+    """Keep the sheet as it stands after this entry, for `sheet --at` and statements."""
+    rows = list(db["sheets"].rows_where("id = ?", [id_]))
+    if not rows:
+        return
+    row = rows[0]
+    db["sheet_versions"].upsert({"entry": entry, "id": id_, "sheet": json.dumps(row)}, pk=("id", "entry"))
+    balances.record(db, entry, f"{row['name']}:stress", row["stress"])
+    balances.record(db, entry, f"{row['name']}:agony", row["agony"])
 
 
 def _joined(db: Database, entry: int, e: Character.Joined) -> None:

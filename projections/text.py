@@ -27,8 +27,16 @@ def sheets_text(rows: list[dict[str, Any]]) -> str:
 
 
 def pools_text(p: dict[str, Any]) -> str:
+    if "at" in p:
+        return f"At entry #{p['at']}: Destiny {p['destiny']}  Doom {p['doom']}"
     scenario = f"Scenario: {p['scenario']}\n" if p.get("scenario") else ""
     return f"{scenario}Destiny {p['destiny']}  Doom {p['doom']}"
+
+
+def statement_text(s: dict[str, Any]) -> str:
+    lines = [f"Statement of {s['balance']}:"]
+    lines += [f"#{r['entry']:<5} {r['change']:+3d}  = {r['balance']:<3}  {r['line'] or ''}" for r in s["entries"]]
+    return "\n".join(lines)
 
 
 def _dice_line(pending: dict[str, Any]) -> str:

@@ -1,6 +1,7 @@
 """Queries the CLI prints: the read side's answers, straight from the read-model tables."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sqlite_utils import Database
@@ -12,11 +13,18 @@ def campaign(db: Database) -> dict[str, str]:
     return {r["key"]: r["value"] for r in db["campaign"].rows}
 
 
-def sheets(db: Database, name: str | None = None) -> list[dict[str, Any]]:
+def sheets(db: Database, name: str | None = None, at: int | None = None) -> list[dict[str, Any]]:
     where, args = ("name = ? COLLATE NOCASE", [name]) if name else (None, [])
     rows = []
     for row in db["sheets"].rows_where(where, args, order_by="joined"):
-        traits = list(db["traits"].rows_where("owner_id = ?", [row["id"]], order_by="entry"))
+        if at is not None:
+            version = db.execute("SELECT sheet FROM sheet_versions WHERE id = ? AND entry <= ? "
+                                 "ORDER BY entry DESC LIMIT 1", [row["id"], at]).fetchone()
+            if version is None:
+                continue
+            row = json.loads(version[0])
+        traits = list(db["traits"].rows_where("owner_id = ? AND entry <= ?", [row["id"], at or 2**62],
+                                              order_by="entry"))
         rows.append({"name": row["name"], "primary": row["primary_type"],
                      "expertise": {t.capitalize(): row[t] for t in EXPERTISE if row[t]},
                      "stress": row["stress"], "agony": row["agony"], "status": row["status"],
@@ -25,15 +33,32 @@ def sheets(db: Database, name: str | None = None) -> list[dict[str, Any]]:
     return rows
 
 
-def pools(db: Database) -> dict[str, Any]:
+def pools(db: Database, at: int | None = None) -> dict[str, Any]:
     row = db["pools"].get(1) if db["pools"].count else {"scenario": None, "destiny": 0, "doom": 0}
-    return {"scenario": row["scenario"], "destiny": row["destiny"], "doom": row["doom"]}
+    result = {"scenario": row["scenario"], "destiny": row["destiny"], "doom": row["doom"]}
+    if at is not None:
+        past = db.execute("SELECT destiny, doom FROM balances WHERE entry <= ? ORDER BY entry DESC LIMIT 1",
+                          [at]).fetchone() or (0, 0)
+        result.update(destiny=past[0], doom=past[1], at=at)
+    return result
 
 
-def balances(db: Database) -> list[dict[str, int]]:
-    return list(db["balances"].rows_where(order_by="entry"))
+def statement(db: Database, balance: str) -> list[dict[str, Any]]:
+    """Every entry that changed a balance, with the running value: why is Doom 7?"""
+    rows = db.execute("SELECT b.entry, h.time, b.delta, b.value, h.line FROM balance_changes b "
+                      "LEFT JOIN history h ON h.entry = b.entry WHERE b.balance = ? COLLATE NOCASE ORDER BY b.entry",
+                      [balance]).fetchall()
+    return [dict(zip(("entry", "time", "change", "balance", "line"), r)) for r in rows]
 
 
+def balance_names(db: Database) -> list[str]:
+    return [r[0] for r in db.execute("SELECT DISTINCT balance FROM balance_changes ORDER BY balance")]
+
+
+def last_entry_by(db: Database, stamp: str) -> int:
+    """The last entry made at or before a UTC time stamp (ISO, seconds)."""
+    row = db.execute("SELECT max(entry) FROM history WHERE time <= ?", [stamp]).fetchone()
+    return row[0] or 0
 def history(db: Database, first: int | None = None, last: int | None = None,
             limit: int | None = None) -> list[dict[str, Any]]:
     where = "entry >= ? AND entry <= ?"

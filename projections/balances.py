@@ -1,0 +1,25 @@
+"""Every change of every balance (Destiny, Doom, a PC's Stress...), with the running value.
+
+A statement is read straight off this table; any projection that keeps a balance
+records its changes here with `record`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlite_utils import Database
+
+TABLES = ("balance_changes",)
+
+
+def apply(db: Database, entry: int, e: Any) -> None:
+    """Balances are recorded by the projections that keep them."""
+
+
+def record(db: Database, entry: int, balance: str, value: int) -> None:
+    row = db.execute("SELECT value FROM balance_changes WHERE balance = ? ORDER BY entry DESC LIMIT 1",
+                     [balance]).fetchone()
+    previous = row[0] if row else 0
+    if row is None or value != previous:
+        db["balance_changes"].upsert({"entry": entry, "balance": balance, "value": value,
+                                      "delta": value - previous}, pk=("balance", "entry"))

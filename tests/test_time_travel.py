@@ -1,0 +1,58 @@
+"""`--at` shows the campaign as it stood at any entry; a statement explains every balance."""
+import pytest
+
+from projections import runner, views
+
+
+@pytest.fixture
+def demo(empty):
+    empty("demo")
+    return empty
+
+
+def _running(rows, entry):
+    values = [r["balance"] for r in rows if r["entry"] <= entry]
+    return values[-1] if values else 0
+
+
+def test_at_and_the_statement_agree_at_every_entry_of_the_demo(demo):
+    db = runner.connect(demo.path)
+    last = demo.entries()
+    statements = {name: views.statement(db, name) for name in views.balance_names(db)}
+    for entry in range(1, last + 1):
+        pools = views.pools(db, at=entry)
+        assert pools["destiny"] == _running(statements["destiny"], entry), entry
+        assert pools["doom"] == _running(statements["doom"], entry), entry
+        for sheet in views.sheets(db, at=entry):
+            assert sheet["stress"] == _running(statements[f"{sheet['name']}:stress"], entry), (entry, sheet["name"])
+            assert sheet["agony"] == _running(statements[f"{sheet['name']}:agony"], entry), (entry, sheet["name"])
+
+
+def test_the_statement_answers_why_doom_is_what_it_is(demo):
+    rows = demo.json("statement", "doom")["entries"]
+    assert [r["change"] for r in rows if r["change"]] == [3, -1, 2, 1, 1]
+    assert rows[-1]["balance"] == demo.json("pools")["doom"] == 6
+    assert "Alarm Bells" in rows[2]["line"]
+
+
+def test_a_sheet_at_an_entry_is_the_sheet_as_it_stood(demo):
+    assert demo.json("sheet", "Bo", "--at", "49")[0]["status"] == "Stressed Out"
+    assert demo.json("sheet", "Bo", "--at", "47")[0]["stress"] == 5
+    assert demo.json("sheet", "Bo")[0]["stress"] == 0
+    assert [s["name"] for s in demo.json("sheet", "--at", "4")] == ["Kira"]
+
+
+def test_history_at_an_entry_ends_there(demo):
+    assert [r["entry"] for r in demo.json("history", "--at", "5")] == [1, 2, 3, 4, 5]
+
+
+def test_at_a_time_is_the_last_entry_made_by_then(demo):
+    times = demo.json("history")
+    first_time = times[0]["time"]
+    upto = [r["entry"] for r in times if r["time"] <= first_time]
+    assert demo.json("pools", "--at", first_time.replace("+00:00", ""))["at"] == max(upto)
+    assert "--at takes an entry number" in demo.refused("pools", "--at", "yesterday")
+
+
+def test_an_unknown_balance_is_refused_with_the_known_ones(demo):
+    assert "balances: Ash:agony" in demo.refused("statement", "gold")
