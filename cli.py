@@ -472,6 +472,47 @@ def audit(ctx: click.Context) -> None:
         ctx.exit(1)
 
 
+@cli.command()
+@click.argument("round_name", metavar="[ROUND]", required=False)
+@click.option("--leader", help="Another leader.")
+@click.option("--assist", "assists", multiple=True, help="Other assisting PCs (repeatable).")
+@click.option("--destiny", type=int, help="Other Destiny spent on dice.")
+@click.option("--add-trait", "add", multiple=True, metavar="OWNER:TRAIT[=destiny|doom]", help="A trait added.")
+@click.option("--drop-trait", "drop", multiple=True, metavar="OWNER:TRAIT", help="A recorded trait removed.")
+@click.option("--place", "places", multiple=True, metavar="TRAIT=DICE", help="Other Cohort placements.")
+@click.option("--faces", help="Faces for a Cohort pool that now rolls more dice than were recorded.")
+@click.option("--challenge-place", "challenge_places", multiple=True, metavar="TRAIT=DICE",
+              help="Other Challenge placements.")
+@click.option("--challenge-faces", help="Faces for a Challenge pool that now rolls more dice.")
+@click.option("--stress", help="Another Stress distribution, e.g. Kira=2,Bo=1.")
+@click.option("--commit", is_flag=True, help="Append the correction: a reversal plus the corrected round.")
+@click.option("--cascade", is_flag=True, help="With --commit: also reverse every later round.")
+@json_option
+@click.pass_context
+def replay(ctx: click.Context, round_name: str | None, leader: str | None, assists: tuple[str, ...],
+           destiny: int | None, add: tuple[str, ...], drop: tuple[str, ...], places: tuple[str, ...],
+           faces: str | None, challenge_places: tuple[str, ...], challenge_faces: str | None,
+           stress: str | None, commit: bool, cascade: bool) -> None:
+    """Re-run a recorded round (default: the latest) on its own faces with other choices, side by side.
+
+    Example: campaign replay "Vault Guards:2" --drop-trait "Bo:Steady Hands" --leader Kira
+    """
+    from ledger.dice import parse_faces
+    from ledger.replay import Changes
+    from projections.text import replay_text
+
+    changes = Changes(leader=leader, assists=assists or None, destiny=destiny, add=tuple(_trait_uses(add)),
+                      drop=drop, place=_placing(places, False).given,
+                      faces=parse_faces(faces) if faces else None,
+                      challenge_place=_placing(challenge_places, False).given,
+                      challenge_faces=parse_faces(challenge_faces) if challenge_faces else None,
+                      stress=_stress(stress))
+    if commit:
+        _write(ctx, lambda app: app.replay(round_name, changes, commit=True, cascade=cascade))
+        return
+    _read(ctx, lambda app, db: app.replay(round_name, changes), replay_text)
+
+
 # --- commands: reading ---------------------------------------------------------------------------
 
 @cli.command()

@@ -15,6 +15,7 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, OperationalError
 
 from ledger import turns
+from ledger import replay as replaying
 from ledger import undo as undoing
 from ledger.campaign import Campaign
 from ledger.challenge import Challenge
@@ -188,7 +189,7 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
         def command(t: Table) -> Report:
             ch = t.challenge(challenge)
             turns.cohort_huddle(t, ch, leader, assists, uses, destiny)
-            return self._continue(t, ch, throw, placing, None)
+            return turns.advance(t, ch, throw, placing, None)
         return self._relics(command)
 
     def challenge_turn(self, challenge: str, uses: list[turns.TraitUse], throw: turns.Throw,
@@ -196,7 +197,7 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
         def command(t: Table) -> Report:
             ch = t.challenge(challenge)
             turns.challenge_huddle(t, ch, uses)
-            return self._continue(t, ch, throw, placing, stress)
+            return turns.advance(t, ch, throw, placing, stress)
         return self._relics(command)
 
     def roll(self, challenge: str, throw: turns.Throw, placing: turns.Placing,
@@ -204,7 +205,7 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
         def command(t: Table) -> Report:
             ch = t.challenge(challenge)
             ch.expect("cohort-roll", "challenge-roll")
-            return self._continue(t, ch, turns.Throw(throw.faces, True), placing, stress)
+            return turns.advance(t, ch, turns.Throw(throw.faces, True), placing, stress)
         return self._relics(command)
 
     def place(self, challenge: str, placing: turns.Placing, stress: dict[str, int] | None) -> Report:
@@ -214,35 +215,15 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
         def command(t: Table) -> Report:
             ch = t.challenge(challenge)
             ch.expect("cohort-place", "challenge-place")
-            return self._continue(t, ch, turns.Throw(), placing, stress)
+            return turns.advance(t, ch, turns.Throw(), placing, stress)
         return self._relics(command)
 
     def distribute(self, challenge: str, stress: dict[str, int]) -> Report:
         def command(t: Table) -> Report:
             ch = t.challenge(challenge)
             ch.expect("challenge-stress")
-            return self._continue(t, ch, turns.Throw(), turns.Placing(), stress)
+            return turns.advance(t, ch, turns.Throw(), turns.Placing(), stress)
         return self._relics(command)
-
-    def _continue(self, t: Table, ch: Challenge, throw: turns.Throw, placing: turns.Placing,
-                  stress: dict[str, int] | None) -> Report:
-        """Run the steps the input allows; the report says where the table now waits."""
-        report: Report = {"challenge": ch.name, "round": ch.round, "side": (ch.pending or {}).get("side"),
-                          "unit": f"{ch.name}:{ch.round}"}
-        report["pool"] = dict(ch.pending or {})
-        if ch.phase.endswith("-roll") and throw.given:
-            turns.roll(t, ch, throw)
-        if ch.phase.endswith("-place"):
-            report["pool"] = dict(ch.pending or {})
-            if not turns.place(t, ch, placing):
-                report["offered"] = {str(i): [d + 1 for d in ds] for i, ds in turns.offer(ch, placing).items()}
-        if ch.phase == "challenge-stress":
-            report["pool"] = dict(ch.pending or {})
-            if stress is not None or len(t.pcs_in_game()) == 1:
-                turns.distribute(t, ch, stress)
-        report.update(phase=ch.phase, resolved=ch.resolved, rating=ch.rating,
-                      destiny=t.campaign.destiny, doom=t.campaign.doom)
-        return report
 
     def push_the_limit(self, name: str) -> Report:
         def command(t: Table) -> Report:
@@ -270,6 +251,29 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
                     "reversed": [{"unit": r.unit.key, "entries": [r.unit.first, r.unit.entries[-1]],
                                   "changes": r.lines} for r in reversals]}
         return self.preview(command) if dry_run else self.run(command, "undo")
+
+
+    # --- replay --------------------------------------------------------------------------------
+
+    def replay(self, key: str | None, changes: replaying.Changes, commit: bool = False,
+               cascade: bool = False) -> Report:
+        """Compare a recorded round with the same faces and other choices; --commit corrects it."""
+        units = undoing.live_units(self.recorder)
+        unit = undoing.find(units, key)
+        comparison = replaying.compare(self, unit, changes)
+        if not commit:
+            return comparison
+
+        def command(t: Table) -> Report:
+            later = [u for u in units if u.first > unit.first] if cascade else []
+            for target in [*reversed(later), unit]:
+                undoing.apply(t, undoing.plan(t, target))
+            choices = replaying.changed(replaying.recorded_choices(self, unit), changes)
+            played = replaying.play_on(t, choices, {}, strict=True)
+            reversed_keys = [u.key for u in [*reversed(later), unit]]
+            return {**comparison, "unit": played["unit"],
+                    "detail": {"reverses": reversed_keys, "corrects": [unit.first, unit.entries[-1]]}}
+        return self.run(command, "replay")
 
 
 def open_ledger(db: str) -> CampaignLedger:

@@ -27,6 +27,8 @@ def audit(app: Any) -> dict[str, Any]:
                               "dice": {}}
     if broken is None:
         _scan(app, report)
+        report["corrections"] = [{"entries": [first, last], "corrects": detail["corrects"]}
+                                 for first, last, _, _, detail in recorder.commands() if "corrects" in detail]
     return report
 
 

@@ -276,3 +276,24 @@ def distribute(t: Table, ch: Challenge, stress: dict[str, int] | None) -> bool:
     ch.stress_distributed(ch.round, named)
     t.campaign.turn_ended(ch.name, CHALLENGE, ch.round - 1)
     return True
+
+
+# --- Running as many steps as the input allows ------------------------------------------------
+
+def advance(t: Table, ch: Challenge, throw: Throw, placing: Placing, stress: dict[str, int] | None) -> dict[str, Any]:
+    """Run the steps the input allows; the report says where the table now waits."""
+    report: dict[str, Any] = {"challenge": ch.name, "round": ch.round, "side": (ch.pending or {}).get("side"),
+                              "unit": f"{ch.name}:{ch.round}", "pool": dict(ch.pending or {})}
+    if ch.phase.endswith("-roll") and throw.given:
+        roll(t, ch, throw)
+    if ch.phase.endswith("-place"):
+        report["pool"] = dict(ch.pending or {})
+        if not place(t, ch, placing):
+            report["offered"] = {str(i): [d + 1 for d in ds] for i, ds in offer(ch, placing).items()}
+    if ch.phase == "challenge-stress":
+        report["pool"] = dict(ch.pending or {})
+        if stress is not None or len(t.pcs_in_game()) == 1:
+            distribute(t, ch, stress)
+    report.update(phase=ch.phase, resolved=ch.resolved, rating=ch.rating,
+                  destiny=t.campaign.destiny, doom=t.campaign.doom)
+    return report

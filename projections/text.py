@@ -115,7 +115,24 @@ def audit_text(r: dict[str, Any]) -> str:
     lines.append(f"GM overrides: {len(r['overrides'])}" + "".join(f"\n  #{o['entry']} {o['reason']}" for o in r["overrides"]))
     lines.append(f"House-rule changes: {len(r['house_rules'])}" + "".join(f"\n  #{h['entry']}" for h in r["house_rules"]))
     lines.append(f"Reversals: {len(r['reversals'])}" + "".join(f"\n  #{v['entry']} undo {v['unit']}" for v in r["reversals"]))
+    lines.append(f"Corrected rounds: {len(r.get('corrections', []))}" + "".join(
+        f"\n  #{c['entries'][0]}-#{c['entries'][1]} correct #{c['corrects'][0]}-#{c['corrects'][1]}"
+        for c in r.get("corrections", [])))
     lines.append("Dice entered at the table / rolled by the program:")
     lines += [f"  {who}: {d['entered']} entered, {d['rolled']} rolled" for who, d in r["dice"].items()]
     lines.append("Clean." if r["clean"] else "NOT clean.")
+    return "\n".join(lines)
+
+
+def replay_text(r: dict[str, Any]) -> str:
+    lines = [f"Replay of {r['round']} on its recorded faces:"]
+    for title, key in (("after the round", "after_round"), ("after the later entries", "after_later_rounds")):
+        if key not in r:
+            continue
+        lines.append(f"  {title}:{'':<22}recorded   replayed")
+        lines += [f"  {'*' if row['changed'] else ' '} {row['figure']:<36} {str(row['recorded']):<10} {row['replayed']}"
+                  for row in r[key]]
+    lines += [f"  note: {n}" for n in r.get("notes", [])]
+    if not any(row["changed"] for row in r["after_round"]):
+        lines.append("  The replay reproduces the record.")
     return "\n".join(lines)

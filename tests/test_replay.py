@@ -1,0 +1,70 @@
+"""Replay re-runs a recorded round on its own faces with other choices, and can commit the correction."""
+import pytest
+
+from ledger import undo
+from ledger.application import open_ledger
+
+
+@pytest.fixture
+def demo(empty):
+    empty("demo")
+    return empty
+
+
+def _rounds(t):
+    app = open_ledger(t.path)
+    return [u.key for u in undo.live_units(app.recorder) if ":" in u.key]
+
+
+def test_replaying_every_round_of_the_demo_with_its_recorded_choices_reproduces_it(demo):
+    rounds = _rounds(demo)
+    assert rounds == ["Vault Guards:1", "Vault Guards:2", "Vault Guards:3"]
+    for key in rounds:
+        report = demo.json("replay", key)
+        rows = report["after_round"] + report.get("after_later_rounds", [])
+        assert [r["figure"] for r in rows if r["changed"]] == [], key
+        assert report["notes"] == [], key
+    assert "The replay reproduces the record." in demo("replay", "Vault Guards:1").stdout
+
+
+def test_the_recorded_figures_are_the_ledgers_own(demo):
+    report = demo.json("replay", "Vault Guards:2")
+    recorded = {r["figure"]: r["recorded"] for r in report["after_round"]}
+    assert (recorded["Cohort successes"], recorded["Challenge successes"]) == (3, 5)
+    assert (recorded["Bo Stress"], recorded["Vault Guards dice resolved"]) == (10, 3)
+    final = {r["figure"]: r["recorded"] for r in report["after_later_rounds"]}
+    assert final == {**final, "Destiny": demo.json("pools")["destiny"], "Doom": demo.json("pools")["doom"],
+                     "Bo Agony": 1, "Vault Guards dice resolved": 5}
+
+
+def test_another_choice_shows_what_would_have_changed_and_appends_nothing(demo):
+    entries = demo.entries()
+    report = demo.json("replay", "Vault Guards:2", "--drop-trait", "Bo:Steady Hands", "--challenge-faces", "6,6,1",
+                       "--stress", "Bo=2,Kira=1")
+    after = {r["figure"]: (r["recorded"], r["replayed"]) for r in report["after_round"]}
+    assert after["Cohort successes"] == (3, 2)
+    assert after["Challenge successes"] == (5, 3)
+    assert after["Bo Stress"] == (10, 7) and after["Kira Stress"] == (0, 1)
+    assert after["Doom"] == (6, 5)
+    assert "entry #52 (push_the_limit) (changed): could not be played again: Bo is not Stressed Out; only a Stressed Out PC can Push the Limit." in report["notes"]
+    assert demo.entries() == entries
+
+
+def test_commit_appends_a_reversal_and_the_corrected_round(demo):
+    assert "add --cascade" in demo.refused("replay", "Vault Guards:2", "--leader", "Kira", "--destiny", "0",
+                                           "--commit")
+    entries = demo.entries()
+    demo("replay", "Vault Guards:3", "--drop-trait", "nothing", "--commit")
+    assert demo.entries() > entries
+    lines = [r["line"] for r in demo.json("history")[entries:]]
+    assert lines[0].startswith("Undo Vault Guards:3")
+    assert any("round 3: Cohort dice show [6, 6, 2, 3, 4]" in line for line in lines)
+    audit = demo.json("audit")
+    assert audit["clean"] and audit["corrections"] == [{"entries": [entries + 1, demo.entries()],
+                                                         "corrects": [54, 60]}]
+    assert _rounds(demo)[-1] == "Vault Guards:3"
+
+
+def test_only_rounds_can_be_replayed(demo):
+    demo("undo", "--cascade", "Vault Guards:3")
+    assert "not a round" in demo.refused("replay", "Bo pushes the limit (1 Agony)")
