@@ -6,6 +6,7 @@ Pushing the Limit, and the Challenge resolved (round 3).
 from __future__ import annotations
 
 from ledger.application import CampaignLedger
+from ledger.systems import action_dice, decision_2d6
 from ledger.turns import Placing, Throw, TraitUse
 
 GUARDS = "Vault Guards"
@@ -48,4 +49,8 @@ def play(app: CampaignLedger) -> None:
     app.cohort_turn(GUARDS, None, None, [], 0, _faces("6,6,2,3,4"), Placing())
 
 
-DEMOS = {"relics": (DEMO_NAME, play)}  # ruleset -> (campaign name, player); other rulesets add theirs
+DEMOS = {  # ruleset -> (campaign name, player)
+    "relics": (DEMO_NAME, play),
+    "action-dice": (action_dice.DEMO_NAME, action_dice.play_demo),
+    "decision-2d6": (decision_2d6.DEMO_NAME, decision_2d6.play_demo),
+}

@@ -60,7 +60,9 @@ class Table:
 
     def expect_ruleset(self, ruleset: str) -> None:
         if self.campaign.ruleset != ruleset:
-            raise RuleViolation(f"This is a {self.campaign.ruleset} campaign; that command is for {ruleset} campaigns.")
+            article = "an" if self.campaign.ruleset[0] in "aeiou" else "a"
+            raise RuleViolation(f"This is {article} {self.campaign.ruleset} campaign; "
+                                f"that command is for {ruleset} campaigns.")
 
     def _get(self, id_: UUID, missing: Callable[[], str]) -> Any:
         if id_ not in self._loaded:

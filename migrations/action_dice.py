@@ -1,4 +1,26 @@
-"""Read-model tables of action_dice campaigns, registered on the one migration set (in progress)."""
-from sqlite_utils import Database  # noqa: F401
+"""Read-model tables of action-dice campaigns, registered on the one migration set.
 
-from migrations.read_model import migrations  # noqa: F401
+Sheets are split as the seed splits a character: assets (die sizes), features and
+conditions (level 1-3, the actions they impact); every action roll keeps a row.
+"""
+from sqlite_utils import Database
+
+from migrations.read_model import migrations
+
+
+@migrations(name="m120_action_dice")
+def m120_action_dice(db: Database) -> None:
+    db["action_dice_characters"].create({"id": str, "name": str, "rolls": int, "joined": int}, pk="id")
+    db["action_dice_assets"].create({"character_id": str, "character": str, "name": str, "die": int,
+                                     "entry": int}, pk=("character_id", "name"))
+    db["action_dice_features"].create({"character_id": str, "character": str, "name": str, "entry": int},
+                                      pk=("character_id", "name"))
+    db["action_dice_conditions"].create({"character_id": str, "character": str, "name": str, "level": int,
+                                         "impacts": str, "incapacitates": str, "entry": int},
+                                        pk=("character_id", "name"))
+    db["action_dice_rolls"].create({"entry": int, "character_id": str, "character": str, "action": str,
+                                    "rating": str, "base": int, "advantages": int, "disadvantages": int,
+                                    "difficulty": int, "assets": str, "dice": str, "faces": str,
+                                    "entered": int, "successes": int, "outcome": str, "succeeded": int,
+                                    "test": int, "features": str, "features_limit": int,
+                                    "overridden": str, "gm_override": str}, pk="entry")

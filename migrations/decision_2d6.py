@@ -1,4 +1,31 @@
-"""Read-model tables of decision_2d6 campaigns, registered on the one migration set (in progress)."""
-from sqlite_utils import Database  # noqa: F401
+"""Read-model tables of decision-2d6 campaigns, registered on the one migration set.
 
-from migrations.read_model import migrations  # noqa: F401
+Current state: sheets, supply dice, trackers. A row after every change: sheet rows, supply
+rows, tracker rows. Every decision roll, and every round of every contest.
+"""
+from sqlite_utils import Database
+
+from migrations.read_model import migrations
+
+
+@migrations(name="m130_decision_2d6")
+def m130_decision_2d6(db: Database) -> None:
+    db["d2d6_sheets"].create({"id": str, "name": str, "level": int, "will": int, "fort": int, "stress": int,
+                              "vitality": int, "stats": str, "attributes": str, "joined": int, "entry": int},
+                             pk="id")
+    db["d2d6_sheet_rows"].create({"entry": int, "character": str, "score": str, "kind": str, "before": int,
+                                  "after": int, "stress": int, "vitality": int, "reason": str},
+                                 pk=("entry", "score"))
+    db["d2d6_rolls"].create({"entry": int, "character": str, "stat": str, "stat_value": int, "advantage": str,
+                             "chains": str, "modifiers": str, "total": int, "target": int, "difficulty": str,
+                             "success": int, "entered": int, "purpose": str}, pk="entry")
+    db["d2d6_contests"].create({"entry": int, "round": int, "first": str, "first_chains": str,
+                                "first_total": int, "second": str, "second_chains": str, "second_total": int,
+                                "result": str}, pk=("entry", "round"))
+    db["d2d6_supplies"].create({"id": str, "item": str, "holder": str, "die": str, "entry": int}, pk="id")
+    db["d2d6_supply_rows"].create({"entry": int, "item": str, "change": str, "before": str, "face": int,
+                                   "after": str, "note": str}, pk="entry")
+    db["d2d6_trackers"].create({"id": str, "tracker": str, "holder": str, "value": int, "step": int,
+                                "entry": int}, pk="id")
+    db["d2d6_tracker_rows"].create({"entry": int, "tracker": str, "change": str, "before": int, "face": int,
+                                    "after": int, "note": str}, pk="entry")

@@ -31,11 +31,15 @@ class _Names:
 
     @property
     def me(self) -> str:
-        for table in ("sheets", "challenges"):
+        for table, column in NAMED:
             rows = list(self.db[table].rows_where("id = ?", [self.e.originator_id.hex]))
             if rows:
-                return rows[0]["name"]
+                return rows[0][column]
         return "the campaign"
+
+
+NAMED = (("sheets", "name"), ("challenges", "name"), (action_dice.CHARACTERS, "name"),  # tables naming
+         ("d2d6_sheets", "name"), ("d2d6_supplies", "item"), ("d2d6_trackers", "tracker"))  # aggregates by id
 
 
 def _dice(values: list[int]) -> str:
