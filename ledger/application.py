@@ -234,6 +234,28 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
         return self._relics(command)
 
 
+    # --- play sessions (real-world sittings, not the game's Scenes) ------------------------------
+
+    def start_session(self, title: str) -> Report:
+        def command(t: Table) -> Report:
+            camp = t.campaign
+            if camp.session_open is not None:
+                raise RuleViolation(f"Session {camp.sessions} ('{camp.session_open}') is still open; end it first.")
+            if not title.strip():
+                raise BadInput("A session needs a title.")
+            camp.session_started(camp.sessions + 1, title.strip())
+            return {"session": camp.sessions, "title": title.strip()}
+        return self.run(command)
+
+    def end_session(self) -> Report:
+        def command(t: Table) -> Report:
+            camp = t.campaign
+            if camp.session_open is None:
+                raise RuleViolation("No session is open; start one with `campaign session start TITLE`.")
+            camp.session_ended(camp.sessions, camp.session_open)
+            return {"session": camp.sessions}
+        return self.run(command)
+
     # --- undo ----------------------------------------------------------------------------------
 
     def undo(self, key: str | None, cascade: bool, dry_run: bool = False) -> Report:

@@ -61,4 +61,7 @@ def _roller(e: Any, leaders: dict[Any, str]) -> str:
     """Who threw the dice: the Cohort's leader, the GM for a Challenge, or the character named."""
     if isinstance(e, Challenge.PoolRolled):
         return leaders.get(e.originator_id, "?") if e.side == "cohort" else "GM"
-    return getattr(e, "character", None) or getattr(e, "name", None) or "?"
+    for who in ("character", "side", "helper", "name"):
+        if isinstance(getattr(e, who, None), str):
+            return getattr(e, who)
+    return "?"

@@ -30,6 +30,8 @@ class Campaign(Reversible):
         self.destiny = 0
         self.doom = 0
         self.turn: dict | None = None
+        self.sessions = 0
+        self.session_open: str | None = None
 
     @event("PCJoined")
     def pc_joined(self, name: str) -> None:
@@ -63,6 +65,15 @@ class Campaign(Reversible):
     @event("TurnEnded")
     def turn_ended(self, challenge: str, side: str, round: int) -> None:
         self.turn = None
+
+    @event("SessionStarted")
+    def session_started(self, number: int, title: str) -> None:
+        self.sessions = number
+        self.session_open = title
+
+    @event("SessionEnded")
+    def session_ended(self, number: int, title: str) -> None:
+        self.session_open = None
 
     # --- checks (run on commands, never on replay) --------------------------------------
 

@@ -6,7 +6,7 @@ Pushing the Limit, and the Challenge resolved (round 3).
 from __future__ import annotations
 
 from ledger.application import CampaignLedger
-from ledger.systems import action_dice, decision_2d6
+from ledger.systems import action_dice, beer_run, decision_2d6
 from ledger.turns import Placing, Throw, TraitUse
 
 GUARDS = "Vault Guards"
@@ -29,6 +29,7 @@ def play(app: CampaignLedger) -> None:
     app.add_trait("Kira", "Shadowstep", "+1 / 1d", None, "free", "cohort")
     app.add_trait("Kira", "Smoke Bomb", "-1 / 1d", None, "destiny", "challenge")
     app.add_trait("Bo", "Steady Hands", "+2 / 1d", None, "destiny-or-doom", "cohort")
+    app.start_session("Session 1: the vault")
     app.start_scenario("Night at the Vault")
     app.open_challenge(GUARDS, "Major", "Phantom", 5)
     app.add_trait(GUARDS, "Alarm Bells", "-1 / 1d", None, "doom", "cohort", challenge=True)
@@ -47,10 +48,12 @@ def play(app: CampaignLedger) -> None:
 
     # Round 3: the Cohort finishes the job.
     app.cohort_turn(GUARDS, None, None, [], 0, _faces("6,6,2,3,4"), Placing())
+    app.end_session()
 
 
 DEMOS = {  # ruleset -> (campaign name, player)
     "relics": (DEMO_NAME, play),
     "action-dice": (action_dice.DEMO_NAME, action_dice.play_demo),
     "decision-2d6": (decision_2d6.DEMO_NAME, decision_2d6.play_demo),
+    "beer-run": (beer_run.DEMO_NAME, beer_run.play_demo),
 }

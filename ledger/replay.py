@@ -286,6 +286,10 @@ def _setup_actions(app: Any, events: list[Any], command: str) -> list[Any]:
                 o, e.name, e.modifier, e.polarity, e.cost, e.target, isinstance(e, Challenge.TraitGained)))
         elif isinstance(e, Campaign.ScenarioStarted):
             actions.append(lambda target, e=e: target.start_scenario(e.title))
+        elif isinstance(e, Campaign.SessionStarted):
+            actions.append(lambda target, e=e: target.start_session(e.title))
+        elif isinstance(e, Campaign.SessionEnded):
+            actions.append(lambda target: target.end_session())
         elif isinstance(e, Challenge.Opened):
             actions.append(lambda target, e=e: target.open_challenge(e.name, e.threat, e.type, e.rating))
     return actions

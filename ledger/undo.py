@@ -110,4 +110,6 @@ def apply(t: Table, reversal: Reversal) -> None:
 def _show(value: Any) -> str:
     if isinstance(value, dict):
         return "{...}" if value else "{}"
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        return "[...]"
     return str(value)

@@ -1,4 +1,24 @@
-"""Read-model tables of beer_run campaigns, registered on the one migration set (in progress)."""
-from sqlite_utils import Database  # noqa: F401
+"""Read-model tables of beer-run campaigns, registered on the one migration set.
 
-from migrations.read_model import migrations  # noqa: F401
+Sheets and their ability dice, the Intensity statement (one row per change, so a balance can be
+read after any entry), conflicts, and every comparison with its faces (seed 002 "Compare Rolls").
+"""
+from sqlite_utils import Database
+
+from migrations.read_model import migrations
+
+
+@migrations(name="m110_beer_run")
+def m110_beer_run(db: Database) -> None:
+    db["beer_run_sheets"].create({"id": str, "name": str, "kind": str, "intensity": int, "status": str,
+                                  "situation": str, "penalties": str, "joined": int}, pk="id")
+    db["beer_run_abilities"].create({"character_id": str, "character": str, "name": str, "category": str,
+                                     "size": int, "start": int, "position": int, "entry": int},
+                                    pk=("character_id", "name"))
+    db["beer_run_intensity"].create({"entry": int, "character": str, "change": int, "balance": int,
+                                     "reason": str}, pk="entry")
+    db["beer_run_conflicts"].create({"id": str, "name": str, "sides": str, "target": str, "round": int,
+                                     "out": str, "status": str, "result": str, "opened": int}, pk="id")
+    db["beer_run_comparisons"].create({"entry": int, "conflict": str, "round": int, "kind": str, "side": str,
+                                       "opponent": str, "faces": str, "opponent_faces": str, "pairs": str,
+                                       "scored": str, "kept": str, "upper_hand": str}, pk="entry")

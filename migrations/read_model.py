@@ -27,3 +27,17 @@ def m002_time_travel(db: Database) -> None:
     db["balance_changes"].create({"entry": int, "balance": str, "value": int, "delta": int},
                                  pk=("balance", "entry"))
     db["sheet_versions"].create({"entry": int, "id": str, "sheet": str}, pk=("id", "entry"))
+
+
+@migrations()
+def m003_sessions(db: Database) -> None:
+    """Real-world sittings: which entries each session of play holds."""
+    db["sessions"].create({"number": int, "title": str, "first_entry": int, "last_entry": int,
+                           "started": str, "ended": str}, pk="number")
+
+
+@migrations()
+def m004_history_rounds(db: Database) -> None:
+    """Which round each history line belongs to (and what it is about), for logs read round by round."""
+    db["history"].add_column("round", str)
+    db["history"].add_column("about", str)

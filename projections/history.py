@@ -20,7 +20,29 @@ def apply(db: Database, entry: int, e: Any) -> None:
         or decision_2d6.LINES.get(type(e))
     line = describe(_Names(db, e), e) if describe else type(e).__qualname__
     db["history"].insert({"entry": entry, "time": e.timestamp.isoformat(timespec="seconds"),
-                          "type": type(e).__qualname__, "line": line})
+                          "type": type(e).__qualname__, "line": line, "round": _round_of(db, entry, e),
+                          "about": e.originator_id.hex})
+
+
+def _round_of(db: Database, entry: int, e: Any) -> str | None:
+    """`Vault Guards:2` for every entry played in that round of that Challenge.
+
+    An entry that names no Challenge but follows one about the same PC in the same breath
+    (Stressed Out right after taking the Stress) belongs to the same round.
+    """
+    challenge = getattr(e, "challenge", None)
+    if challenge is None and not isinstance(e, Challenge.Event):
+        previous = db.execute("SELECT round, about FROM history WHERE entry = ?", [entry - 1]).fetchone()
+        return previous[0] if previous and previous[1] == e.originator_id.hex else None
+    if isinstance(e, Challenge.Event) and not isinstance(e, (Challenge.Opened, Challenge.TraitGained)):
+        challenge = _Names(db, e).me
+    if not challenge or not isinstance(challenge, str):
+        return None
+    number = getattr(e, "round", None)
+    if number is None:
+        rows = list(db["challenges"].rows_where("name = ?", [challenge]))
+        number = rows[0]["round"] if rows else None
+    return f"{challenge}:{number}" if number is not None else None
 
 
 class _Names:
@@ -39,7 +61,8 @@ class _Names:
 
 
 NAMED = (("sheets", "name"), ("challenges", "name"), (action_dice.CHARACTERS, "name"),  # tables naming
-         ("d2d6_sheets", "name"), ("d2d6_supplies", "item"), ("d2d6_trackers", "tracker"))  # aggregates by id
+         ("d2d6_sheets", "name"), ("d2d6_supplies", "item"), ("d2d6_trackers", "tracker"),  # aggregates by id
+         ("beer_run_sheets", "name"), ("beer_run_conflicts", "name"))
 
 
 def _dice(values: list[int]) -> str:
@@ -78,7 +101,7 @@ def _placed(n: _Names, e: Challenge.ModifiersPlaced) -> str:
 def _activated(n: _Names, e: Campaign.TraitActivated) -> str:
     cost = {"free": "free", "destiny": "paid 1 Destiny"}.get(e.paid, "spent 1 Doom" if e.doom < 0 else "added 1 Doom")
     if e.owner == e.challenge:
-        return f"The GM activated {e.challenge}'s {e.trait} ({e.modifier}): {cost}"
+        return f"The GM activated {e.trait} ({e.modifier}) for {e.challenge}: {cost}"
     return f"{e.owner} activated {e.trait} ({e.modifier}) on {e.challenge}: {cost}"
 
 
@@ -102,6 +125,8 @@ LINES: dict[type, Callable[[_Names, Any], str]] = {
     Campaign.TidesShifted: _tides,
     Campaign.TurnBegan: lambda n, e: f"{e.challenge} round {e.round}: the {e.side.capitalize()} turn begins",
     Campaign.TurnEnded: lambda n, e: f"{e.challenge} round {e.round}: the {e.side.capitalize()} turn ends",
+    Campaign.SessionStarted: lambda n, e: f"Session {e.number} starts: {e.title}",
+    Campaign.SessionEnded: lambda n, e: f"Session {e.number} ends: {e.title}",
     Character.Joined: lambda n, e: f"{e.name}: " + ", ".join(f"{t} {r}" for t, r in e.expertise.items() if r)
     + f" (primary {e.primary})",
     Character.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}: {e.modifier} {e.polarity}, "

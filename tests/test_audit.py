@@ -26,29 +26,29 @@ def test_a_clean_campaign_audits_clean_with_exit_0(demo):
 
 def test_audit_names_an_entry_whose_bytes_were_edited(demo):
     with sqlite3.connect(demo.path) as conn:
-        state = conn.execute("SELECT state FROM stored_events WHERE rowid = 19").fetchone()[0]
-        conn.execute("UPDATE stored_events SET state = ? WHERE rowid = 19", (state.replace(b"1", b"6", 1),))
+        state = conn.execute("SELECT state FROM stored_events WHERE rowid = 20").fetchone()[0]
+        conn.execute("UPDATE stored_events SET state = ? WHERE rowid = 20", (state.replace(b"1", b"6", 1),))
     code, report = _audit(demo)
-    assert (code, report["broken_entry"]) == (1, 19)
+    assert (code, report["broken_entry"]) == (1, 20)
     assert "does not match" in report["chain"]
 
 
 def test_audit_names_an_entry_that_was_deleted(demo):
     with sqlite3.connect(demo.path) as conn:
-        conn.execute("DELETE FROM stored_events WHERE rowid = 30")
+        conn.execute("DELETE FROM stored_events WHERE rowid = 31")
     code, report = _audit(demo)
-    assert (code, report["broken_entry"]) == (1, 30)
-    assert report["chain"] == "entry #30 is missing"
+    assert (code, report["broken_entry"]) == (1, 31)
+    assert report["chain"] == "entry #31 is missing"
 
 
 def test_audit_names_the_first_of_two_swapped_entries(demo):
     with sqlite3.connect(demo.path) as conn:
-        a = conn.execute("SELECT topic, state FROM stored_events WHERE rowid = 40").fetchone()
-        b = conn.execute("SELECT topic, state FROM stored_events WHERE rowid = 47").fetchone()
-        conn.execute("UPDATE stored_events SET topic = ?, state = ? WHERE rowid = 40", b)
-        conn.execute("UPDATE stored_events SET topic = ?, state = ? WHERE rowid = 47", a)
+        a = conn.execute("SELECT topic, state FROM stored_events WHERE rowid = 41").fetchone()
+        b = conn.execute("SELECT topic, state FROM stored_events WHERE rowid = 48").fetchone()
+        conn.execute("UPDATE stored_events SET topic = ?, state = ? WHERE rowid = 41", b)
+        conn.execute("UPDATE stored_events SET topic = ?, state = ? WHERE rowid = 48", a)
     code, report = _audit(demo)
-    assert (code, report["broken_entry"]) == (1, 40)
+    assert (code, report["broken_entry"]) == (1, 41)
 
 
 def test_audit_finds_read_tables_that_no_longer_match_the_ledger(demo):

@@ -46,7 +46,7 @@ def test_another_choice_shows_what_would_have_changed_and_appends_nothing(demo):
     assert after["Challenge successes"] == (5, 3)
     assert after["Bo Stress"] == (10, 7) and after["Kira Stress"] == (0, 1)
     assert after["Doom"] == (6, 5)
-    assert "entry #52 (push_the_limit) (changed): could not be played again: Bo is not Stressed Out; only a Stressed Out PC can Push the Limit." in report["notes"]
+    assert "entry #53 (push_the_limit) (changed): could not be played again: Bo is not Stressed Out; only a Stressed Out PC can Push the Limit." in report["notes"]
     assert demo.entries() == entries
 
 
@@ -61,7 +61,7 @@ def test_commit_appends_a_reversal_and_the_corrected_round(demo):
     assert any("round 3: Cohort dice show [6, 6, 2, 3, 4]" in line for line in lines)
     audit = demo.json("audit")
     assert audit["clean"] and audit["corrections"] == [{"entries": [entries + 1, demo.entries()],
-                                                         "corrects": [54, 60]}]
+                                                         "corrects": [55, 61]}]
     assert _rounds(demo)[-1] == "Vault Guards:3"
 
 

@@ -36,8 +36,8 @@ def test_the_statement_answers_why_doom_is_what_it_is(demo):
 
 
 def test_a_sheet_at_an_entry_is_the_sheet_as_it_stood(demo):
-    assert demo.json("sheet", "Bo", "--at", "49")[0]["status"] == "Stressed Out"
-    assert demo.json("sheet", "Bo", "--at", "47")[0]["stress"] == 5
+    assert demo.json("sheet", "Bo", "--at", "50")[0]["status"] == "Stressed Out"
+    assert demo.json("sheet", "Bo", "--at", "48")[0]["stress"] == 5
     assert demo.json("sheet", "Bo")[0]["stress"] == 0
     assert [s["name"] for s in demo.json("sheet", "--at", "4")] == ["Kira"]
 

@@ -1,0 +1,34 @@
+"""Play sessions: the real-world sittings a table plays, and the entries each one holds."""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlite_utils import Database
+
+from ledger.campaign import Campaign
+
+TABLES = ("sessions",)
+
+
+def apply(db: Database, entry: int, e: Any) -> None:
+    stamp = e.timestamp.isoformat(timespec="seconds")
+    if isinstance(e, Campaign.SessionStarted):
+        db["sessions"].insert({"number": e.number, "title": e.title, "first_entry": entry, "last_entry": None,
+                               "started": stamp, "ended": None})
+    elif isinstance(e, Campaign.SessionEnded):
+        db["sessions"].update(e.number, {"last_entry": entry, "ended": stamp})
+
+
+def entries_of(db: Database, number: int) -> tuple[int, int] | None:
+    """First and last entry of a session (an open one runs to the newest entry)."""
+    rows = list(db["sessions"].rows_where("number = ?", [number]))
+    if not rows:
+        return None
+    last = rows[0]["last_entry"]
+    if last is None:
+        last = db.execute("SELECT max(entry) FROM history").fetchone()[0] or rows[0]["first_entry"]
+    return rows[0]["first_entry"], last
+
+
+def all_sessions(db: Database) -> list[dict[str, Any]]:
+    return list(db["sessions"].rows_where(order_by="number"))
