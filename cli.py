@@ -22,6 +22,9 @@ class LedgerGroup(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
+        except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise click.exceptions.Exit(0) from None
         except LedgerError as e:
             raise click.ClickException(str(e)) from None
         except Exception as e:  # a failure we did not foresee still gets one line, never a traceback
@@ -559,6 +562,101 @@ def replay(ctx: click.Context, round_name: str | None, leader: str | None, assis
     _read(ctx, lambda app, db: app.replay(round_name, changes), replay_text)
 
 
+def _progress(ctx: click.Context, total: int, label: str):
+    """A progress bar on a terminal; none when output is piped or --json is given."""
+    import contextlib
+
+    if ctx.find_root().obj["json"] or not sys.stdout.isatty() or total < 1:
+        return contextlib.nullcontext(None)
+    return click.progressbar(length=total, label=label, file=sys.stderr)
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["md", "html", "jsonl", "csv"]), default="md", show_default=True)
+@click.option("--session", "session_number", type=int, help="Only this play session's entries.")
+@click.option("--from", "first", type=int, help="First entry (default: the first).")
+@click.option("--to", "last", type=int, help="Last entry (default: the newest).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE (default: stdout).")
+@json_option
+@click.pass_context
+def export(ctx: click.Context, fmt: str, session_number: int | None, first: int | None, last: int | None,
+           output: str | None) -> None:
+    """Export a session, a range of entries or the whole campaign as Markdown, HTML, JSON Lines or CSV.
+
+    JSON Lines carries every entry with its number, time, type, data and hash: `import` reads it.
+    Example: campaign export --format html --session 1 -o session1.html
+    """
+    from projections import runner, sessions
+
+    app, db = _open(ctx)
+    runner.catch_up(app, db)
+    newest = app.recorder.max_notification_id() or 0
+    title = "the whole campaign"
+    if session_number is not None:
+        span = sessions.entries_of(db, session_number)
+        if span is None:
+            raise BadInput(f"There is no session {session_number}; see `campaign session list`.")
+        first, last = span
+        title = next(r["title"] for r in sessions.all_sessions(db) if r["number"] == session_number)
+    first, last = first or 1, min(last or newest, newest)
+    if first > last:
+        raise BadInput(f"The range #{first}-#{last} holds no entries; the ledger has #1-#{newest}.")
+    if (first, last) != (1, newest) and session_number is None:
+        title = f"entries #{first} to #{last}"
+    chunks = _export_chunks(app, db, fmt, first, last, title)
+    with _progress(ctx, last - first + 1, f"Exporting {fmt}") as bar:
+        target = open(output, "w", encoding="utf-8", newline="") if output else None
+        try:
+            write = target.write if target else (lambda text: click.echo(text, nl=False))
+            for chunk in chunks:
+                write(chunk)
+                if bar is not None and chunk.startswith(("{\"entry\"", "- #")):
+                    bar.update(1)
+        finally:
+            if target:
+                target.close()
+    if output:
+        _print(ctx, {"format": fmt, "output": output, "first": first, "last": last},
+               lambda r: f"Wrote entries #{r['first']}-#{r['last']} as {r['format']} to {r['output']}.")
+
+
+def _export_chunks(app: Any, db: Any, fmt: str, first: int, last: int, title: str):
+    from ledger import interchange
+    from projections import export as exporting
+
+    if fmt == "jsonl":
+        return (line + "\n" for line in interchange.export_lines(app, first, last))
+    if fmt == "csv":
+        return exporting.csv_chunks(db, first, last)
+    if fmt == "html":
+        from projections.export_html import html_chunks
+        return html_chunks(db, first, last, title)
+    return exporting.markdown_chunks(db, first, last, title)
+
+
+@cli.command("import")
+@click.argument("source", type=click.Path(dir_okay=False))
+@json_option
+@click.pass_context
+def import_cmd(ctx: click.Context, source: str) -> None:
+    """Import a JSON Lines export into a new campaign file (--db), checking every line's hash first.
+
+    Example: campaign --db copy.db import heist.jsonl
+    """
+    from ledger import interchange
+    from ledger.application import open_ledger
+    from projections import runner
+
+    target = ctx.find_root().obj["db"]
+    lines = sum(1 for _ in open(source, encoding="utf-8")) if os.path.exists(source) else 0
+    with _progress(ctx, lines, "Importing") as bar:
+        report = interchange.import_file(open_ledger, source, target, bar.update if bar is not None else None)
+    app, db = _open(ctx)
+    with _progress(ctx, report["entries"], "Building the read tables") as bar:
+        runner.rebuild(app, db, bar.update if bar is not None else None)
+    _print(ctx, report, lambda r: f"Imported {r['entries']} entries into {target}; every hash checked.")
+
+
 # --- commands: reading ---------------------------------------------------------------------------
 
 @cli.command()
@@ -667,7 +765,8 @@ def rebuild(ctx: click.Context) -> None:
     from projections import runner
 
     app, db = _open(ctx)
-    applied = runner.rebuild(app, db)
+    with _progress(ctx, app.recorder.max_notification_id() or 0, "Rebuilding") as bar:
+        applied = runner.rebuild(app, db, bar.update if bar is not None else None)
     _print(ctx, {"entries": applied}, lambda r: f"Rebuilt the read model from {r['entries']} ledger entries.")
 
 

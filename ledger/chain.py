@@ -60,6 +60,33 @@ class ChainedSQLiteRecorder(SQLiteApplicationRecorder):
             c.execute("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands ORDER BY first_entry")
             return [(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}")) for r in c.fetchall()]
 
+    def hash_of(self, entry: int) -> str:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute("SELECT hash FROM ledger_chain WHERE entry = ?", (entry,))
+            row = c.fetchone()
+        return row[0] if row else GENESIS
+
+    def stored_entries_with_hashes(self, first: int, last: int, batch: int = 1000) -> Iterator[tuple]:
+        """Entries first..last with their chain hashes, streamed in order."""
+        start = first - 1
+        while start < last:
+            with self.datastore.transaction(commit=False) as c:
+                c.execute(f"SELECT e.rowid, e.originator_id, e.originator_version, e.topic, e.state, h.hash "
+                          f"FROM {self.events_table_name} e LEFT JOIN ledger_chain h ON h.entry = e.rowid "
+                          "WHERE e.rowid > ? AND e.rowid <= ? ORDER BY e.rowid LIMIT ?", (start, last, batch))
+                rows = [tuple(r) for r in c.fetchall()]
+            yield from rows
+            if len(rows) < batch:
+                return
+            start = rows[-1][0]
+
+    def long_aggregates(self, at_least: int) -> list[tuple[UUID, int]]:
+        """Aggregates with at least this many events, and their last version (worth a snapshot)."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT originator_id, max(originator_version) FROM {self.events_table_name} "
+                      "GROUP BY originator_id HAVING max(originator_version) >= ?", (at_least,))
+            return [(UUID(r[0]), r[1]) for r in c.fetchall()]
+
     def chain(self) -> dict[int, str]:
         with self.datastore.transaction(commit=False) as c:
             c.execute("SELECT entry, hash FROM ledger_chain")

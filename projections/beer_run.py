@@ -14,6 +14,7 @@ from sqlite_utils.db import NotFoundError
 from ledger.reversible import Reversible
 from ledger.systems.beer_run_character import CHARACTER, BeerRunCharacter as Ch
 from ledger.systems.beer_run_conflict import SITUATION, BeerRunConflict as Co
+from projections import balances
 
 TABLES: tuple[str, ...] = ("beer_run_sheets", "beer_run_abilities", "beer_run_intensity",
                            "beer_run_conflicts", "beer_run_comparisons")
@@ -64,6 +65,7 @@ def _statement(db: Database, entry: int, e: Any, change: int, balance: int, reas
     db["beer_run_sheets"].update(e.originator_id.hex, {"intensity": balance})
     db["beer_run_intensity"].insert({"entry": entry, "character": _name(db, e), "change": change,
                                      "balance": balance, "reason": reason})
+    balances.record(db, entry, f"{_name(db, e)}:intensity", balance)
 
 
 def _created(db: Database, entry: int, e: Ch.Created) -> None:

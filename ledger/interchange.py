@@ -1,0 +1,208 @@
+"""JSON Lines: the ledger's interchange format, written and read one entry at a time.
+
+A header line names the campaign and where the range starts; each entry line carries
+its number, time, type, data and hash (and, on the first entry of each command, the
+command that wrote it); a closing line counts the entries and repeats the last hash.
+Import checks every line against the hash chain before it writes anything, so a file
+that was truncated, reordered or edited is refused by the line that gives it away.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import IO, Any, Callable, Iterator
+from uuid import UUID
+
+from eventsourcing.persistence import StoredEvent
+
+from ledger.chain import GENESIS, ChainedSQLiteRecorder, entry_hash
+from ledger.errors import BadInput, LedgerError
+
+FORMAT = "campaign-ledger/1"
+BATCH = 1000
+
+
+def _state_fields(state: bytes) -> dict[str, Any]:
+    """Readable data when the stored state is JSON (it is, unless a cipher or compressor is on)."""
+    try:
+        data = json.loads(bytes(state).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        import base64
+        return {"state_base64": base64.b64encode(bytes(state)).decode()}
+    if _encode(data) != bytes(state):
+        import base64
+        return {"state_base64": base64.b64encode(bytes(state)).decode()}
+    return {"data": data}
+
+
+def _encode(data: Any) -> bytes:
+    """Exactly as eventsourcing's JSON transcoder writes state, so hashes survive the trip."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def export_lines(app: Any, first: int = 1, last: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> Iterator[str]:
+    recorder = _chained(app)
+    last = last or recorder.max_notification_id() or 0
+    chain_before = recorder.hash_of(first - 1) if first > 1 else GENESIS
+    campaign = app.campaign()
+    yield json.dumps({"format": FORMAT, "campaign": campaign.name, "ruleset": campaign.ruleset,
+                      "rules_version": campaign.rules_version, "first": first, "previous_hash": chain_before})
+    commands = {c[0]: c for c in recorder.commands() if first <= c[0] <= last}
+    count, last_hash = 0, chain_before
+    for entry, oid, version, topic, state, hash_ in recorder.stored_entries_with_hashes(first, last, BATCH):
+        line: dict[str, Any] = {"entry": entry}
+        fields = _state_fields(state)
+        stamp = fields.get("data", {}).get("timestamp", {})
+        line.update(time=stamp.get("_data_") if isinstance(stamp, dict) else None, type=topic,
+                    aggregate=str(oid if isinstance(oid, UUID) else UUID(str(oid))), version=version)
+        line.update(fields)
+        line["hash"] = hash_
+        if entry in commands:
+            _, end, name, unit, detail = commands[entry]
+            line["command"] = {"name": name, "unit": unit, "detail": detail, "last": end}
+        count, last_hash = count + 1, hash_
+        yield json.dumps(line, ensure_ascii=False)
+        if progress and count % BATCH == 0:
+            progress(BATCH)
+    if progress:
+        progress(count % BATCH)
+    yield json.dumps({"end": True, "entries": count, "last_hash": last_hash})
+
+
+def _chained(app: Any) -> ChainedSQLiteRecorder:
+    if not isinstance(app.recorder, ChainedSQLiteRecorder):
+        raise LedgerError("This ledger's store keeps no hash chain; export and import need the SQLite ledger.")
+    return app.recorder
+
+
+# --- import -------------------------------------------------------------------------------------
+
+def check(lines: Iterator[str]) -> int:
+    """Walk a whole file against the chain; return its entry count or refuse at the first bad line."""
+    header: dict[str, Any] | None = None
+    previous, expected, number, end = GENESIS, 1, 0, None
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        if end is not None:
+            raise BadInput(f"Line {number} comes after the closing line; the file was edited.")
+        row = _json(raw, number)
+        if header is None:
+            header = _header(row, number)
+            continue
+        if row.get("end") is True:
+            end = row
+            continue
+        entry = row.get("entry")
+        if entry != expected:
+            raise BadInput(f"Line {number} holds entry #{entry} where #{expected} was expected: "
+                           "entries are missing or out of order.")
+        if entry_hash(previous, entry, row.get("aggregate", ""), row.get("version", 0), row.get("type", ""),
+                      _state_of(row, number)) != row.get("hash"):
+            raise BadInput(f"Line {number} (entry #{entry}) does not match its hash: it was edited.")
+        previous, expected = row["hash"], expected + 1
+    if header is None:
+        raise BadInput("The file is empty.")
+    if end is None:
+        raise BadInput(f"The file stops at line {number} without its closing line: it is truncated.")
+    if end.get("entries") != expected - 1 or end.get("last_hash") != previous:
+        raise BadInput(f"The closing line (line {number}) does not match the entries before it.")
+    return expected - 1
+
+
+def _json(raw: str, number: int) -> dict[str, Any]:
+    try:
+        row = json.loads(raw)
+    except ValueError:
+        raise BadInput(f"Line {number} is not JSON; the file is damaged.") from None
+    if not isinstance(row, dict):
+        raise BadInput(f"Line {number} is not an entry; the file is damaged.")
+    return row
+
+
+def _header(row: dict[str, Any], number: int) -> dict[str, Any]:
+    if row.get("format") != FORMAT:
+        raise BadInput(f"Line {number} is not a campaign ledger export header.")
+    if row.get("first") != 1 or row.get("previous_hash") != GENESIS:
+        raise BadInput(f"This file starts at entry #{row.get('first')}; only a whole-campaign export "
+                       "can be imported.")
+    return row
+
+
+def _state_of(row: dict[str, Any], number: int) -> bytes:
+    if "data" in row:
+        return _encode(row["data"])
+    if "state_base64" in row:
+        import base64
+        return base64.b64decode(row["state_base64"])
+    raise BadInput(f"Line {number} has no data.")
+
+
+def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None = None) -> int:
+    """Append a checked file's entries, command by command, to an empty ledger."""
+    recorder = _chained(app)
+    if recorder.max_notification_id():
+        raise BadInput("Import writes into a new, empty campaign file.")
+    batch: list[StoredEvent] = []
+    command: dict[str, Any] = {}
+    written = 0
+
+    def flush() -> None:
+        nonlocal written
+        if batch:
+            recorder.insert_events(batch, command=command.get("name", "import"), unit=command.get("unit"),
+                                   detail=command.get("detail"))
+            written += len(batch)
+            if progress:
+                progress(len(batch))
+            batch.clear()
+    for number, raw in enumerate(lines, 1):
+        row = json.loads(raw) if raw.strip() else {}
+        if "entry" not in row:
+            continue
+        if "command" in row:
+            flush()
+            command = row["command"]
+        batch.append(StoredEvent(UUID(row["aggregate"]), row["version"], row["type"], _state_of(row, number)))
+    flush()
+    return written
+
+
+def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
+                progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Check the whole file, write it into a scratch file, then move that into place."""
+    if os.path.exists(target):
+        raise BadInput(f"{target} already exists; import writes a new campaign file.")
+    with _open(path) as f:
+        count = check(f)
+    scratch = target + ".importing"
+    for leftover in (scratch, scratch + "-wal", scratch + "-shm"):
+        if os.path.exists(leftover):
+            os.remove(leftover)
+    try:
+        app = open_ledger(scratch)
+        with _open(path) as f:
+            written = write(app, f, progress)
+        _snapshot_long_aggregates(app)
+        app.close()
+        os.replace(scratch, target)
+    except BaseException:
+        for leftover in (scratch, scratch + "-wal", scratch + "-shm"):
+            if os.path.exists(leftover):
+                os.remove(leftover)
+        raise
+    return {"entries": written, "checked": count}
+
+
+def _open(path: str) -> IO[str]:
+    try:
+        return open(path, encoding="utf-8")
+    except OSError as e:
+        raise BadInput(f"Cannot read {path}: {e.strerror}.") from None
+
+
+def _snapshot_long_aggregates(app: Any) -> None:
+    from ledger.application import SNAPSHOT_EVERY
+    for aggregate_id, version in app.recorder.long_aggregates(SNAPSHOT_EVERY):
+        app.take_snapshot(aggregate_id, version=version)

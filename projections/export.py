@@ -1,0 +1,43 @@
+"""Session logs as Markdown and CSV, written piece by piece from the read tables."""
+from __future__ import annotations
+
+import csv
+import io
+from typing import Iterator
+
+from sqlite_utils import Database
+
+from projections import session_log, views
+
+
+def markdown_chunks(db: Database, first: int, last: int, title: str) -> Iterator[str]:
+    info = views.campaign(db)
+    span = list(session_log.rows(db, first, first)) + list(session_log.rows(db, last, last))
+    when = f", {span[0]['time']} to {span[-1]['time']}" if span else ""
+    yield f"# {info.get('name', 'Campaign')}: {title}\n\n"
+    yield (f"Entries #{first} to #{last}{when}. Rules: {info.get('ruleset')} {info.get('rules_version')}. "
+           f"{session_log.summary(db, first, last)}\n")
+    for group in session_log.groups(db, first, last):
+        yield f"\n## {group.title}\n\n{session_log.summary(db, group.first, group.last)}\n\n"
+        for row in group.rows:
+            yield f"- #{row['entry']} `{row['time'][11:19]}` {_md(row['line'])}\n"
+
+
+def _md(text: str) -> str:
+    """Keep the log's text literal where Markdown would read it as markup."""
+    for ch in "\\`*<":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def csv_chunks(db: Database, first: int, last: int) -> Iterator[str]:
+    """The history rows, a CSV line per entry (the header first)."""
+    yield _csv_line(["entry", "time", "type", "round", "line"])
+    for row in session_log.rows(db, first, last):
+        yield _csv_line([row["entry"], row["time"], row["type"], row["round"] or "", row["line"]])
+
+
+def _csv_line(values: list) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer).writerow(values)
+    return buffer.getvalue()
