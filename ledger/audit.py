@@ -9,16 +9,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ledger.chain import ChainedSQLiteRecorder, verify
+from ledger.chain import chained, verify
 from ledger.challenge import Challenge
-from ledger.errors import LedgerError
 from ledger.reversible import Reversible
 
 
 def audit(app: Any) -> dict[str, Any]:
-    recorder = app.recorder
-    if not isinstance(recorder, ChainedSQLiteRecorder):
-        raise LedgerError("This ledger's store keeps no hash chain; audit needs the SQLite ledger.")
+    recorder = chained(app.recorder)
     broken = verify(recorder.stored_entries(), recorder.chain())
     report: dict[str, Any] = {"chain": "intact" if broken is None else broken.reason,
                               "broken_entry": None if broken is None else broken.entry,

@@ -16,6 +16,8 @@ from uuid import UUID
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
+from ledger.errors import LedgerError
+
 GENESIS = "0" * 64
 
 
@@ -104,6 +106,14 @@ class ChainedSQLiteRecorder(SQLiteApplicationRecorder):
             if len(rows) < batch:
                 return
             last = rows[-1][0]
+
+
+def chained(recorder: Any) -> ChainedSQLiteRecorder:
+    """The recorder, if it keeps the hash chain and the command log (the SQLite ledger does)."""
+    if not isinstance(recorder, ChainedSQLiteRecorder):
+        raise LedgerError("This ledger's store keeps no hash chain or command log yet; undo, replay, audit, "
+                          "export and import need the SQLite ledger.")
+    return recorder
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from ledger.chain import GENESIS, ChainedSQLiteRecorder, entry_hash
-from ledger.errors import BadInput, LedgerError
+from ledger.chain import GENESIS, ChainedSQLiteRecorder, chained, entry_hash
+from ledger.errors import BadInput
 
 FORMAT = "campaign-ledger/1"
 BATCH = 1000
@@ -71,9 +71,7 @@ def export_lines(app: Any, first: int = 1, last: int | None = None,
 
 
 def _chained(app: Any) -> ChainedSQLiteRecorder:
-    if not isinstance(app.recorder, ChainedSQLiteRecorder):
-        raise LedgerError("This ledger's store keeps no hash chain; export and import need the SQLite ledger.")
-    return app.recorder
+    return chained(app.recorder)
 
 
 # --- import -------------------------------------------------------------------------------------

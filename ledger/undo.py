@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
+from ledger.chain import chained
 from ledger.errors import NotFound, RuleViolation
 from ledger.table import Table
 
@@ -41,7 +42,7 @@ class Reversal:
 def live_units(recorder: Any) -> list[Unit]:
     """Units not yet reversed, in the order they began."""
     open_: dict[str, list[tuple[int, int]]] = {}
-    for first, last, command, unit, detail in recorder.commands():
+    for first, last, command, unit, detail in chained(recorder).commands():
         for key in detail.get("reverses", []):
             open_.pop(key, None)
         if unit and command != "undo":

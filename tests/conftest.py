@@ -1,7 +1,6 @@
 """Shared fixtures: a campaign file driven through the real CLI, and a count of its entries."""
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -35,8 +34,13 @@ class Table:
         return lines[0]
 
     def entries(self) -> int:
-        with sqlite3.connect(self.path) as conn:
-            return conn.execute("SELECT count(*) FROM stored_events").fetchone()[0]
+        """Entries in the ledger, wherever its store is (SQLite file or PostgreSQL)."""
+        from ledger.application import open_ledger
+        app = open_ledger(self.path)
+        try:
+            return app.recorder.max_notification_id() or 0
+        finally:
+            app.close()
 
     def json(self, *args: str):
         import json
