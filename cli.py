@@ -60,6 +60,17 @@ def cli(ctx: click.Context, db: str, as_json: bool) -> None:
     ctx.obj = {"db": db, "json": as_json}
 
 
+def override_option(f: Callable) -> Callable:
+    """The GM's last word: break a rule the ledger enforces, with the reason kept in the ledger."""
+    def callback(ctx: click.Context, _: Any, value: str | None) -> None:
+        if value is not None:
+            if not value.strip():
+                raise BadInput("A GM override needs a reason.")
+            ctx.find_root().obj["override"] = value
+    return click.option("--gm-override", metavar="REASON", expose_value=False, callback=callback,
+                        help="Let this command break a rule; the reason is stored and shown in history.")(f)
+
+
 def json_option(f: Callable) -> Callable:
     """Every command takes --json (before or after its name)."""
     def callback(ctx: click.Context, _: Any, value: bool) -> None:
@@ -80,6 +91,7 @@ def _open(ctx: click.Context, must_exist: bool = True):
     if must_exist and sqlite_ledger and not os.path.exists(path):
         raise BadInput(f"No campaign file at {path}; create one with `campaign --db {path} new NAME`.")
     app = open_ledger(path)
+    app.gm_override = ctx.find_root().obj.get("override")
     return app, runner.connect(path)
 
 
@@ -311,6 +323,26 @@ def scenario_start(ctx: click.Context, title: str) -> None:
     _write(ctx, lambda app: app.start_scenario(title))
 
 
+@cli.group("house-rule")
+def house_rule() -> None:
+    """House rules: amend a rule for this campaign; later entries use it, history shows when."""
+
+
+@house_rule.command("set")
+@click.argument("rule")
+@click.argument("value")
+@click.option("--reason", default="", help="Why the table changed it.")
+@json_option
+@click.pass_context
+def house_rule_set(ctx: click.Context, rule: str, value: str, reason: str) -> None:
+    """Set a house rule: ranked_simple, threat_auto, lead_dice, assist_dice, destiny_per_overpowering,
+    stressed_out_at, agony_out_at, pool_cap_per_pc, destiny_cap_per_pc.
+
+    Example: campaign house-rule set ranked_simple 1=1/1,2=1/2,3=2/2 --reason "gentler ranks"
+    """
+    _write(ctx, lambda app: app.set_house_rule(rule, value, reason))
+
+
 @cli.group()
 def session() -> None:
     """Play sessions: the real-world sittings of the table."""
@@ -386,6 +418,7 @@ def challenge_open(ctx: click.Context, name: str, threat: str, type_: str, ratin
               help="A trait activated in the Huddle. Repeatable.")
 @click.option("--destiny", default=0, type=int, help="Destiny spent 1:1 for extra dice.")
 @turn_inputs
+@override_option
 @json_option
 @click.pass_context
 def cohort_turn(ctx: click.Context, challenge_name: str, leader: str | None, assists: tuple[str, ...],
@@ -405,6 +438,7 @@ def cohort_turn(ctx: click.Context, challenge_name: str, leader: str | None, ass
               help="A trait activated against (PC) or for (the Challenge) the Challenge pool.")
 @turn_inputs
 @click.option("--stress", help="Stress distribution, e.g. Kira=2,Bo=1 (must add up to the successes).")
+@override_option
 @json_option
 @click.pass_context
 def challenge_turn(ctx: click.Context, challenge_name: str, traits: tuple[str, ...], faces: str | None,
@@ -421,6 +455,7 @@ def challenge_turn(ctx: click.Context, challenge_name: str, traits: tuple[str, .
 @click.argument("challenge_name", metavar="CHALLENGE")
 @click.option("--faces", help="Faces rolled at the table; without it the program rolls.")
 @later_steps
+@override_option
 @json_option
 @click.pass_context
 def roll_cmd(ctx: click.Context, challenge_name: str, faces: str | None, places: tuple[str, ...],
@@ -435,6 +470,7 @@ def roll_cmd(ctx: click.Context, challenge_name: str, faces: str | None, places:
 @cli.command("place")
 @click.argument("challenge_name", metavar="CHALLENGE")
 @later_steps
+@override_option
 @json_option
 @click.pass_context
 def place_cmd(ctx: click.Context, challenge_name: str, places: tuple[str, ...], best: bool,
@@ -449,6 +485,7 @@ def place_cmd(ctx: click.Context, challenge_name: str, places: tuple[str, ...], 
 @cli.command("stress")
 @click.argument("challenge_name", metavar="CHALLENGE")
 @click.option("--stress", "distribution", required=True, help="e.g. Kira=2,Bo=1")
+@override_option
 @json_option
 @click.pass_context
 def stress_cmd(ctx: click.Context, challenge_name: str, distribution: str) -> None:
@@ -461,6 +498,7 @@ def stress_cmd(ctx: click.Context, challenge_name: str, distribution: str) -> No
 
 @cli.command("push")
 @click.argument("name")
+@override_option
 @json_option
 @click.pass_context
 def push(ctx: click.Context, name: str) -> None:

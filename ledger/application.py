@@ -43,6 +43,7 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
 
     name = "CampaignLedger"
     is_snapshotting_enabled = True
+    gm_override: str | None = None  # the GM's reason for letting the next commands break a rule
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -56,7 +57,7 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
         name = name or command.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1]
         for attempt in range(ATTEMPTS):
             box.restart()
-            table = Table(self, box)
+            table = Table(self, box, self.gm_override)
             report = command(table)
             versions = {a.id: a.version for a in table.touched()}
             try:
@@ -181,6 +182,19 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
             return {"challenge": name.strip(), "threat": threat, "type": type_, "rating": rating}
         return self._relics(command)
 
+    def set_house_rule(self, rule: str, value: str, reason: str) -> Report:
+        """Amend a rule for this campaign; entries from now on use it, history shows when."""
+        parsed = relics.house_rule(rule, value)
+
+        def command(t: Table) -> Report:
+            camp = t.campaign
+            previous = camp.house_rules.get(rule, _plain(getattr(t.rules, rule)))
+            if previous == parsed:
+                raise RuleViolation(f"{rule} is already {value}.")
+            camp.house_rule_changed(rule, parsed, previous, reason.strip())
+            return {"rule": rule, "value": parsed, "previous": previous}
+        return self._relics(command)
+
     # --- playing --------------------------------------------------------------------------------
 
     def cohort_turn(self, challenge: str, leader: str | None, assists: list[str] | None,
@@ -228,6 +242,8 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
     def push_the_limit(self, name: str) -> Report:
         def command(t: Table) -> Report:
             pc = t.pc(name)
+            t.allow(pc.check_in_game)
+            t.allow(pc.check_stressed_out)
             pc.push_the_limit(t.rules)
             return {"pc": pc.name, "stress": pc.stress, "agony": pc.agony, "out": pc.out,
                     "unit": f"{pc.name} pushes the limit ({pc.agony} Agony)"}
@@ -298,6 +314,15 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
             return {**comparison, "unit": played["unit"],
                     "detail": {"reverses": reversed_keys, "corrects": [unit.first, unit.entries[-1]]}}
         return self.run(command, "replay")
+
+
+def _plain(value: Any) -> Any:
+    """A rules value as the ledger stores it (JSON: string keys, lists)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return list(value)
+    return value
 
 
 def open_ledger(db: str) -> CampaignLedger:

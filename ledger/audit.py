@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 from ledger.chain import chained, verify
+from ledger.campaign import Campaign
 from ledger.challenge import Challenge
 from ledger.reversible import Reversible
 
@@ -37,10 +38,12 @@ def _scan(app: Any, report: dict[str, Any]) -> None:
     while batch := app.recorder.select_notifications(start, 500, inclusive_of_start=False):
         for n in batch:
             e = app.mapper.to_domain_event(n)
-            if getattr(e, "gm_override", None):
-                report["overrides"].append({"entry": n.id, "reason": e.gm_override, "type": type(e).__qualname__})
-            if "HouseRule" in type(e).__name__:
-                report["house_rules"].append({"entry": n.id, "type": type(e).__qualname__})
+            reason = getattr(e, "gm_override", None) or getattr(e, "override", None)
+            if reason:
+                report["overrides"].append({"entry": n.id, "reason": reason, "type": type(e).__qualname__,
+                                            "rule": getattr(e, "rule", None)})
+            if isinstance(e, Campaign.HouseRuleChanged):
+                report["house_rules"].append({"entry": n.id, "rule": e.rule, "value": e.value, "reason": e.reason})
             if isinstance(e, Reversible.Reversed) and (not report["reversals"]
                                                      or report["reversals"][-1]["unit"] != e.unit):
                 report["reversals"].append({"entry": n.id, "unit": e.unit})

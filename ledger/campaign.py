@@ -32,6 +32,7 @@ class Campaign(Reversible):
         self.turn: dict | None = None
         self.sessions = 0
         self.session_open: str | None = None
+        self.house_rules: dict[str, Any] = {}
 
     @event("PCJoined")
     def pc_joined(self, name: str) -> None:
@@ -74,6 +75,14 @@ class Campaign(Reversible):
     @event("SessionEnded")
     def session_ended(self, number: int, title: str) -> None:
         self.session_open = None
+
+    @event("GMOverrode")
+    def gm_overrode(self, rule: str, gm_override: str) -> None:
+        """The GM's last word on a rule the command broke; the entry keeps both."""
+
+    @event("HouseRuleChanged")
+    def house_rule_changed(self, rule: str, value: Any, previous: Any, reason: str) -> None:
+        self.house_rules[rule] = value
 
     # --- checks (run on commands, never on replay) --------------------------------------
 

@@ -76,16 +76,17 @@ class Character(Reversible):
             raise RuleViolation(f"{self.name} is Stressed Out and contributes nothing until they Push the Limit.")
 
     def take_stress(self, rules: relics.RulesVersion, amount: int, challenge: str, round: int) -> None:
-        self.check_in_game()
         self.stress_applied(amount, self.stress + amount, challenge, round)
         if not self.stressed_out and relics.stressed_out(rules, self.stress):
             self.became_stressed_out(self.stress)
 
-    def push_the_limit(self, rules: relics.RulesVersion) -> None:
-        self.check_in_game()
+    def check_stressed_out(self) -> None:
         if not self.stressed_out:
             raise RuleViolation(f"{self.name} is not Stressed Out; only a Stressed Out PC can Push the Limit.")
-        self.pushed_the_limit(self.stress, relics.push_the_limit(rules, self.stress))
+
+    def push_the_limit(self, rules: relics.RulesVersion) -> None:
+        """Stress rolls over past the threshold (a GM may allow it below: it then drops to 0)."""
+        self.pushed_the_limit(self.stress, relics.push_the_limit(rules, max(self.stress, rules.stressed_out_at)))
         self.agony_gained(self.agony + 1)
         if relics.out_of_the_game(rules, self.agony):
             self.taken_out(self.agony)

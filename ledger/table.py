@@ -48,9 +48,10 @@ class DiceBox:
 
 
 class Table:
-    def __init__(self, app: Application, box: DiceBox) -> None:
+    def __init__(self, app: Application, box: DiceBox, override: str | None = None) -> None:
         self.app = app
         self.dice = box
+        self.override = override.strip() if override and override.strip() else None
         self._loaded: dict[UUID, Any] = {}
         self._order: list[Any] = []
 
@@ -90,7 +91,22 @@ class Table:
 
     @property
     def rules(self) -> relics.RulesVersion:
-        return relics.rules_for(self.campaign.rules_version)
+        """The campaign's rules version, amended by its house rules."""
+        return relics.with_house_rules(relics.rules_for(self.campaign.rules_version), self.campaign.house_rules)
+
+    def refuse(self, rule: str) -> None:
+        """Refuse a broken rule, unless the GM overrides it: then the ledger records both."""
+        if self.override is None:
+            raise RuleViolation(rule)
+        self.campaign.gm_overrode(rule, self.override)
+
+    def allow(self, check: Callable[[], Any], fallback: Any = None) -> Any:
+        """Run a check that may raise a RuleViolation; with a GM override, note it and go on."""
+        try:
+            return check()
+        except RuleViolation as e:
+            self.refuse(str(e))
+            return fallback
 
     def pc(self, name: str) -> Character:
         return self._get(pc_id(name), lambda: f"There is no PC named '{name}' in this campaign.")

@@ -59,14 +59,14 @@ def activate(t: Table, ch: Challenge, uses: list[TraitUse], target: str) -> list
         owner = ch if gm else t.pc(use.owner)
         trait = owner.trait(use.name)
         if not gm:
-            owner.check_can_act()
+            t.allow(owner.check_can_act)
         label = f"{owner.name}:{trait['name']}"
         if any(a["label"] == label for a in activated):
-            raise RuleViolation(f"{label} is already activated this turn.")
+            t.refuse(f"{label} is already activated this turn.")
         if trait["target"] != target:
-            raise RuleViolation(f"{label} targets the {trait['target'].capitalize()} pool, not the {target.capitalize()} pool.")
+            t.refuse(f"{label} targets the {trait['target'].capitalize()} pool, not the {target.capitalize()} pool.")
         paid = _payment(trait["cost"], use.paid, label)
-        d_destiny, d_doom = t.campaign.pay(paid, gm=gm)
+        d_destiny, d_doom = t.allow(lambda: t.campaign.pay(paid, gm=gm), fallback=(0, 0))
         t.campaign.trait_activated(owner.name, trait["name"], trait["modifier"], ch.name, paid, d_destiny, d_doom)
         activated.append({"label": label, "modifier": trait["modifier"], "polarity": trait["polarity"]})
     return activated
@@ -96,7 +96,9 @@ def cohort_huddle(t: Table, ch: Challenge, leader: str | None, assists: list[str
     camp.check_no_turn_elsewhere(ch.name)
     ch.expect(COHORT)
     lead_pc = _leader(t, ch, leader)
-    lead = relics.lead_dice(rules, lead_pc.rank(ch.type), lead_pc.primary == ch.type)
+    rank = lead_pc.rank(ch.type)
+    lead = t.allow(lambda: relics.lead_dice(rules, rank, lead_pc.primary == ch.type),
+                   fallback=rules.lead_dice.get(rank, 0))
     contributors = [{"pc": lead_pc.name, "role": "lead", "dice": lead}]
     for pc in _assists(t, lead_pc.name, assists):
         contributors.append({"pc": pc.name, "role": "assist", "dice": relics.assist_dice(rules, pc.rank(ch.type))})
@@ -104,11 +106,14 @@ def cohort_huddle(t: Table, ch: Challenge, leader: str | None, assists: list[str
     if ch.leader != lead_pc.name:
         ch.leader_chosen(lead_pc.name, ch.round)
     activated = activate(t, ch, uses, COHORT)
-    cap = 3 * len(t.pcs_in_game())
+    cap = rules.pool_cap_per_pc * len(t.pcs_in_game())
     adds = [m for _, m in _modifiers(activated, "add")]
-    pool = relics.build_cohort_pool(sum(c["dice"] for c in contributors), adds, destiny, camp.destiny, cap)
-    if destiny:
-        camp.destiny_spent(ch.name, destiny)
+    expertise = sum(c["dice"] for c in contributors)
+    pool = t.allow(lambda: relics.build_cohort_pool(expertise, adds, destiny, camp.destiny, cap))
+    if pool is None:  # the GM allowed more Destiny or dice than the rules do
+        pool = relics.build_cohort_pool(expertise, adds, destiny, destiny, max(cap, expertise + destiny + 99))
+    if min(destiny, camp.destiny):
+        camp.destiny_spent(ch.name, min(destiny, camp.destiny))
     _build(ch, COHORT, pool.size, contributors, activated, vars(pool), ())
 
 
@@ -122,8 +127,8 @@ def _leader(t: Table, ch: Challenge, name: str | None):
         return current
     pc = t.pc(name)
     if still_leads and pc.name != current.name:
-        raise RuleViolation(f"{current.name} leads {ch.name} until it is resolved.")
-    pc.check_can_act()
+        t.refuse(f"{current.name} leads {ch.name} until it is resolved.")
+    t.allow(pc.check_can_act)
     return pc
 
 
@@ -133,7 +138,7 @@ def _assists(t: Table, leader: str, names: list[str] | None):
     chosen = []
     for name in names:
         pc = t.pc(name)
-        pc.check_can_act()
+        t.allow(pc.check_can_act)
         if pc.name == leader or pc in chosen:
             raise BadInput(f"{pc.name} is named twice in the Cohort.")
         chosen.append(pc)
@@ -157,10 +162,12 @@ def challenge_huddle(t: Table, ch: Challenge, uses: list[TraitUse]) -> None:
     ch.expect(CHALLENGE)
     t.campaign.turn_began(ch.name, CHALLENGE, ch.round)
     activated = activate(t, ch, uses, CHALLENGE)
-    if _modifiers(activated, "add"):
-        raise RuleViolation(f"The Challenge pool is its rating ({ch.rating}); Add Dice do not change it.")
+    adds = [m for _, m in _modifiers(activated, "add")]
+    if adds:
+        t.refuse(f"The Challenge pool is its rating ({ch.rating}); Add Dice do not change it.")
+    size = max(0, ch.rating + sum(m.signed for m in adds))
     base = relics.threat_autos(t.rules, ch.threat, ch.resolved)
-    _build(ch, CHALLENGE, ch.rating, [], activated, {"size": ch.rating, "resolved": ch.resolved}, base)
+    _build(ch, CHALLENGE, size, [], activated, {"size": size, "resolved": ch.resolved}, base)
 
 
 # --- Step 4: roll ----------------------------------------------------------------------------
@@ -220,7 +227,9 @@ def place(t: Table, ch: Challenge, placing: Placing) -> bool:
         return False
     mods = [relics.parse_modifier(a["modifier"], a["polarity"]) for a in simple]
     placement = offer(ch, placing) if placing.best else _given(ch, placing)
-    results = relics.apply_simple(pool_dice(ch), mods, placement)
+    dice = pool_dice(ch)
+    results = t.allow(lambda: relics.apply_simple(dice, mods, placement),
+                      fallback=relics.apply_simple(dice, mods, placement, strict=False))
     if simple:
         labels = {simple[i]["label"]: list(d) for i, d in placement.items()}
         ch.modifiers_placed(side, ch.round, labels, list(results), placing.best)
@@ -250,7 +259,7 @@ def _after_cohort(t: Table, ch: Challenge, result: relics.Tally) -> None:
     pcs = len(t.pcs_in_game())
     destiny, doom = relics.tides(t.rules, result, ch.threat, pcs)
     if destiny or doom:
-        applied, lost = relics.cap_destiny(camp.destiny, destiny, 3 * pcs)
+        applied, lost = relics.cap_destiny(camp.destiny, destiny, t.rules.destiny_cap_per_pc * pcs)
         camp.tides_shifted(ch.name, round_, applied, doom, lost)
     if ch.unresolved == 0:
         ch.became_resolved(round_)
@@ -269,7 +278,7 @@ def distribute(t: Table, ch: Challenge, stress: dict[str, int] | None) -> bool:
             return False
         stress = {group[0]: amount}
     named = {t.pc(name).name: n for name, n in stress.items()}
-    relics.check_distribution(amount, named, group)
+    t.allow(lambda: relics.check_distribution(amount, named, group))
     for name, n in named.items():
         if n:
             t.pc(name).take_stress(t.rules, n, ch.name, ch.round)

@@ -110,6 +110,12 @@ def _tides(n: _Names, e: Campaign.TidesShifted) -> str:
     return f"The Tides shift after {e.challenge} round {e.round}: Destiny {e.destiny:+d}, Doom {e.doom:+d}{lost}"
 
 
+def _rule_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return ",".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in value.items())
+    return "one per PC" if value is None else str(value)
+
+
 def _reversed(n: _Names, e: Any) -> str:
     shown = ", ".join(f"{LABELS.get(k, k)} -> {v}" for k, v in e.changes.items() if not isinstance(v, (dict, list)))
     return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} {shown or 'restored'}"
@@ -126,6 +132,9 @@ LINES: dict[type, Callable[[_Names, Any], str]] = {
     Campaign.TurnBegan: lambda n, e: f"{e.challenge} round {e.round}: the {e.side.capitalize()} turn begins",
     Campaign.TurnEnded: lambda n, e: f"{e.challenge} round {e.round}: the {e.side.capitalize()} turn ends",
     Campaign.SessionStarted: lambda n, e: f"Session {e.number} starts: {e.title}",
+    Campaign.GMOverrode: lambda n, e: f"GM override: {e.gm_override} (the rule set aside: {e.rule})",
+    Campaign.HouseRuleChanged: lambda n, e: f"House rule: {e.rule} is now {_rule_value(e.value)} "
+    f"(was {_rule_value(e.previous)})" + (f": {e.reason}" if e.reason else ""),
     Campaign.SessionEnded: lambda n, e: f"Session {e.number} ends: {e.title}",
     Character.Joined: lambda n, e: f"{e.name}: " + ", ".join(f"{t} {r}" for t, r in e.expertise.items() if r)
     + f" (primary {e.primary})",

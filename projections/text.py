@@ -113,7 +113,8 @@ def audit_text(r: dict[str, Any]) -> str:
     differ = r.get("read_tables_differ") or []
     lines.append("Read tables: " + (f"differ from a rebuild: {', '.join(differ)}" if differ else "equal a fresh rebuild."))
     lines.append(f"GM overrides: {len(r['overrides'])}" + "".join(f"\n  #{o['entry']} {o['reason']}" for o in r["overrides"]))
-    lines.append(f"House-rule changes: {len(r['house_rules'])}" + "".join(f"\n  #{h['entry']}" for h in r["house_rules"]))
+    lines.append(f"House-rule changes: {len(r['house_rules'])}" + "".join(
+        f"\n  #{h['entry']} {h['rule']}: {h['reason'] or 'no reason given'}" for h in r["house_rules"]))
     lines.append(f"Reversals: {len(r['reversals'])}" + "".join(f"\n  #{v['entry']} undo {v['unit']}" for v in r["reversals"]))
     lines.append(f"Corrected rounds: {len(r.get('corrections', []))}" + "".join(
         f"\n  #{c['entries'][0]}-#{c['entries'][1]} correct #{c['corrects'][0]}-#{c['corrects'][1]}"

@@ -7,10 +7,11 @@ no eventsourcing: the aggregates call these and store what they return.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from ledger.errors import BadInput, RuleViolation
 
@@ -33,6 +34,8 @@ class RulesVersion:
         1: (1, 1), 2: (1, 2), 3: (2, 2), 4: (2, 3), 5: (3, 3)})  # RULES.md ruling
     stressed_out_at: int = 10
     agony_out_at: int = 5
+    pool_cap_per_pc: int = 3
+    destiny_cap_per_pc: int = 3
 
 
 _ASSIST = {5: 4, 4: 3, 3: 2, 2: 1, 1: 1}  # 001 Expertise table; 000 gives no other
@@ -55,6 +58,62 @@ VERSIONS: dict[str, RulesVersion] = {
     ),
 }
 DEFAULT_VERSION = "0.6.1"
+
+
+HOUSE_RULES = {
+    "ranked_simple": "rank=value/dice,... e.g. 1=1/1,2=1/2,3=2/2,4=2/3,5=3/3",
+    "threat_auto": "Threat=face,... e.g. Common=3,Minor=4,Major=5,Extreme=6,Ultimate=7",
+    "lead_dice": "rank=dice,... e.g. 5=5,4=4,3=3,2=2",
+    "assist_dice": "rank=dice,... e.g. 5=4,4=3,3=2,2=1,1=1",
+    "destiny_per_overpowering": "a number, or per-pc",
+    "stressed_out_at": "a number", "agony_out_at": "a number",
+    "pool_cap_per_pc": "a number", "destiny_cap_per_pc": "a number",
+}
+
+
+def house_rule(key: str, text: str) -> Any:
+    """Read a house rule's value as the GM types it; the value stored is what the rules use."""
+    if key not in HOUSE_RULES:
+        raise BadInput(f"'{key}' is not a rule a house rule can change; choose one of {', '.join(HOUSE_RULES)}.")
+    try:
+        if key == "ranked_simple":
+            table = {str(int(r)): [int(x) for x in v.split("/")] for r, v in _pairs(text)}
+            if any(len(v) != 2 for v in table.values()):
+                raise ValueError(text)
+            return table
+        if key == "threat_auto":
+            return {canonical(t, THREATS, "Threat"): int(v) for t, v in _pairs(text)}
+        if key in ("lead_dice", "assist_dice"):
+            return {str(int(r)): int(v) for r, v in _pairs(text)}
+        if key == "destiny_per_overpowering" and text.strip().lower() == "per-pc":
+            return None
+        value = int(text)
+    except (ValueError, TypeError):
+        raise BadInput(f"{key} is written as {HOUSE_RULES[key]}, not '{text}'.") from None
+    if value < 0:
+        raise BadInput(f"{key} cannot be negative.")
+    return value
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    pairs = [p.split("=", 1) for p in text.split(",") if p.strip()]
+    if not pairs or any(len(p) != 2 for p in pairs):
+        raise ValueError(text)
+    return [(a.strip(), b.strip()) for a, b in pairs]
+
+
+def with_house_rules(rules: RulesVersion, house: Mapping[str, Any]) -> RulesVersion:
+    """The campaign's rules: its version, amended by the house rules in force."""
+    changes: dict[str, Any] = {}
+    for key, value in house.items():
+        if key in ("ranked_simple", "lead_dice", "assist_dice"):
+            amended = {int(r): (tuple(v) if isinstance(v, list) else v) for r, v in value.items()}
+            changes[key] = {**getattr(rules, key), **amended}
+        elif key == "threat_auto":
+            changes[key] = {**rules.threat_auto, **value}
+        else:
+            changes[key] = value
+    return dataclasses.replace(rules, **changes) if changes else rules
 
 
 def rules_for(version: str) -> RulesVersion:
@@ -206,8 +265,12 @@ def place_auto_results(size: int, hindering: Sequence[Modifier], beneficial: Seq
 Placement = Mapping[int, Sequence[int]]  # modifier index -> 0-based dice positions
 
 
-def apply_simple(faces: Sequence[int], mods: Sequence[Modifier], placement: Placement) -> tuple[int, ...]:
-    """Check a placement against the stacking rules and return the final results."""
+def apply_simple(faces: Sequence[int], mods: Sequence[Modifier], placement: Placement,
+                 strict: bool = True) -> tuple[int, ...]:
+    """Check a placement against the stacking rules and return the final results.
+
+    Not `strict`: the GM has overridden the stacking rules; only dice off the pool are refused.
+    """
     results = list(faces)
     for polarity in (HINDERING, BENEFICIAL):
         used: set[int] = set()
@@ -216,11 +279,14 @@ def apply_simple(faces: Sequence[int], mods: Sequence[Modifier], placement: Plac
             if mod.polarity != polarity:
                 continue
             dice = list(placement.get(index, ()))
-            _check_dice(mod, dice, len(results), used)
+            if strict:
+                _check_dice(mod, dice, len(results), used)
+            elif any(not 0 <= d < len(results) for d in dice):
+                raise BadInput(f"The pool has dice 1 to {len(results)}; {mod} was placed off it.")
             used.update(dice)
             for d in dice:
                 results[d] += mod.signed
-        if len(used) < min(parts, len(results)):
+        if strict and len(used) < min(parts, len(results)):
             raise RuleViolation(f"Every {polarity} Simple modifier must be placed while a die can take it.")
     return tuple(results)
 
