@@ -295,15 +295,18 @@ def trait() -> None:
 @click.option("--cost", default="free", show_default=True, help="free, destiny, doom or destiny-or-doom.")
 @click.option("--target", default="cohort", show_default=True, help="The pool it modifies: cohort or challenge.")
 @click.option("--challenge", "on_challenge", is_flag=True, help="OWNER is a Challenge (the GM's trait).")
+@click.option("--frequency", default="always", show_default=True, help="always, round, scene or scenario (once a ...).")
+@click.option("--types", default="", help="Challenge types it applies to, e.g. Phantom,Sparrow (default: all).")
 @json_option
 @click.pass_context
 def trait_add(ctx: click.Context, owner: str, name: str, modifier: str, polarity: str | None,
-              cost: str, target: str, on_challenge: bool) -> None:
-    """Give a PC (or, with --challenge, a Challenge) a trait with a modifier in the seeds' notation.
+              cost: str, target: str, on_challenge: bool, frequency: str, types: str) -> None:
+    """Give a PC, the Cohort (OWNER `Cohort`) or, with --challenge, a Challenge a trait in the seeds' notation.
 
-    Example: campaign trait add Kira "Fusiontech Blaster" "+1 / 1d" --cost destiny
+    Example: campaign trait add Kira "Fusiontech Blaster" "+1 / 1d" --cost destiny --frequency scene --types Venger
     """
-    _write(ctx, lambda app: app.add_trait(owner, name, modifier, polarity, cost, target, on_challenge))
+    kinds = [k.strip() for k in types.split(",") if k.strip()]
+    _write(ctx, lambda app: app.add_trait(owner, name, modifier, polarity, cost, target, on_challenge, frequency, kinds))
 
 
 @cli.group()

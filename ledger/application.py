@@ -14,7 +14,7 @@ from typing import Any, Callable
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, OperationalError
 
-from ledger import turns
+from ledger import traits, turns
 from ledger import replay as replaying
 from ledger import undo as undoing
 from ledger.campaign import Campaign
@@ -138,22 +138,34 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
         return self._relics(command)
 
     def add_trait(self, owner: str, name: str, modifier: str, polarity: str | None,
-                  cost: str, target: str, challenge: bool = False) -> Report:
+                  cost: str, target: str, challenge: bool = False, frequency: str = "always",
+                  types: list[str] | None = None) -> Report:
+        """A trait for a PC, for the Cohort (owner `Cohort`) or, with `challenge`, for a Challenge."""
         mod = relics.parse_modifier(modifier, polarity)
         if cost not in COSTS:
             raise BadInput(f"A trait's cost is one of {', '.join(COSTS)}, not '{cost}'.")
         if target not in TARGETS:
             raise BadInput(f"A trait targets the cohort or the challenge pool, not '{target}'.")
+        if frequency not in relics.FREQUENCIES:
+            raise BadInput(f"A trait is used {', once a '.join(relics.FREQUENCIES)}; not '{frequency}'.")
+        kinds = [relics.canonical(k, relics.TYPES, "Challenge type") for k in (types or [])]
         if mod.kind == "add" and target == "challenge":
             raise RuleViolation("Add Dice never change a Challenge pool; it is the Challenge's rating.")
+        trait = {"name": name.strip(), "modifier": str(mod), "polarity": mod.polarity, "cost": cost,
+                 "target": target, "frequency": frequency, "types": kinds}
 
         def command(t: Table) -> Report:
+            if owner.strip().casefold() == traits.COHORT.casefold() and not challenge:
+                known = {**t.campaign.cohort_traits, traits.RALLYING_CRY["name"].casefold(): None}
+                if trait["name"].casefold() in known:
+                    raise RuleViolation(f"The Cohort already has a trait named '{trait['name']}'.")
+                t.campaign.cohort_trait_gained(trait)
+                return {"owner": traits.COHORT, **trait}
             holder = t.challenge(owner) if challenge else t.pc(owner)
-            if name.strip().casefold() in holder.traits:
-                raise RuleViolation(f"{holder.name} already has a trait named '{name.strip()}'.")
-            holder.trait_gained(name.strip(), str(mod), mod.polarity, cost, target)
-            return {"owner": holder.name, "trait": name.strip(), "modifier": str(mod),
-                    "polarity": mod.polarity, "cost": cost, "target": target}
+            if trait["name"].casefold() in holder.traits:
+                raise RuleViolation(f"{holder.name} already has a trait named '{trait['name']}'.")
+            holder.trait_gained(**trait)
+            return {"owner": holder.name, **trait}
         return self._relics(command)
 
     def start_scenario(self, title: str) -> Report:

@@ -15,6 +15,9 @@ from ledger.reversible import Reversible
 
 
 class Campaign(Reversible):
+    STATE_DEFAULTS = {"scenario_number": 0, "scene": None, "scenes": 0, "encounter": None, "encounters": 0,
+                      "cohort_traits": {}, "temporary": [], "uses": {}, "opportunities": {}}
+
     @staticmethod
     def create_id() -> Any:
         return CAMPAIGN_ID
@@ -41,6 +44,7 @@ class Campaign(Reversible):
     @event("ScenarioStarted")
     def scenario_started(self, title: str, destiny: int, doom: int) -> None:
         self.scenario = title
+        self.scenario_number = self.scenario_number + 1
         self.destiny, self.doom = destiny, doom
 
     @event("TraitActivated")
@@ -83,6 +87,52 @@ class Campaign(Reversible):
     @event("HouseRuleChanged")
     def house_rule_changed(self, rule: str, value: Any, previous: Any, reason: str) -> None:
         self.house_rules[rule] = value
+
+    # --- structure: Scenes and Events (the game's; "encounters" in code) ------------------------
+
+    @event("SceneStarted")
+    def scene_started(self, number: int, title: str) -> None:
+        self.scenes, self.scene = number, {"number": number, "title": title}
+
+    @event("SceneEnded")
+    def scene_ended(self, number: int, title: str, reason: str) -> None:
+        self.scene = None
+
+    @event("EncounterStarted")
+    def encounter_started(self, number: int, title: str, mode: str) -> None:
+        self.encounters = number
+        self.encounter = {"number": number, "title": title, "mode": mode, "challenges": []}
+
+    @event("EncounterChallengeAdded")
+    def encounter_challenge_added(self, number: int, challenge: str) -> None:
+        self.encounter = {**self.encounter, "challenges": [*self.encounter["challenges"], challenge]}
+
+    @event("EncounterEnded")
+    def encounter_ended(self, number: int, title: str, reason: str) -> None:
+        self.encounter = None
+
+    # --- traits the campaign keeps: the Cohort's, the temporary ones, and the uses ------------
+
+    @event("CohortTraitGained")
+    def cohort_trait_gained(self, trait: dict) -> None:
+        self.cohort_traits = {**self.cohort_traits, trait["name"].casefold(): dict(trait)}
+
+    @event("TemporaryTraitCreated")
+    def temporary_trait_created(self, owner: str, trait: dict) -> None:
+        self.temporary = [*self.temporary, dict(trait)]
+
+    @event("TraitExpired")
+    def trait_expired(self, owner: str, trait: str, expires: str) -> None:
+        self.temporary = [x for x in self.temporary
+                          if not (x["owner"] == owner and x["name"] == trait and x.get("expires") == expires)]
+
+    @event("TraitUsed")
+    def trait_used(self, trait: str, scope: str) -> None:
+        self.uses = {**self.uses, trait.casefold(): scope}
+
+    @event("OpportunityCreated")
+    def opportunity_created(self, challenge: str, round: int, pc: str) -> None:
+        self.opportunities = {**self.opportunities, f"{challenge}:{round}": pc}
 
     # --- checks (run on commands, never on replay) --------------------------------------
 

@@ -13,6 +13,7 @@ from eventsourcing.domain import event
 from ledger.errors import NotFound, RuleViolation
 from ledger.ids import challenge_id
 from ledger.reversible import Reversible
+from ledger.upcasts import trait_v1_v2 as traits_v1_v2
 
 COHORT, CHALLENGE = "cohort", "challenge"
 NEXT_STEP = {
@@ -41,10 +42,25 @@ class Challenge(Reversible):
         self.traits: dict[str, dict[str, Any]] = {}
         self.pending: dict[str, Any] | None = None
 
-    @event("TraitGained")
-    def trait_gained(self, name: str, modifier: str, polarity: str, cost: str, target: str) -> None:
+    class TraitGained(Reversible.Event):
+        """v2 adds how often the trait may be used and the Challenge types it applies to."""
+
+        class_version = 2
+        upcast_v1_v2 = staticmethod(traits_v1_v2)
+        name: str
+        modifier: str
+        polarity: str
+        cost: str
+        target: str
+        frequency: str
+        types: list
+
+    @event(TraitGained)
+    def trait_gained(self, name: str, modifier: str, polarity: str, cost: str, target: str,
+                     frequency: str, types: list) -> None:
         self.traits[name.casefold()] = {"name": name, "modifier": modifier, "polarity": polarity,
-                                        "cost": cost, "target": target}
+                                        "cost": cost, "target": target, "frequency": frequency,
+                                        "types": list(types)}
 
     @event("LeaderChosen")
     def leader_chosen(self, leader: str, round: int) -> None:

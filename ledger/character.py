@@ -10,6 +10,7 @@ from ledger.errors import NotFound, RuleViolation
 from ledger.ids import pc_id
 from ledger.rules import relics
 from ledger.reversible import Reversible
+from ledger.upcasts import trait_v1_v2 as traits_v1_v2
 
 
 class Character(Reversible):
@@ -28,10 +29,25 @@ class Character(Reversible):
         self.stressed_out = False
         self.out = False
 
-    @event("TraitGained")
-    def trait_gained(self, name: str, modifier: str, polarity: str, cost: str, target: str) -> None:
+    class TraitGained(Reversible.Event):
+        """v2 adds how often the trait may be used and the Challenge types it applies to."""
+
+        class_version = 2
+        upcast_v1_v2 = staticmethod(traits_v1_v2)
+        name: str
+        modifier: str
+        polarity: str
+        cost: str
+        target: str
+        frequency: str
+        types: list
+
+    @event(TraitGained)
+    def trait_gained(self, name: str, modifier: str, polarity: str, cost: str, target: str,
+                     frequency: str, types: list) -> None:
         self.traits[name.casefold()] = {"name": name, "modifier": modifier, "polarity": polarity,
-                                        "cost": cost, "target": target}
+                                        "cost": cost, "target": target, "frequency": frequency,
+                                        "types": list(types)}
 
     @event("StressApplied")
     def stress_applied(self, amount: int, stress: int, challenge: str, round: int) -> None:

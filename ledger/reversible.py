@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, ClassVar
 
 from eventsourcing.domain import Aggregate, event
 
@@ -14,6 +14,16 @@ class Reversible(Aggregate):
     knowledge of the round it reverses, and works for every ruleset's aggregates.
     """
 
+    # Attributes added after ledgers were written: old events and snapshots lack them, so
+    # they read as these values (never mutated in place: bodies assign new values).
+    STATE_DEFAULTS: ClassVar[dict[str, Any]] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        defaults = type(self).STATE_DEFAULTS
+        if name in defaults:
+            return copy.deepcopy(defaults[name])
+        raise AttributeError(name)
+
     @event("Reversed")
     def reversed_by(self, unit: str, entries: list, changes: dict) -> None:
         for name, value in changes.items():
@@ -21,4 +31,6 @@ class Reversible(Aggregate):
 
     def state(self) -> dict[str, Any]:
         """The game state the aggregate holds (its bookkeeping attributes left out)."""
-        return {k: v for k, v in vars(self).items() if not k.startswith("_")}
+        state = copy.deepcopy(type(self).STATE_DEFAULTS)
+        state.update({k: v for k, v in vars(self).items() if not k.startswith("_")})
+        return state

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ledger import dice
+from ledger import dice, traits
 from ledger.challenge import CHALLENGE, COHORT, Challenge
 from ledger.errors import BadInput, RuleViolation
 from ledger.rules import relics
@@ -55,19 +55,19 @@ def activate(t: Table, ch: Challenge, uses: list[TraitUse], target: str) -> list
     """Pay each trait's cost now, in the Huddle, in the same command (000 step 1)."""
     activated: list[dict[str, Any]] = []
     for use in uses:
-        gm = use.owner.strip().casefold() == ch.name.casefold()
-        owner = ch if gm else t.pc(use.owner)
-        trait = owner.trait(use.name)
-        if not gm:
-            t.allow(owner.check_can_act)
-        label = f"{owner.name}:{trait['name']}"
+        owner, trait, gm = traits.find(t, ch, use.owner, use.name)
+        if owner not in (traits.COHORT, ch.name):
+            t.allow(t.pc(owner).check_can_act)
+        label = f"{owner}:{trait['name']}"
         if any(a["label"] == label for a in activated):
             t.refuse(f"{label} is already activated this turn.")
         if trait["target"] != target:
             t.refuse(f"{label} targets the {trait['target'].capitalize()} pool, not the {target.capitalize()} pool.")
+        traits.check_use(t, ch, owner, trait)
         paid = _payment(trait["cost"], use.paid, label)
         d_destiny, d_doom = t.allow(lambda: t.campaign.pay(paid, gm=gm), fallback=(0, 0))
-        t.campaign.trait_activated(owner.name, trait["name"], trait["modifier"], ch.name, paid, d_destiny, d_doom)
+        t.campaign.trait_activated(owner, trait["name"], trait["modifier"], ch.name, paid, d_destiny, d_doom)
+        traits.record_use(t, ch, owner, trait)
         activated.append({"label": label, "modifier": trait["modifier"], "polarity": trait["polarity"]})
     return activated
 

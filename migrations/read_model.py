@@ -41,3 +41,10 @@ def m004_history_rounds(db: Database) -> None:
     """Which round each history line belongs to (and what it is about), for logs read round by round."""
     db["history"].add_column("round", str)
     db["history"].add_column("about", str)
+
+
+@migrations()
+def m005_trait_limits(db: Database) -> None:
+    """Traits say how often they may be used, for which Challenge types, how long they last."""
+    for column in ("frequency", "types", "duration", "source"):
+        db["traits"].add_column(column, str)

@@ -110,6 +110,17 @@ def _tides(n: _Names, e: Campaign.TidesShifted) -> str:
     return f"The Tides shift after {e.challenge} round {e.round}: Destiny {e.destiny:+d}, Doom {e.doom:+d}{lost}"
 
 
+def _trait(trait: dict[str, Any]) -> str:
+    limits = [f"once a {trait['frequency']}"] if trait.get("frequency", "always") != "always" else []
+    limits += [f"{'/'.join(trait['types'])} only"] if trait.get("types") else []
+    extra = f" ({', '.join(limits)})" if limits else ""
+    return f"{trait['modifier']} {trait['polarity']}, costs {trait['cost']}, targets the {trait['target']} pool{extra}"
+
+
+def _lasts(trait: dict[str, Any]) -> str:
+    return "for good (semi-permanent)" if trait.get("duration") == "semi-permanent" else f"the {trait['duration']}"
+
+
 def _rule_value(value: Any) -> str:
     if isinstance(value, dict):
         return ",".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in value.items())
@@ -132,22 +143,32 @@ LINES: dict[type, Callable[[_Names, Any], str]] = {
     Campaign.TurnBegan: lambda n, e: f"{e.challenge} round {e.round}: the {e.side.capitalize()} turn begins",
     Campaign.TurnEnded: lambda n, e: f"{e.challenge} round {e.round}: the {e.side.capitalize()} turn ends",
     Campaign.SessionStarted: lambda n, e: f"Session {e.number} starts: {e.title}",
+    Campaign.SceneStarted: lambda n, e: f"Scene {e.number} starts: {e.title}",
+    Campaign.SceneEnded: lambda n, e: f"Scene {e.number} ({e.title}) ends" + (f": {e.reason}" if e.reason else ""),
+    Campaign.EncounterStarted: lambda n, e: f"Event {e.number} starts: {e.title} ({e.mode} Challenges)",
+    Campaign.EncounterChallengeAdded: lambda n, e: f"{e.challenge} joins Event {e.number}",
+    Campaign.EncounterEnded: lambda n, e: f"Event {e.number} ({e.title}) ends" + (f": {e.reason}" if e.reason else ""),
+    Campaign.CohortTraitGained: lambda n, e: f"The Cohort gained the trait {e.trait['name']}: {_trait(e.trait)}",
+    Campaign.TemporaryTraitCreated: lambda n, e: f"{e.owner} gains the temporary trait {e.trait['name']} "
+    f"({e.trait['source']}): {_trait(e.trait)}, lasts {_lasts(e.trait)}",
+    Campaign.TraitExpired: lambda n, e: f"{e.owner}'s temporary trait {e.trait} ends",
+    Campaign.TraitUsed: lambda n, e: f"{e.trait} is used for this {e.scope.split(' ')[0] if ' ' in e.scope else 'round'}",
+    Campaign.OpportunityCreated: lambda n, e: f"{e.pc} creates an opportunity in {e.challenge} round {e.round}: "
+    "contributes nothing this round, +1 Destiny at its end",
     Campaign.GMOverrode: lambda n, e: f"GM override: {e.gm_override} (the rule set aside: {e.rule})",
     Campaign.HouseRuleChanged: lambda n, e: f"House rule: {e.rule} is now {_rule_value(e.value)} "
     f"(was {_rule_value(e.previous)})" + (f": {e.reason}" if e.reason else ""),
     Campaign.SessionEnded: lambda n, e: f"Session {e.number} ends: {e.title}",
     Character.Joined: lambda n, e: f"{e.name}: " + ", ".join(f"{t} {r}" for t, r in e.expertise.items() if r)
     + f" (primary {e.primary})",
-    Character.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}: {e.modifier} {e.polarity}, "
-    f"costs {e.cost}, targets the {e.target} pool",
+    Character.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}: {_trait(vars(e))}",
     Character.StressApplied: lambda n, e: f"{n.me} takes {e.amount} Stress from {e.challenge} (now {e.stress})",
     Character.StressedOut: lambda n, e: f"{n.me} is Stressed Out ({e.stress} Stress)",
     Character.PushedTheLimit: lambda n, e: f"{n.me} Pushes the Limit: Stress {e.stress_before} -> {e.stress}",
     Character.AgonyGained: lambda n, e: f"{n.me} gains Agony (now {e.agony})",
     Character.TakenOut: lambda n, e: f"{n.me} is out of the game for good ({e.agony} Agony)",
     Challenge.Opened: lambda n, e: f"Challenge {e.name} opened: {e.threat} {e.type} {e.rating}",
-    Challenge.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}: {e.modifier} {e.polarity}, "
-    f"costs {e.cost}, targets the {e.target} pool",
+    Challenge.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}: {_trait(vars(e))}",
     Challenge.LeaderChosen: lambda n, e: f"{e.leader} leads {n.me}",
     Challenge.PoolBuilt: _pool,
     Challenge.PoolRolled: lambda n, e: f"{n.me} round {e.round}: {e.side.capitalize()} dice show {_dice(e.faces)} "

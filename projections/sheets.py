@@ -6,7 +6,6 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.challenge import Challenge
 from ledger.character import Character
 from ledger.reversible import Reversible
 from projections import balances
@@ -14,7 +13,7 @@ from projections import balances
 ACTIVE, STRESSED_OUT, OUT = "active", "Stressed Out", "out of the game"
 
 
-TABLES = ("sheets", "traits", "sheet_versions")
+TABLES = ("sheets", "sheet_versions")
 
 def apply(db: Database, entry: int, e: Any) -> None:
     handler = HANDLERS.get(type(e))
@@ -43,14 +42,6 @@ def _joined(db: Database, entry: int, e: Character.Joined) -> None:
                          "stress": 0, "agony": 0, "status": ACTIVE, "joined": entry})
 
 
-def _trait(db: Database, entry: int, e: Any) -> None:
-    table = "sheets" if isinstance(e, Character.TraitGained) else "challenges"
-    owner = db[table].get(e.originator_id.hex)["name"]
-    db["traits"].insert({"owner_id": e.originator_id.hex, "owner": owner, "name": e.name,
-                         "modifier": e.modifier, "polarity": e.polarity, "cost": e.cost,
-                         "target": e.target, "entry": entry})
-
-
 def _update(**columns: Any):
     def handler(db: Database, entry: int, e: Any) -> None:
         db["sheets"].update(e.originator_id.hex, {k: (getattr(e, v) if isinstance(v, str) and hasattr(e, v) else v)
@@ -70,8 +61,7 @@ def _reversed(db: Database, entry: int, e: Any) -> None:
 
 HANDLERS = {
     Character.Joined: _joined,
-    Character.TraitGained: _trait,
-    Challenge.TraitGained: _trait,
+    Character.TraitGained: lambda db, entry, e: None,  # the trait itself: projections/traits.py
     Character.StressApplied: _update(stress="stress"),
     Character.StressedOut: _update(status=STRESSED_OUT),
     Character.PushedTheLimit: _update(stress="stress", status=ACTIVE),

@@ -18,6 +18,8 @@ from ledger.errors import BadInput, RuleViolation
 TYPES = ("Scav", "Venger", "Phantom", "Stallion", "Sparrow")
 THREATS = ("Common", "Minor", "Major", "Extreme", "Ultimate")
 BENEFICIAL, HINDERING = "beneficial", "hindering"
+FREQUENCIES = ("always", "round", "scene", "scenario")  # how often a trait may be used (001 traits)
+DURATIONS = ("round", "challenge", "event", "scene", "scenario", "semi-permanent")  # how long one lasts
 
 
 @dataclass(frozen=True)

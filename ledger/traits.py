@@ -1,0 +1,98 @@
+"""Traits at the table: whose they are, when they may be used, and when they run out.
+
+A trait belongs to a PC, to the Cohort, or to a Challenge. Permanent ones sit on their
+owner; temporary ones (from a Disaster, the Hand of Doom, Check This Out, Agony) sit on
+the campaign with the scope they expire with, so one place ends them all. Frequency
+limits (once a round, a scene, a scenario) are checked against the scope of last use.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.challenge import Challenge
+from ledger.errors import BadInput, NotFound
+from ledger.rules import relics
+from ledger.table import Table
+
+COHORT = "Cohort"
+RALLYING_CRY = {"name": "Rallying Cry", "modifier": "A6 / 1d", "polarity": relics.BENEFICIAL,
+                "cost": "destiny-or-doom", "target": "cohort", "frequency": "scenario", "types": []}
+
+
+def scope(t: Table, ch: Challenge | None, kind: str) -> str | None:
+    """The key of the scope a use or a duration belongs to now (None: never ends by itself)."""
+    camp = t.campaign
+    if kind in ("round",) and ch is not None:
+        return f"{ch.name}:{ch.round}"
+    if kind == "challenge" and ch is not None:
+        return f"challenge {ch.name}"
+    if kind == "event" and camp.encounter is not None:
+        return f"event {camp.encounter['number']}"
+    if kind in ("event", "scene") and camp.scene is not None:
+        return f"scene {camp.scene['number']}"
+    if kind in ("round", "challenge", "event", "scene", "scenario"):
+        return f"scenario {camp.scenario_number}"
+    return None
+
+
+def find(t: Table, ch: Challenge, owner: str, name: str) -> tuple[str, dict[str, Any], bool]:
+    """(owner's name, the trait, whether the GM pays for it) for `OWNER:TRAIT`."""
+    wanted = name.strip().casefold()
+    label = owner.strip()
+    gm = label.casefold() == ch.name.casefold()
+    if label.casefold() == COHORT.casefold():
+        label, permanent = COHORT, dict(t.campaign.cohort_traits)
+        permanent.setdefault(RALLYING_CRY["name"].casefold(), RALLYING_CRY)
+    elif gm:
+        label, permanent = ch.name, ch.traits
+    else:
+        pc = t.pc(label)
+        label, permanent = pc.name, pc.traits
+    if wanted in permanent:
+        return label, permanent[wanted], gm
+    for trait in t.campaign.temporary:
+        if trait["owner"].casefold() == label.casefold() and trait["name"].casefold() == wanted:
+            return label, trait, gm
+    raise NotFound(f"{label} has no trait named '{name.strip()}'.")
+
+
+def check_use(t: Table, ch: Challenge, label: str, trait: dict[str, Any]) -> None:
+    """The trait's Challenge types and its frequency limit (each refusal a GM may override)."""
+    types = trait.get("types") or []
+    if types and ch.type not in types:
+        t.refuse(f"{label}:{trait['name']} applies to {', '.join(types)} Challenges, not {ch.type}.")
+    frequency = trait.get("frequency", "always")
+    if frequency != "always":
+        last = t.campaign.uses.get(f"{label}:{trait['name']}".casefold())
+        if last is not None and last == scope(t, ch, frequency):
+            t.refuse(f"{label}:{trait['name']} is once a {frequency} and was used this {frequency}.")
+
+
+def record_use(t: Table, ch: Challenge, label: str, trait: dict[str, Any]) -> None:
+    frequency = trait.get("frequency", "always")
+    if frequency != "always":
+        t.campaign.trait_used(f"{label}:{trait['name']}", scope(t, ch, frequency))
+
+
+def create(t: Table, ch: Challenge | None, owner: str, name: str, modifier: str, polarity: str | None,
+           target: str, duration: str, source: str) -> dict[str, Any]:
+    """A temporary trait (free to activate) that ends with its scope."""
+    if duration not in relics.DURATIONS:
+        raise BadInput(f"A trait lasts a {', a '.join(relics.DURATIONS)}; not '{duration}'.")
+    mod = relics.parse_modifier(modifier, polarity)
+    trait = {"owner": owner, "name": name.strip(), "modifier": str(mod), "polarity": mod.polarity, "cost": "free",
+             "target": target, "frequency": "always", "types": [], "duration": duration,
+             "expires": scope(t, ch, duration) if duration != "semi-permanent" else None, "source": source}
+    if any(x["owner"] == owner and x["name"].casefold() == trait["name"].casefold() for x in t.campaign.temporary):
+        raise BadInput(f"{owner} already has a trait named '{trait['name']}'.")
+    t.campaign.temporary_trait_created(owner, trait)
+    return trait
+
+
+def expire(t: Table, key: str | None) -> None:
+    """End every temporary trait whose scope just closed."""
+    if key is None:
+        return
+    for trait in list(t.campaign.temporary):
+        if trait.get("expires") == key:
+            t.campaign.trait_expired(trait["owner"], trait["name"], key)

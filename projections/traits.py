@@ -1,0 +1,47 @@
+"""Every trait in play: each PC's, the Cohort's, each Challenge's, and the temporary ones."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlite_utils import Database
+
+from ledger.campaign import Campaign
+from ledger.challenge import Challenge
+from ledger.character import Character
+
+TABLES = ("traits",)
+COHORT_ID = "cohort"
+
+
+def apply(db: Database, entry: int, e: Any) -> None:
+    if isinstance(e, (Character.TraitGained, Challenge.TraitGained)):
+        table = "sheets" if isinstance(e, Character.TraitGained) else "challenges"
+        _insert(db, entry, e.originator_id.hex, db[table].get(e.originator_id.hex)["name"], vars_of(e))
+    elif isinstance(e, Campaign.CohortTraitGained):
+        _insert(db, entry, COHORT_ID, "Cohort", e.trait)
+    elif isinstance(e, Campaign.TemporaryTraitCreated):
+        _insert(db, entry, owner_id(db, e.owner), e.owner, e.trait)
+    elif isinstance(e, Campaign.TraitExpired):
+        db["traits"].delete_where("owner_id = ? AND name = ?", [owner_id(db, e.owner), e.trait])
+
+
+def vars_of(e: Any) -> dict[str, Any]:
+    return {k: getattr(e, k) for k in ("name", "modifier", "polarity", "cost", "target", "frequency", "types")}
+
+
+def _insert(db: Database, entry: int, owner_id_: str, owner: str, trait: dict[str, Any]) -> None:
+    db["traits"].insert({"owner_id": owner_id_, "owner": owner, "name": trait["name"],
+                         "modifier": trait["modifier"], "polarity": trait["polarity"], "cost": trait["cost"],
+                         "target": trait["target"], "entry": entry, "frequency": trait.get("frequency", "always"),
+                         "types": json.dumps(trait.get("types") or []), "duration": trait.get("duration"),
+                         "source": trait.get("source")})
+
+
+def owner_id(db: Database, owner: str) -> str:
+    """The id a trait's owner has in the read tables: a PC's, a Challenge's, or the Cohort's."""
+    for table in ("sheets", "challenges"):
+        row = db.execute(f"SELECT id FROM {table} WHERE name = ?", [owner]).fetchone()
+        if row:
+            return row[0]
+    return COHORT_ID
