@@ -23,6 +23,9 @@ from ledger.character import Character
 from ledger.errors import BadInput, Conflict, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
 from ledger.rules import relics
+from ledger.recovery import RecoveryCommands
+from ledger.scenes import SceneCommands, frame
+from ledger.tactics import TacticsCommands
 from ledger.systems.action_dice import ActionDiceCommands
 from ledger.systems.beer_run import BeerRunCommands
 from ledger.systems.decision_2d6 import Decision2d6Commands
@@ -38,7 +41,7 @@ SNAPSHOT_EVERY = 50
 Report = dict[str, Any]
 
 
-class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, Application):
+class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCommands, ActionDiceCommands, Decision2d6Commands, Application):
     """One campaign's ledger; its store comes from eventsourcing's persistence settings."""
 
     name = "CampaignLedger"
@@ -180,7 +183,9 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
             return {"scenario": title, "destiny": pcs, "doom": pcs}
         return self._relics(command)
 
-    def open_challenge(self, name: str, threat: str, type_: str, rating: int) -> Report:
+    def open_challenge(self, name: str, threat: str, type_: str, rating: int, group: list[str] | None = None,
+                       rounds: int | None = None, test: dict | None = None) -> Report:
+        """Open a Challenge in the Event going on (if any): faced by a group, timed, or a Test."""
         threat = relics.canonical(threat, relics.THREATS, "Threat")
         type_ = relics.canonical(type_, relics.TYPES, "Challenge type")
         if rating < 1:
@@ -190,8 +195,10 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
             t.campaign.check_scenario()
             if t.exists(challenge_id(name)):
                 raise RuleViolation(f"There is already a Challenge named {t.challenge(name).name}.")
-            t.add(Challenge(name=name.strip(), threat=threat, type=type_, rating=rating))
-            return {"challenge": name.strip(), "threat": threat, "type": type_, "rating": rating}
+            ch = t.add(Challenge(name=name.strip(), threat=threat, type=type_, rating=rating))
+            frame(t, ch, group or [], rounds, test)
+            return {"challenge": name.strip(), "threat": threat, "type": type_, "rating": rating,
+                    "group": ch.group, "rounds": ch.rounds_left, "test": ch.test}
         return self._relics(command)
 
     def set_house_rule(self, rule: str, value: str, reason: str) -> Report:
@@ -211,10 +218,10 @@ class CampaignLedger(BeerRunCommands, ActionDiceCommands, Decision2d6Commands, A
 
     def cohort_turn(self, challenge: str, leader: str | None, assists: list[str] | None,
                     uses: list[turns.TraitUse], destiny: int, throw: turns.Throw,
-                    placing: turns.Placing) -> Report:
+                    placing: turns.Placing, tactics: turns.Tactics = turns.Tactics()) -> Report:
         def command(t: Table) -> Report:
             ch = t.challenge(challenge)
-            turns.cohort_huddle(t, ch, leader, assists, uses, destiny)
+            turns.cohort_huddle(t, ch, leader, assists, uses, destiny, tactics)
             return turns.advance(t, ch, throw, placing, None)
         return self._relics(command)
 

@@ -130,6 +130,16 @@ class Campaign(Reversible):
     def trait_used(self, trait: str, scope: str) -> None:
         self.uses = {**self.uses, trait.casefold(): scope}
 
+    @event("DestinyGained")
+    def destiny_gained(self, challenge: str, round: int, amount: int, lost: int, reason: str) -> None:
+        self.destiny += amount
+
+    @event("Paid")
+    def paid(self, destiny: int, doom: int, reason: str) -> None:
+        """A cost paid outside a trait: Buy Time, a split, Check This Out, the Hand of Doom."""
+        self.destiny += destiny
+        self.doom += doom
+
     @event("OpportunityCreated")
     def opportunity_created(self, challenge: str, round: int, pc: str) -> None:
         self.opportunities = {**self.opportunities, f"{challenge}:{round}": pc}
@@ -145,16 +155,18 @@ class Campaign(Reversible):
         if self.scenario is None:
             raise RuleViolation("No Scenario has started; start one with `campaign scenario start TITLE`.")
 
-    def pay(self, cost: str, gm: bool) -> tuple[int, int]:
-        """Deltas for a trait's cost: the Cohort spends Destiny or adds Doom; the GM spends Doom."""
+    def pay(self, cost: str, gm: bool, amount: int = 1) -> tuple[int, int]:
+        """Deltas for a cost: the Cohort spends Destiny or adds Doom; the GM spends Doom."""
         if cost == "free":
             return 0, 0
         if cost == "destiny":
-            if self.destiny < 1:
-                raise RuleViolation("The Destiny pool is empty.")
-            return -1, 0
+            if self.destiny < amount:
+                raise RuleViolation("The Destiny pool is empty." if self.destiny == 0 else
+                                    f"The Destiny pool holds {self.destiny}; this costs {amount}.")
+            return -amount, 0
         if gm:
-            if self.doom < 1:
-                raise RuleViolation("The Doom pool is empty; the GM has no Doom to spend.")
-            return 0, -1
-        return 0, 1
+            if self.doom < amount:
+                raise RuleViolation("The Doom pool is empty; the GM has no Doom to spend." if self.doom == 0 else
+                                    f"The Doom pool holds {self.doom}; this costs the GM {amount}.")
+            return 0, -amount
+        return 0, amount

@@ -21,10 +21,14 @@ NEXT_STEP = {
     "cohort-place": "placing the Cohort pool's Simple modifiers", "challenge": "the Challenge turn",
     "challenge-roll": "the Challenge's roll", "challenge-place": "placing the Challenge pool's Simple modifiers",
     "challenge-stress": "distributing the Challenge's Stress", "resolved": "nothing: it is resolved",
+    "ended": "nothing: it has ended",
 }
 
 
 class Challenge(Reversible):
+    STATE_DEFAULTS = {"encounter": None, "group": [], "rounds_left": None, "test": None, "supplies": None,
+                      "outcome": None, "disaster": None}
+
     @staticmethod
     def create_id(name: str) -> UUID:
         return challenge_id(name)
@@ -103,7 +107,7 @@ class Challenge(Reversible):
 
     @event("DisasterStruck")
     def disaster_struck(self, side: str, round: int) -> None:
-        pass
+        self.disaster = {"side": side, "round": round}
 
     @event("Resolved")
     def became_resolved(self, round: int) -> None:
@@ -113,6 +117,45 @@ class Challenge(Reversible):
     @event("StressDistributed")
     def stress_distributed(self, round: int, distribution: dict) -> None:
         self._next_round()
+
+    # --- what kind of Challenge it is (001 "Scenes, Events, and Challenges", "Tests") ----------
+
+    @event("Configured")
+    def configured(self, encounter: int | None, group: list, rounds: int | None, test: dict | None) -> None:
+        self.encounter, self.group, self.rounds_left = encounter, list(group), rounds
+        self.test = dict(test) if test else None
+
+    @event("TimeBought")
+    def time_bought(self, round: int, rounds_left: int) -> None:
+        self.rounds_left = rounds_left
+
+    @event("RoundSpent")
+    def round_spent(self, round: int, rounds_left: int) -> None:
+        self.rounds_left = rounds_left
+
+    @event("Ended")
+    def ended(self, round: int, reason: str) -> None:
+        self.phase, self.pending, self.outcome = "ended", None, reason
+
+    @event("TestStressDue")
+    def test_stress_due(self, round: int, stress: int) -> None:
+        self.phase, self.pending = "challenge-stress", {"side": "challenge", "stress": stress}
+
+    @event("TestDecided")
+    def test_decided(self, round: int, successes: int, needed: int, passed: bool) -> None:
+        self.outcome = "passed" if passed else "failed"
+
+    @event("SplitOff")
+    def split_off(self, into: str, dice: int, rating: int, group: list, keeps: list) -> None:
+        self.rating, self.group = rating, list(keeps)
+
+    @event("SuppliesSpent")
+    def supplies_spent(self, round: int, type: str, rank: int, traded: bool) -> None:
+        self.supplies = {"type": type, "rank": rank, "traded": traded}
+
+    @event("DisasterTraitMade")
+    def disaster_trait_made(self, round: int, side: str, trait: str, owner: str) -> None:
+        self.disaster = None
 
     def _next_round(self) -> None:
         self.round += 1
@@ -135,3 +178,7 @@ class Challenge(Reversible):
     @property
     def unresolved(self) -> int:
         return self.rating - self.resolved
+
+    @property
+    def finished(self) -> bool:
+        return self.phase in ("resolved", "ended")

@@ -70,7 +70,26 @@ class Character(Reversible):
     def taken_out(self, agony: int) -> None:
         self.out = True
 
+    @event("StressRecovered")
+    def stress_recovered(self, amount: int, stress: int, stressed_out: bool, why: str) -> None:
+        self.stress, self.stressed_out = stress, stressed_out
+
+    @event("GrowthTested")
+    def growth_tested(self, pool: int, faces: list, entered: bool, modifiers: list, placement: dict,
+                      results: list, successes: int, passed: bool) -> None:
+        pass
+
+    @event("AgonyRecovered")
+    def agony_recovered(self, agony: int) -> None:
+        self.agony = agony
+
     # --- commands ---------------------------------------------------------------------------
+
+    def recover_stress(self, rules: relics.RulesVersion, amount: int, why: str) -> None:
+        """Stress never goes below 0; a PC under the threshold is no longer Stressed Out."""
+        stress = max(0, self.stress - amount)
+        self.stress_recovered(self.stress - stress, stress, self.stressed_out and relics.stressed_out(rules, stress),
+                              why)
 
     def rank(self, challenge_type: str) -> int:
         return self.expertise.get(challenge_type, 0)

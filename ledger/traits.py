@@ -56,10 +56,10 @@ def find(t: Table, ch: Challenge, owner: str, name: str) -> tuple[str, dict[str,
     raise NotFound(f"{label} has no trait named '{name.strip()}'.")
 
 
-def check_use(t: Table, ch: Challenge, label: str, trait: dict[str, Any]) -> None:
+def check_use(t: Table, ch: Challenge | None, label: str, trait: dict[str, Any]) -> None:
     """The trait's Challenge types and its frequency limit (each refusal a GM may override)."""
     types = trait.get("types") or []
-    if types and ch.type not in types:
+    if types and ch is not None and ch.type not in types:
         t.refuse(f"{label}:{trait['name']} applies to {', '.join(types)} Challenges, not {ch.type}.")
     frequency = trait.get("frequency", "always")
     if frequency != "always":
@@ -68,7 +68,7 @@ def check_use(t: Table, ch: Challenge, label: str, trait: dict[str, Any]) -> Non
             t.refuse(f"{label}:{trait['name']} is once a {frequency} and was used this {frequency}.")
 
 
-def record_use(t: Table, ch: Challenge, label: str, trait: dict[str, Any]) -> None:
+def record_use(t: Table, ch: Challenge | None, label: str, trait: dict[str, Any]) -> None:
     frequency = trait.get("frequency", "always")
     if frequency != "always":
         t.campaign.trait_used(f"{label}:{trait['name']}", scope(t, ch, frequency))

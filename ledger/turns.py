@@ -49,6 +49,22 @@ class Placing:
         return bool(self.given) or self.best
 
 
+@dataclass(frozen=True)
+class Tactics:
+    """What else the Cohort does in the Huddle (001 "Starting Cohort Tactics", "Supplies", "Motto")."""
+
+    opportunity: str | None = None  # the PC who creates an opportunity this round
+    supplies: tuple[str, int, bool] | None = None  # Challenge type, rank, traded for a Simple modifier
+    buy_time: bool = False
+    gm_motto: str | None = None  # the GM spends a Doom to turn this PC's Motto into A1 / 1d
+
+
+def pay(t: Table, cost: str, reason: str, gm: bool = False, amount: int = 1) -> None:
+    """A cost outside a trait; short of Destiny or Doom, a GM override waives it."""
+    destiny, doom = t.allow(lambda: t.campaign.pay(cost, gm=gm, amount=amount), fallback=(0, 0))
+    t.campaign.paid(destiny, doom, reason)
+
+
 # --- Step 1: the Huddle --------------------------------------------------------------------
 
 def activate(t: Table, ch: Challenge, uses: list[TraitUse], target: str) -> list[dict[str, Any]]:
@@ -59,6 +75,10 @@ def activate(t: Table, ch: Challenge, uses: list[TraitUse], target: str) -> list
         if owner not in (traits.COHORT, ch.name):
             t.allow(t.pc(owner).check_can_act)
         label = f"{owner}:{trait['name']}"
+        if owner == t.campaign.opportunities.get(f"{ch.name}:{ch.round}"):
+            t.refuse(f"{owner} is creating an opportunity and contributes nothing this round.")
+        if trait["name"] == MOTTO and owner != ch.leader:
+            t.refuse(f"{owner}'s Motto works only while {owner} leads.")
         if any(a["label"] == label for a in activated):
             t.refuse(f"{label} is already activated this turn.")
         if trait["target"] != target:
@@ -90,22 +110,37 @@ def _modifiers(activated: list[dict[str, Any]], kind: str) -> list[tuple[dict[st
 
 # --- Steps 1-3 of the Cohort turn: leader, pool, Auto Results ------------------------------
 
+MOTTO = "Motto"
+
+
 def cohort_huddle(t: Table, ch: Challenge, leader: str | None, assists: list[str] | None,
-                  uses: list[TraitUse], destiny: int) -> None:
+                  uses: list[TraitUse], destiny: int, tactics: Tactics = Tactics()) -> None:
     camp, rules = t.campaign, t.rules
     camp.check_no_turn_elsewhere(ch.name)
     ch.expect(COHORT)
+    _check_serial(t, ch)
+    if tactics.buy_time:
+        _buy_time(t, ch)
+    if tactics.opportunity:
+        _create_opportunity(t, ch, tactics.opportunity, leader)
     lead_pc = _leader(t, ch, leader)
+    if lead_pc.name not in facing(t, ch):
+        t.refuse(f"{lead_pc.name} is not facing {ch.name}.")
     rank = lead_pc.rank(ch.type)
     lead = t.allow(lambda: relics.lead_dice(rules, rank, lead_pc.primary == ch.type),
                    fallback=rules.lead_dice.get(rank, 0))
     contributors = [{"pc": lead_pc.name, "role": "lead", "dice": lead}]
-    for pc in _assists(t, lead_pc.name, assists):
+    for pc in _assists(t, ch, lead_pc.name, assists):
         contributors.append({"pc": pc.name, "role": "assist", "dice": relics.assist_dice(rules, pc.rank(ch.type))})
     camp.turn_began(ch.name, COHORT, ch.round)
     if ch.leader != lead_pc.name:
         ch.leader_chosen(lead_pc.name, ch.round)
     activated = activate(t, ch, uses, COHORT)
+    if tactics.supplies:
+        _spend_supplies(t, ch, *tactics.supplies)
+    activated += _supplies(t, ch)
+    if tactics.gm_motto:
+        activated.append(_gm_motto(t, ch, tactics.gm_motto))
     cap = rules.pool_cap_per_pc * len(t.pcs_in_game())
     adds = [m for _, m in _modifiers(activated, "add")]
     expertise = sum(c["dice"] for c in contributors)
@@ -132,17 +167,83 @@ def _leader(t: Table, ch: Challenge, name: str | None):
     return pc
 
 
-def _assists(t: Table, leader: str, names: list[str] | None):
+def _assists(t: Table, ch: Challenge, leader: str, names: list[str] | None):
+    away = t.campaign.opportunities.get(f"{ch.name}:{ch.round}")
     if names is None:
-        return [pc for pc in t.pcs_in_game() if pc.name != leader and not pc.stressed_out]
+        return [t.pc(n) for n in facing(t, ch) if n not in (leader, away) and not t.pc(n).stressed_out]
     chosen = []
     for name in names:
         pc = t.pc(name)
         t.allow(pc.check_can_act)
+        if pc.name == away:
+            t.refuse(f"{pc.name} is creating an opportunity and contributes nothing this round.")
+        if pc.name not in facing(t, ch):
+            t.refuse(f"{pc.name} is not facing {ch.name}.")
         if pc.name == leader or pc in chosen:
             raise BadInput(f"{pc.name} is named twice in the Cohort.")
         chosen.append(pc)
     return chosen
+
+
+def _check_serial(t: Table, ch: Challenge) -> None:
+    """In a serial Event the Challenges are faced one after another, in the order opened."""
+    event_ = t.campaign.encounter
+    if not event_ or event_["mode"] != "serial" or ch.name not in event_["challenges"]:
+        return
+    first = next((n for n in event_["challenges"] if not t.challenge(n).finished), ch.name)
+    if first != ch.name:
+        t.refuse(f"{ch.name} must wait: in this serial Event, {first} comes first.")
+
+
+def _buy_time(t: Table, ch: Challenge) -> None:
+    """Buy Time: 1 Destiny at the start of the Cohort turn, one more round (not for a Test)."""
+    if ch.test:
+        t.refuse(f"{ch.name} is a Test; a Test cannot buy time.")
+    elif ch.rounds_left is None:
+        t.refuse(f"{ch.name} is not timed; there is no time to buy.")
+    pay(t, "destiny", f"The Cohort buys time against {ch.name}")
+    ch.time_bought(ch.round, (ch.rounds_left or 0) + 1)
+
+
+def _create_opportunity(t: Table, ch: Challenge, name: str, leader: str | None) -> None:
+    """Create an Opportunity: once a round; that PC contributes nothing; +1 Destiny at round end."""
+    pc = t.pc(name)
+    t.allow(pc.check_can_act)
+    if f"{ch.name}:{ch.round}" in t.campaign.opportunities:
+        t.refuse(f"An opportunity was already created in {ch.name} round {ch.round}.")
+    if pc.name in (leader, ch.leader) and leader in (None, pc.name):
+        t.refuse(f"{pc.name} leads {ch.name} and cannot also create an opportunity.")
+    t.campaign.opportunity_created(ch.name, ch.round, pc.name)
+
+
+def _spend_supplies(t: Table, ch: Challenge, type_: str, rank: int, traded: bool) -> None:
+    """One matching Supplies resource per Challenge, lasting the whole Challenge (001 "Supplies")."""
+    type_ = relics.canonical(type_, relics.TYPES, "type of Supplies")
+    if ch.supplies:
+        t.refuse(f"{ch.name} already has the Cohort's Supplies; only one per Challenge.")
+    if type_ != ch.type:
+        t.refuse(f"{type_} Supplies do not match a {ch.type} Challenge.")
+    relics.ranked_simple(t.rules, rank)  # the rank must exist
+    ch.supplies_spent(ch.round, type_, rank, traded)
+
+
+def _supplies(t: Table, ch: Challenge) -> list[dict[str, Any]]:
+    if not ch.supplies:
+        return []
+    rank = ch.supplies["rank"]
+    mod = relics.ranked_simple(t.rules, rank) if ch.supplies["traded"] else relics.ranked_add(rank)
+    return [{"label": f"{traits.COHORT}:Supplies", "modifier": str(mod), "polarity": mod.polarity}]
+
+
+def _gm_motto(t: Table, ch: Challenge, name: str) -> dict[str, Any]:
+    """The GM spends a Doom to activate a PC's Motto as A1 / 1d on the Cohort turn (once a scenario)."""
+    owner, trait, _ = traits.find(t, ch, name, MOTTO)
+    gm_version = {**trait, "name": f"{MOTTO} (GM)", "frequency": "scenario"}
+    traits.check_use(t, ch, owner, gm_version)
+    destiny, doom = t.allow(lambda: t.campaign.pay("doom", gm=True), fallback=(0, 0))
+    t.campaign.trait_activated(owner, gm_version["name"], "A1 / 1d", ch.name, "doom", destiny, doom)
+    traits.record_use(t, ch, owner, gm_version)
+    return {"label": f"{owner}:{gm_version['name']}", "modifier": "A1 / 1d", "polarity": relics.HINDERING}
 
 
 def _build(ch: Challenge, side: str, size: int, contributors: list, activated: list,
@@ -247,6 +348,7 @@ def _tally(t: Table, ch: Challenge, side: str, results: tuple[int, ...]) -> None
         _after_cohort(t, ch, result)
     elif result.successes <= 0:
         t.campaign.turn_ended(ch.name, CHALLENGE, ch.round - 1)
+        end_round(t, ch, ch.round - 1)
 
 
 # --- Steps 7-8 of the Cohort turn: resolve dice, the Tides ---------------------------------
@@ -261,9 +363,44 @@ def _after_cohort(t: Table, ch: Challenge, result: relics.Tally) -> None:
     if destiny or doom:
         applied, lost = relics.cap_destiny(camp.destiny, destiny, t.rules.destiny_cap_per_pc * pcs)
         camp.tides_shifted(ch.name, round_, applied, doom, lost)
-    if ch.unresolved == 0:
+    if ch.test:
+        _decide_test(t, ch, result, round_)
+    elif ch.unresolved == 0:
         ch.became_resolved(round_)
     camp.turn_ended(ch.name, COHORT, round_)
+    if ch.finished:
+        end_round(t, ch, round_)
+
+
+def _decide_test(t: Table, ch: Challenge, result: relics.Tally, round_: int) -> None:
+    """A Test is one round: passed on enough successes (the degree kept); maybe Stress from what is left."""
+    needed = ch.test["needed"]
+    ch.test_decided(round_, result.successes, needed, result.successes >= needed)
+    if ch.test.get("stress_unresolved") and ch.unresolved > 0:
+        ch.test_stress_due(round_, ch.unresolved)
+    elif result.successes >= needed:
+        ch.became_resolved(round_)
+    else:
+        ch.ended(round_, "the Test is failed")
+
+
+# --- The end of a round: what ends with it ------------------------------------------------------
+
+def end_round(t: Table, ch: Challenge, round_: int) -> None:
+    """Round-long traits end, an opportunity pays its Destiny, a timed Challenge spends a round."""
+    camp = t.campaign
+    traits.expire(t, f"{ch.name}:{round_}")
+    creator = camp.opportunities.get(f"{ch.name}:{round_}")
+    if creator:
+        cap = t.rules.destiny_cap_per_pc * len(t.pcs_in_game())
+        applied, lost = relics.cap_destiny(camp.destiny, 1, cap)
+        camp.destiny_gained(ch.name, round_, applied, lost, f"{creator} created an opportunity")
+    if ch.rounds_left is not None and not ch.finished:
+        ch.round_spent(round_, ch.rounds_left - 1)
+        if ch.rounds_left <= 0:
+            ch.ended(round_, "its time ran out")
+    if ch.finished:
+        traits.expire(t, f"challenge {ch.name}")
 
 
 # --- Step 7 of the Challenge turn: Stress ----------------------------------------------------
@@ -272,7 +409,7 @@ def distribute(t: Table, ch: Challenge, stress: dict[str, int] | None) -> bool:
     """Apply the Challenge's Stress by the Cohort's distribution; wait for one if needed."""
     ch.expect("challenge-stress")
     amount = (ch.pending or {})["stress"]
-    group = [pc.name for pc in t.pcs_in_game()]
+    group = facing(t, ch)
     if stress is None:
         if len(group) != 1:
             return False
@@ -282,9 +419,45 @@ def distribute(t: Table, ch: Challenge, stress: dict[str, int] | None) -> bool:
     for name, n in named.items():
         if n:
             t.pc(name).take_stress(t.rules, n, ch.name, ch.round)
+    test_over = ch.test is not None
+    round_ = ch.round
     ch.stress_distributed(ch.round, named)
-    t.campaign.turn_ended(ch.name, CHALLENGE, ch.round - 1)
+    if test_over:
+        ch.ended(round_, f"the Test is over; {amount} unresolved dice were Stress")
+    else:
+        t.campaign.turn_ended(ch.name, CHALLENGE, round_)
+    end_round(t, ch, round_)
+    _everyone_stressed_out(t, ch)
     return True
+
+
+def facing(t: Table, ch: Challenge) -> list[str]:
+    """The PCs facing a Challenge: its group after a split or in a simultaneous Event, else all."""
+    in_game = [pc.name for pc in t.pcs_in_game()]
+    return [name for name in in_game if name in ch.group] if ch.group else in_game
+
+
+def _everyone_stressed_out(t: Table, ch: Challenge) -> None:
+    """When every PC facing an Event is Stressed Out, its Challenges end and so does the Scene."""
+    camp = t.campaign
+    names = camp.encounter["challenges"] if camp.encounter and ch.name in camp.encounter["challenges"] else []
+    challenges = [t.challenge(n) for n in names] or [ch]
+    pcs = {p for c in challenges if not c.finished for p in facing(t, c)} or set(facing(t, ch))
+    if not pcs or not all(t.pc(p).stressed_out for p in pcs):
+        return
+    reason = "every PC facing it is Stressed Out"
+    for c in challenges:
+        if not c.finished:
+            c.ended(c.round, reason)
+            traits.expire(t, f"challenge {c.name}")
+    if camp.encounter and names:
+        number = camp.encounter["number"]
+        camp.encounter_ended(number, camp.encounter["title"], reason)
+        traits.expire(t, f"event {number}")
+    if camp.scene:
+        number = camp.scene["number"]
+        camp.scene_ended(number, camp.scene["title"], reason)
+        traits.expire(t, f"scene {number}")
 
 
 # --- Running as many steps as the input allows ------------------------------------------------

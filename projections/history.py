@@ -121,6 +121,16 @@ def _lasts(trait: dict[str, Any]) -> str:
     return "for good (semi-permanent)" if trait.get("duration") == "semi-permanent" else f"the {trait['duration']}"
 
 
+def _configured(e: Any) -> str:
+    parts = [f"Event {e.encounter}"] if e.encounter else []
+    parts += [f"faced by {', '.join(e.group)}"] if e.group else []
+    parts += [f"timed, {e.rounds} rounds"] if e.rounds else []
+    if e.test:
+        parts.append(f"a Test needing {e.test['needed']}"
+                     + (", unresolved dice as Stress" if e.test.get("stress_unresolved") else ""))
+    return "; ".join(parts) or "an ordinary Challenge"
+
+
 def _rule_value(value: Any) -> str:
     if isinstance(value, dict):
         return ",".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in value.items())
@@ -155,6 +165,11 @@ LINES: dict[type, Callable[[_Names, Any], str]] = {
     Campaign.TraitUsed: lambda n, e: f"{e.trait} is used for this {e.scope.split(' ')[0] if ' ' in e.scope else 'round'}",
     Campaign.OpportunityCreated: lambda n, e: f"{e.pc} creates an opportunity in {e.challenge} round {e.round}: "
     "contributes nothing this round, +1 Destiny at its end",
+    Campaign.DestinyGained: lambda n, e: f"+{e.amount} Destiny: {e.reason}"
+    + (f" ({e.lost} lost over the cap)" if e.lost else ""),
+    Campaign.Paid: lambda n, e: f"{e.reason}: " + ", ".join(
+        f"{k} {v:+d}" for k, v in (("Destiny", e.destiny), ("Doom", e.doom)) if v) if e.destiny or e.doom
+    else f"{e.reason}: the GM waives the cost",
     Campaign.GMOverrode: lambda n, e: f"GM override: {e.gm_override} (the rule set aside: {e.rule})",
     Campaign.HouseRuleChanged: lambda n, e: f"House rule: {e.rule} is now {_rule_value(e.value)} "
     f"(was {_rule_value(e.previous)})" + (f": {e.reason}" if e.reason else ""),
@@ -166,6 +181,12 @@ LINES: dict[type, Callable[[_Names, Any], str]] = {
     Character.StressedOut: lambda n, e: f"{n.me} is Stressed Out ({e.stress} Stress)",
     Character.PushedTheLimit: lambda n, e: f"{n.me} Pushes the Limit: Stress {e.stress_before} -> {e.stress}",
     Character.AgonyGained: lambda n, e: f"{n.me} gains Agony (now {e.agony})",
+    Character.StressRecovered: lambda n, e: f"{n.me} recovers {e.amount} Stress ({e.why}), now {e.stress}",
+    Character.GrowthTested: lambda n, e: f"{n.me}'s Growth Test: {e.pool}d6 show {_dice(e.faces)} "
+    f"({'entered from the table' if e.entered else 'rolled by the program'})"
+    + (f", with {', '.join(e.modifiers)} for Agony" if e.modifiers else "")
+    + f" -> {_dice(e.results)} = {_plural(e.successes, 'success')}: {'passed' if e.passed else 'failed'}",
+    Character.AgonyRecovered: lambda n, e: f"{n.me} recovers from Agony (now {e.agony})",
     Character.TakenOut: lambda n, e: f"{n.me} is out of the game for good ({e.agony} Agony)",
     Challenge.Opened: lambda n, e: f"Challenge {e.name} opened: {e.threat} {e.type} {e.rating}",
     Challenge.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}: {_trait(vars(e))}",
@@ -179,6 +200,19 @@ LINES: dict[type, Callable[[_Names, Any], str]] = {
     f"({e.resolved} in all)",
     Challenge.DisasterStruck: lambda n, e: f"{n.me} round {e.round}: Disaster on the {e.side.capitalize()} turn",
     Challenge.Resolved: lambda n, e: f"{n.me} is resolved",
+    Challenge.Configured: lambda n, e: f"{n.me} is set up: " + _configured(e),
+    Challenge.TimeBought: lambda n, e: f"{n.me} round {e.round}: the Cohort buys time ({e.rounds_left} rounds left)",
+    Challenge.RoundSpent: lambda n, e: f"{n.me}: {e.rounds_left} rounds left",
+    Challenge.Ended: lambda n, e: f"{n.me} ends unresolved after round {e.round}: {e.reason}",
+    Challenge.TestStressDue: lambda n, e: f"{n.me}: {e.stress} unresolved dice become Stress",
+    Challenge.TestDecided: lambda n, e: f"{n.me} (a Test) is {'passed' if e.passed else 'failed'}: "
+    f"{_plural(e.successes, 'success')}, {e.needed} needed",
+    Challenge.SplitOff: lambda n, e: f"{n.me} is split: {e.dice} of its dice become {e.into}, faced by "
+    f"{', '.join(e.group)}; {n.me} keeps rating {e.rating}" + (f", faced by {', '.join(e.keeps)}" if e.keeps else ""),
+    Challenge.SuppliesSpent: lambda n, e: f"{n.me} round {e.round}: the Cohort spends {e.type} Supplies rank {e.rank}"
+    + (" (traded for a ranked Simple modifier)" if e.traded else f" (+{e.rank}d6 every Cohort turn)"),
+    Challenge.DisasterTraitMade: lambda n, e: f"{n.me}: the Disaster of round {e.round} becomes {e.owner}'s "
+    f"trait {e.trait}",
     Challenge.StressDistributed: lambda n, e: f"{n.me} round {e.round}: Stress distributed: "
     + (", ".join(f"{k} {v}" for k, v in e.distribution.items()) or "none"),
 }

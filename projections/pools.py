@@ -22,6 +22,10 @@ def apply(db: Database, entry: int, e: Any) -> None:
         row.update(destiny=row["destiny"] + e.destiny, doom=row["doom"] + e.doom)
     elif isinstance(e, Campaign.DestinySpent):
         row.update(destiny=row["destiny"] - e.dice)
+    elif isinstance(e, Campaign.DestinyGained):
+        row.update(destiny=row["destiny"] + e.amount)
+    elif isinstance(e, Campaign.Paid):
+        row.update(destiny=row["destiny"] + e.destiny, doom=row["doom"] + e.doom)
     elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
         row.update({k: e.changes[k] for k in ("destiny", "doom", "scenario") if k in e.changes})
     pools.upsert(row, pk="id")

@@ -67,4 +67,8 @@ HANDLERS = {
     Character.PushedTheLimit: _update(stress="stress", status=ACTIVE),
     Character.AgonyGained: _update(agony="agony"),
     Character.TakenOut: _update(status=OUT),
+    Character.StressRecovered: lambda db, entry, e: db["sheets"].update(e.originator_id.hex, {
+        "stress": e.stress, "status": STRESSED_OUT if e.stressed_out else ACTIVE}),
+    Character.AgonyRecovered: _update(agony="agony"),
+    Character.GrowthTested: lambda db, entry, e: None,
 }

@@ -196,6 +196,13 @@ def ranked_simple(rules: RulesVersion, rank: int, polarity: str = BENEFICIAL) ->
     return Modifier("simple", amount, dice, polarity)
 
 
+def ranked_add(rank: int, polarity: str = BENEFICIAL) -> Modifier:
+    """Ranked Add Dice: rank n is n d6 (RULES.md; fits Supplies: rank 3 = +3d6)."""
+    if not 1 <= rank <= 5:
+        raise RuleViolation(f"Ranked modifiers go from rank 1 to 5, not {rank}.")
+    return Modifier("add", rank, rank, polarity)
+
+
 # --- Building the Cohort pool (000 step 2, 001 Expertise and Destiny) ---------------------
 
 def lead_dice(rules: RulesVersion, rank: int, primary_matches: bool) -> int:

@@ -1,0 +1,122 @@
+"""The named rules around the dice: Motto, Check This Out, the Hand of Doom, Disaster traits.
+
+Each is a command the table calls by name (001 "Motto and Rallying Cry", "Starting Cohort
+Tactics", "The Hand of Doom"; 000 step 9 "Disaster"). Costs go through the same pay()
+as everything else, so a GM override can waive them and the ledger shows it.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ledger import traits, turns
+from ledger.errors import BadInput, RuleViolation
+from ledger.rules import relics
+from ledger.table import Table
+
+Report = dict[str, Any]
+HAND_OF_DOOM = 5
+
+
+class TacticsCommands:
+    """Mixed into CampaignLedger."""
+
+    _relics: Callable[..., Report]
+
+    def set_motto(self, pc: str, words: str) -> Report:
+        """A PC's Motto: A6 / 1d while leading, paid with Destiny or Doom, once a scenario."""
+        def command(t: Table) -> Report:
+            owner = t.pc(pc)
+            if turns.MOTTO.casefold() in owner.traits:
+                raise RuleViolation(f"{owner.name} already has a Motto.")
+            if not words.strip():
+                raise BadInput("A Motto needs its words.")
+            owner.trait_gained(turns.MOTTO, "A6 / 1d", relics.BENEFICIAL, "destiny-or-doom", "cohort", "scenario", [])
+            return {"pc": owner.name, "motto": words.strip()}
+        return self._relics(command)
+
+    def check_this_out(self, name: str, modifier: str, paid: str, target: str, challenge: str | None) -> Report:
+        """Once a Scene: a temporary rank 1 trait, Beneficial to the Cohort or Hindering to a Challenge."""
+        mod = relics.parse_modifier(modifier)
+
+        def command(t: Table) -> Report:
+            ch = t.challenge(challenge) if challenge else None
+            rank_one = {str(relics.ranked_add(1)), str(relics.ranked_simple(t.rules, 1))}
+            polarity = relics.BENEFICIAL if target == "cohort" else relics.HINDERING
+            wanted = relics.Modifier(mod.kind, mod.amount, mod.dice, polarity)
+            if str(relics.Modifier(mod.kind, mod.amount, mod.dice, relics.BENEFICIAL)) not in rank_one:
+                t.refuse(f"Check This Out makes a rank 1 trait ({' or '.join(sorted(rank_one))}), not {modifier}.")
+            if target == "challenge" and (ch is None or wanted.kind == "add"):
+                raise BadInput("Against a Challenge, name it (--challenge) and use a Simple modifier, e.g. -1 / 1d.")
+            tactic = {"name": "Check This Out", "frequency": "scene", "types": []}
+            traits.check_use(t, ch, traits.COHORT, tactic)
+            turns.pay(t, paid, "The Cohort calls Check This Out")
+            traits.record_use(t, ch, traits.COHORT, tactic)
+            owner = traits.COHORT if target == "cohort" else ch.name
+            made = traits.create(t, ch, owner, name, str(wanted), polarity, target, "scene", "Check This Out")
+            return {"trait": made}
+        return self._relics(command)
+
+    def hand_of_doom(self, effect: str, name: str = "", modifier: str = "", owner: str = "",
+                     challenge: dict | None = None) -> Report:
+        """The GM spends 5 Doom during an Event: 2 unavoidable Stress per PC, a Hindering trait, or a Challenge."""
+        if effect not in ("stress", "trait", "challenge"):
+            raise BadInput("The Hand of Doom brings stress, a trait, or a challenge.")
+
+        def command(t: Table) -> Report:
+            camp = t.campaign
+            if camp.encounter is None:
+                t.refuse("The Hand of Doom falls during an Event; no Event is going on.")
+            turns.pay(t, "doom", "The GM calls the Hand of Doom", gm=True, amount=HAND_OF_DOOM)
+            if effect == "stress":
+                for pc in t.pcs_in_game():
+                    pc.take_stress(t.rules, 2, "the Hand of Doom", 0)
+                return {"effect": "stress", "each": 2}
+            if effect == "trait":
+                made = traits.create(t, None, owner or traits.COHORT, name, modifier, relics.HINDERING, "cohort",
+                                     "event", "the Hand of Doom")
+                return {"effect": "trait", "trait": made}
+            return {"effect": "challenge", **self._open_from_doom(t, challenge or {})}
+        return self._relics(command)
+
+    def _open_from_doom(self, t: Table, spec: dict[str, Any]) -> Report:
+        from ledger.challenge import Challenge
+        from ledger.ids import challenge_id
+        from ledger.scenes import frame
+        if t.exists(challenge_id(spec.get("name", ""))):
+            raise RuleViolation(f"There is already a Challenge named {spec.get('name')}.")
+        ch = t.add(Challenge(name=spec["name"], threat=relics.canonical(spec["threat"], relics.THREATS, "Threat"),
+                             type=relics.canonical(spec["type"], relics.TYPES, "Challenge type"),
+                             rating=int(spec["rating"])))
+        frame(t, ch, [], None, None)
+        return {"challenge": ch.name}
+
+    def disaster_trait(self, challenge: str, name: str, modifier: str, owner: str, duration: str = "event") -> Report:
+        """After a Disaster the GM makes a temporary trait (000 step 9): who it sits on follows the side."""
+        def command(t: Table) -> Report:
+            ch = t.challenge(challenge)
+            if not ch.disaster:
+                raise RuleViolation(f"{ch.name} has no Disaster waiting for its trait.")
+            side = ch.disaster["side"]
+            mod = relics.parse_modifier(modifier)
+            holder = _disaster_holder(t, ch, owner)
+            hurts_cohort = holder != ch.name
+            if side == "cohort" and hurts_cohort != (mod.polarity == relics.HINDERING):
+                t.refuse("A Cohort Disaster makes a Hindering trait on the Cohort or a PC, "
+                         "or a Beneficial one on the Challenge.")
+            if side == "challenge" and hurts_cohort == (mod.polarity == relics.HINDERING):
+                t.refuse("A Challenge Disaster makes a Hindering trait on the Challenge or a Beneficial one "
+                         "on the Cohort.")
+            target = "challenge" if holder == ch.name else "cohort"
+            made = traits.create(t, ch, holder, name, modifier, None, target, duration, f"a Disaster in {ch.name}")
+            ch.disaster_trait_made(ch.disaster["round"], side, made["name"], holder)
+            return {"trait": made}
+        return self._relics(command)
+
+
+def _disaster_holder(t: Table, ch: Any, owner: str) -> str:
+    if owner.strip().casefold() == traits.COHORT.casefold():
+        return traits.COHORT
+    if owner.strip().casefold() == ch.name.casefold():
+        return ch.name
+    return t.pc(owner).name
+
