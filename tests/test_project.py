@@ -60,7 +60,7 @@ def _imports(path: Path) -> set[str]:
 
 def test_the_write_side_never_imports_the_read_side_or_the_cli():
     for path in (ROOT / "ledger").rglob("*.py"):
-        assert not _imports(path) & {"projections", "cli", "migrations"}, path
+        assert not _imports(path) & {"projections", "cli", "commands", "migrations"}, path
 
 
 def test_rules_modules_are_pure():
@@ -70,7 +70,12 @@ def test_rules_modules_are_pure():
 
 def test_the_read_side_never_imports_the_cli():
     for path in (ROOT / "projections").rglob("*.py"):
-        assert "cli" not in _imports(path), path
+        assert not _imports(path) & {"cli", "commands"}, path
+
+
+def test_command_modules_reach_the_ledger_only_through_the_application_and_its_values():
+    for path in (ROOT / "commands").glob("*.py"):
+        assert "eventsourcing" not in _imports(path), path
 
 
 def test_help_is_quick_because_heavy_modules_load_only_in_commands():

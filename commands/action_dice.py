@@ -1,0 +1,279 @@
+"""Action dice (seed 003): characters, conditions, action rolls."""
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from cli import BadInput, cli, json_option, _print, _read, _write
+
+
+# --- action-dice (seed 003): characters, conditions, action rolls -----------------------------
+
+def _die_pairs(values: tuple[str, ...]) -> dict[str, str]:
+    """('Athletics=d8', 'Rope=d6,Nerve=d10') -> {'Athletics': 'd8', 'Rope': 'd6', 'Nerve': 'd10'}."""
+    result: dict[str, str] = {}
+    for value in values:
+        for part in filter(None, (p.strip() for p in value.split(","))):
+            name, eq, die = part.rpartition("=")
+            if not eq or not name.strip() or not die.strip():
+                raise BadInput(f"Write an asset as NAME=DIE, e.g. Athletics=d8, not '{part}'.")
+            if name.strip() in result:
+                raise BadInput(f"The asset {name.strip()} is named twice.")
+            result[name.strip()] = die.strip()
+    return result
+
+
+def _words(text: str | None) -> list[str] | None:
+    return None if text is None else [w.strip() for w in text.split(",") if w.strip()]
+
+
+def _action_dice_sheets_text(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "No characters yet."
+    blocks = []
+    for r in rows:
+        lines = [f"{r['name']}  ({r['rolls']} {'roll' if r['rolls'] == 1 else 'rolls'})",
+                 "  Assets: " + (", ".join(f"{a} d{d}" for a, d in r["assets"].items()) or "none"),
+                 "  Features: " + (", ".join(r["features"]) or "none")]
+        lines += [f"  Condition {c['name']}: level {c['level']}, impacts {', '.join(c['impacts']) or 'no action'}"
+                  for c in r["conditions"]]
+        if r["incapacitated_for"]:
+            lines.append(f"  Incapacitated for: {', '.join(r['incapacitated_for'])} (until treated)")
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks)
+
+
+def _action_dice_rolls_text(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "No action rolls yet."
+    lines = []
+    for r in rows:
+        dice = " ".join(f"d{d}={f}" for d, f in zip(r["dice"], r["faces"]))
+        test = f" (test {'passed' if r['succeeded'] else 'failed'})" if r["test"] else ""
+        override = f"  GM override: {r['gm_override']}" if r["gm_override"] is not None else ""
+        lines.append(f"#{r['entry']}  {r['character']} {r['action']}  difficulty {r['difficulty']}  {dice}  "
+                     f"{r['successes']} -> {r['outcome']}{test}{override}")
+    return "\n".join(lines)
+
+
+def _difficulty_text(rows: list[dict[str, Any]]) -> str:
+    def line(r: dict[str, Any]) -> str:
+        position = ", ".join(f"{r[k]} {k[:-1] if r[k] == 1 else k}" for k in ("advantages", "disadvantages") if r[k])
+        return f"{r['rating']}: base {r['base']}" + (f", {position}" if position else "") \
+            + f" -> difficulty {r['difficulty']}"
+    return "\n".join(line(r) for r in rows)
+
+
+def _only_action_dice(db: Any) -> None:
+    from projections import views
+
+    ruleset = views.campaign(db).get("ruleset")
+    if ruleset != "action-dice":
+        raise BadInput(f"This is a {ruleset} campaign; that command is for action-dice campaigns.")
+
+
+@cli.group("action-dice")
+def action_dice() -> None:
+    """Action dice (seed 003): three dice against a difficulty 1-10, four outcome grades."""
+
+
+@action_dice.command("character")
+@click.argument("name")
+@click.option("--asset", "assets", multiple=True, metavar="NAME=DIE",
+              help="An asset and its die (d4-d12), e.g. Athletics=d8. Repeatable.")
+@click.option("--feature", "features", multiple=True, help="A feature the character can invoke. Repeatable.")
+@json_option
+@click.pass_context
+def action_dice_character(ctx: click.Context, name: str, assets: tuple[str, ...], features: tuple[str, ...]) -> None:
+    """Add a character with its assets (die sizes) and features.
+
+    Example: campaign action-dice character Mara --asset Athletics=d8 --asset Nerve=d10 --feature Cat-like
+    """
+    _write(ctx, lambda app: app.add_action_character(name, _die_pairs(assets), list(features)))
+
+
+@action_dice.command("asset")
+@click.argument("character")
+@click.argument("asset")
+@click.argument("die")
+@json_option
+@click.pass_context
+def action_dice_asset(ctx: click.Context, character: str, asset: str, die: str) -> None:
+    """Give a character an asset, or change an asset's die size.
+
+    Example: campaign action-dice asset Mara Athletics d10
+    """
+    _write(ctx, lambda app: app.set_action_asset(character, asset, die))
+
+
+@action_dice.command("feature")
+@click.argument("character")
+@click.argument("feature")
+@json_option
+@click.pass_context
+def action_dice_feature(ctx: click.Context, character: str, feature: str) -> None:
+    """Give a character a feature it can invoke on its rolls.
+
+    Example: campaign action-dice feature Mara "Old Debts"
+    """
+    _write(ctx, lambda app: app.add_action_feature(character, feature))
+
+
+@action_dice.command("condition")
+@click.argument("character")
+@click.argument("condition")
+@click.option("--level", required=True, type=int, help="1 to 3; at 3 it incapacitates the actions it impacts.")
+@click.option("--impacts", help="The actions it impacts, e.g. climb,run (kept as they were if omitted).")
+@json_option
+@click.pass_context
+def action_dice_condition(ctx: click.Context, character: str, condition: str, level: int,
+                          impacts: str | None) -> None:
+    """Give a character a condition, or set a condition's level (and the actions it impacts).
+
+    Example: campaign action-dice condition Mara "Sprained Ankle" --level 2 --impacts climb,run
+    """
+    _write(ctx, lambda app: app.set_action_condition(character, condition, level, _words(impacts)))
+
+
+@action_dice.command("worsen")
+@click.argument("character")
+@click.argument("condition")
+@click.option("--steps", default=1, show_default=True, type=click.IntRange(min=1), help="Levels to raise it.")
+@json_option
+@click.pass_context
+def action_dice_worsen(ctx: click.Context, character: str, condition: str, steps: int) -> None:
+    """Raise a condition's level; it stops at 3, where it incapacitates the actions it impacts.
+
+    Example: campaign action-dice worsen Mara "Sprained Ankle"
+    """
+    _write(ctx, lambda app: app.change_action_condition(character, condition, steps))
+
+
+@action_dice.command("ease")
+@click.argument("character")
+@click.argument("condition")
+@click.option("--steps", default=1, show_default=True, type=click.IntRange(min=1), help="Levels to lower it.")
+@json_option
+@click.pass_context
+def action_dice_ease(ctx: click.Context, character: str, condition: str, steps: int) -> None:
+    """Lower a condition's level; eased below level 1 it is treated and gone.
+
+    Example: campaign action-dice ease Mara "Sprained Ankle" --steps 2
+    """
+    _write(ctx, lambda app: app.change_action_condition(character, condition, -steps))
+
+
+@action_dice.command("treat")
+@click.argument("character")
+@click.argument("condition")
+@json_option
+@click.pass_context
+def action_dice_treat(ctx: click.Context, character: str, condition: str) -> None:
+    """Treat a condition: it is gone, and so is any incapacitation it caused.
+
+    Example: campaign action-dice treat Mara "Sprained Ankle"
+    """
+    _write(ctx, lambda app: app.treat_action_condition(character, condition))
+
+
+@action_dice.command("roll")
+@click.argument("character")
+@click.argument("action")
+@click.option("--rating", help="Challenge rating: XX, D4, D6, D8, D10, D12 or ++ (with --difficulty 7-10).")
+@click.option("--difficulty", type=int, help="The difficulty 1-10 itself, or the GM's pick for ++.")
+@click.option("--advantage", "advantages", count=True, help="A circumstance in the character's favour. Repeatable.")
+@click.option("--disadvantage", "disadvantages", count=True, help="A circumstance against it. Repeatable.")
+@click.option("--asset", "assets", multiple=True, help="An asset from the sheet (up to 3); d4s fill the rest.")
+@click.option("--feature", "features", multiple=True, help="A feature from the sheet invoked on this roll.")
+@click.option("--faces", help="Faces rolled at the table, in pool order (assets first, then d4s), e.g. 7,3,2.")
+@click.option("--roll", "program_rolls", is_flag=True, help="Let the program roll (the default without --faces).")
+@click.option("--test", is_flag=True, help="A simple pass/fail test: passes on Mostly or Complete Success.")
+@click.option("--gm-override", help="The GM allows a roll the rules refuse; the reason is kept on the entry.")
+@json_option
+@click.pass_context
+def action_dice_roll(ctx: click.Context, character: str, action: str, rating: str | None,
+                     difficulty: int | None, advantages: int, disadvantages: int, assets: tuple[str, ...],
+                     features: tuple[str, ...], faces: str | None, program_rolls: bool, test: bool,
+                     gm_override: str | None) -> None:
+    """Make an action roll: three dice against the challenge's difficulty for this character.
+
+    Example: campaign action-dice roll Mara climb --rating D8 --advantage --asset Athletics --faces 7,3,2
+    """
+    from ledger.dice import parse_faces
+
+    if faces is not None and program_rolls:
+        raise BadInput("Give --faces from the table or --roll, not both.")
+    thrown = parse_faces(faces) if faces is not None else None
+    _write(ctx, lambda app: app.roll_action(
+        character, action, rating=rating, difficulty=difficulty, advantages=advantages,
+        disadvantages=disadvantages, assets=list(assets), features=list(features), faces=thrown,
+        test=test, gm_override=gm_override))
+
+
+@action_dice.command("difficulty")
+@click.argument("rating", required=False)
+@click.option("--difficulty", type=int, help="The GM's pick for ++ (7-10).")
+@click.option("--advantage", "advantages", count=True, help="A circumstance in the character's favour.")
+@click.option("--disadvantage", "disadvantages", count=True, help="A circumstance against the character.")
+@json_option
+@click.pass_context
+def action_dice_difficulty(ctx: click.Context, rating: str | None, difficulty: int | None,
+                           advantages: int, disadvantages: int) -> None:
+    """Show the difficulty a challenge rating gives (without a rating: the whole ladder). Records nothing.
+
+    Example: campaign action-dice difficulty D8 --disadvantage
+    """
+    from ledger.rules import action_dice as rules
+    from ledger.systems.action_dice import base_difficulty
+
+    if rating is None and difficulty is None:
+        ladder = [(r.value, None) for r in rules.ChallengeRating if r is not rules.ChallengeRating.PLUS]
+        ladder += [("++", d) for d in range(7, rules.MAX_DIFFICULTY + 1)]
+    else:
+        ladder = [(rating, difficulty)]
+    rows = []
+    for r, chosen in ladder:
+        rated, base = base_difficulty(r, chosen)
+        rows.append({"rating": rated or "-", "base": base, "advantages": advantages,
+                     "disadvantages": disadvantages,
+                     "difficulty": rules.action_difficulty(base, advantages, disadvantages)})
+    _print(ctx, rows, _difficulty_text)
+
+
+@action_dice.command("sheet")
+@click.argument("name", required=False)
+@json_option
+@click.pass_context
+def action_dice_sheet(ctx: click.Context, name: str | None) -> None:
+    """Show the character sheets (or one): assets, features, conditions, incapacitation.
+
+    Example: campaign action-dice sheet Mara
+    """
+    from projections import action_dice as read
+
+    def query(app: Any, db: Any) -> list:
+        _only_action_dice(db)
+        rows = read.sheets(db, name)
+        if name and not rows:
+            raise BadInput(f"There is no character named '{name}' in this campaign.")
+        return rows
+    _read(ctx, query, _action_dice_sheets_text)
+
+
+@action_dice.command("rolls")
+@click.argument("name", required=False)
+@click.option("--limit", type=int, default=None, help="Only the last N rolls.")
+@json_option
+@click.pass_context
+def action_dice_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:
+    """Show the action rolls (or one character's): dice, faces, difficulty and outcome.
+
+    Example: campaign action-dice rolls Mara --limit 5
+    """
+    from projections import action_dice as read
+
+    def query(app: Any, db: Any) -> list:
+        _only_action_dice(db)
+        return read.rolls(db, name, limit)
+    _read(ctx, query, _action_dice_rolls_text)

@@ -1,0 +1,187 @@
+"""The record itself: undo, replay, audit, export and import."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from cli import BadInput, cli, json_option, _open, _placing, _print, _progress, _read, _stress, _trait_uses, _write
+
+
+@cli.command()
+@click.argument("round_name", metavar="[ROUND]", required=False)
+@click.option("--cascade", is_flag=True, help="Also reverse every later round, newest first.")
+@click.option("--dry-run", is_flag=True, help="Only show what would be reversed.")
+@click.option("--yes", is_flag=True, help="Do not ask before appending (on a terminal it asks).")
+@json_option
+@click.pass_context
+def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: bool, yes: bool) -> None:
+    """Reverse the latest round (or ROUND, e.g. "Vault Guards:2") with new entries; nothing is deleted.
+
+    Example: campaign undo "Vault Guards:2" --cascade --dry-run
+    """
+    from projections.text import undo_text
+
+    app, _ = _open(ctx)
+    plan = app.undo(round_name, cascade, dry_run=True)
+    if dry_run:
+        _print(ctx, plan, undo_text)
+        return
+    if not ctx.find_root().obj["json"]:
+        click.echo(undo_text(plan))
+        if not yes and sys.stdin.isatty() and not click.confirm("Append this reversal?"):
+            raise BadInput("Nothing was appended.")
+    _write(ctx, lambda app: app.undo(round_name, cascade))
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def audit(ctx: click.Context) -> None:
+    """Verify the hash chain and the read tables; list overrides, house rules, reversals, dice.
+
+    Exit status 0 when the campaign is clean, 1 when anything is broken.
+    Example: campaign audit
+    """
+    from ledger.audit import audit as audit_ledger
+    from projections import runner
+    from projections.text import audit_text
+
+    app, db = _open(ctx)
+    report = audit_ledger(app)
+    if report["broken_entry"] is None:
+        runner.catch_up(app, db)
+        report["read_tables_differ"] = runner.matches_rebuild(app, db)
+    report["clean"] = report["broken_entry"] is None and not report.get("read_tables_differ")
+    _print(ctx, report, audit_text)
+    if not report["clean"]:
+        ctx.exit(1)
+
+
+@cli.command()
+@click.argument("round_name", metavar="[ROUND]", required=False)
+@click.option("--leader", help="Another leader.")
+@click.option("--assist", "assists", multiple=True, help="Other assisting PCs (repeatable).")
+@click.option("--destiny", type=int, help="Other Destiny spent on dice.")
+@click.option("--add-trait", "add", multiple=True, metavar="OWNER:TRAIT[=destiny|doom]", help="A trait added.")
+@click.option("--drop-trait", "drop", multiple=True, metavar="OWNER:TRAIT", help="A recorded trait removed.")
+@click.option("--place", "places", multiple=True, metavar="TRAIT=DICE", help="Other Cohort placements.")
+@click.option("--faces", help="Faces for a Cohort pool that now rolls more dice than were recorded.")
+@click.option("--challenge-place", "challenge_places", multiple=True, metavar="TRAIT=DICE",
+              help="Other Challenge placements.")
+@click.option("--challenge-faces", help="Faces for a Challenge pool that now rolls more dice.")
+@click.option("--stress", help="Another Stress distribution, e.g. Kira=2,Bo=1.")
+@click.option("--commit", is_flag=True, help="Append the correction: a reversal plus the corrected round.")
+@click.option("--cascade", is_flag=True, help="With --commit: also reverse every later round.")
+@json_option
+@click.pass_context
+def replay(ctx: click.Context, round_name: str | None, leader: str | None, assists: tuple[str, ...],
+           destiny: int | None, add: tuple[str, ...], drop: tuple[str, ...], places: tuple[str, ...],
+           faces: str | None, challenge_places: tuple[str, ...], challenge_faces: str | None,
+           stress: str | None, commit: bool, cascade: bool) -> None:
+    """Re-run a recorded round (default: the latest) on its own faces with other choices, side by side.
+
+    Example: campaign replay "Vault Guards:2" --drop-trait "Bo:Steady Hands" --leader Kira
+    """
+    from ledger.dice import parse_faces
+    from ledger.replay import Changes
+    from projections.text import replay_text
+
+    changes = Changes(leader=leader, assists=assists or None, destiny=destiny, add=tuple(_trait_uses(add)),
+                      drop=drop, place=_placing(places, False).given,
+                      faces=parse_faces(faces) if faces else None,
+                      challenge_place=_placing(challenge_places, False).given,
+                      challenge_faces=parse_faces(challenge_faces) if challenge_faces else None,
+                      stress=_stress(stress))
+    if commit:
+        _write(ctx, lambda app: app.replay(round_name, changes, commit=True, cascade=cascade))
+        return
+    _read(ctx, lambda app, db: app.replay(round_name, changes), replay_text)
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["md", "html", "jsonl", "csv"]), default="md", show_default=True)
+@click.option("--session", "session_number", type=int, help="Only this play session's entries.")
+@click.option("--from", "first", type=int, help="First entry (default: the first).")
+@click.option("--to", "last", type=int, help="Last entry (default: the newest).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE (default: stdout).")
+@json_option
+@click.pass_context
+def export(ctx: click.Context, fmt: str, session_number: int | None, first: int | None, last: int | None,
+           output: str | None) -> None:
+    """Export a session, a range of entries or the whole campaign as Markdown, HTML, JSON Lines or CSV.
+
+    JSON Lines carries every entry with its number, time, type, data and hash: `import` reads it.
+    Example: campaign export --format html --session 1 -o session1.html
+    """
+    from projections import runner, sessions
+
+    app, db = _open(ctx)
+    runner.catch_up(app, db)
+    newest = app.recorder.max_notification_id() or 0
+    title = "the whole campaign"
+    if session_number is not None:
+        span = sessions.entries_of(db, session_number)
+        if span is None:
+            raise BadInput(f"There is no session {session_number}; see `campaign session list`.")
+        first, last = span
+        title = next(r["title"] for r in sessions.all_sessions(db) if r["number"] == session_number)
+    first, last = first or 1, min(last or newest, newest)
+    if first > last:
+        raise BadInput(f"The range #{first}-#{last} holds no entries; the ledger has #1-#{newest}.")
+    if (first, last) != (1, newest) and session_number is None:
+        title = f"entries #{first} to #{last}"
+    chunks = _export_chunks(app, db, fmt, first, last, title)
+    with _progress(ctx, last - first + 1, f"Exporting {fmt}") as bar:
+        target = open(output, "w", encoding="utf-8", newline="") if output else None
+        try:
+            write = target.write if target else (lambda text: click.echo(text, nl=False))
+            for chunk in chunks:
+                write(chunk)
+                if bar is not None and chunk.startswith(("{\"entry\"", "- #")):
+                    bar.update(1)
+        finally:
+            if target:
+                target.close()
+    if output:
+        _print(ctx, {"format": fmt, "output": output, "first": first, "last": last},
+               lambda r: f"Wrote entries #{r['first']}-#{r['last']} as {r['format']} to {r['output']}.")
+
+
+def _export_chunks(app: Any, db: Any, fmt: str, first: int, last: int, title: str):
+    from ledger import interchange
+    from projections import export as exporting
+
+    if fmt == "jsonl":
+        return (line + "\n" for line in interchange.export_lines(app, first, last))
+    if fmt == "csv":
+        return exporting.csv_chunks(db, first, last)
+    if fmt == "html":
+        from projections.export_html import html_chunks
+        return html_chunks(db, first, last, title)
+    return exporting.markdown_chunks(db, first, last, title)
+
+
+@cli.command("import")
+@click.argument("source", type=click.Path(dir_okay=False))
+@json_option
+@click.pass_context
+def import_cmd(ctx: click.Context, source: str) -> None:
+    """Import a JSON Lines export into a new campaign file (--db), checking every line's hash first.
+
+    Example: campaign --db copy.db import heist.jsonl
+    """
+    from ledger import interchange
+    from ledger.application import open_ledger
+    from projections import runner
+
+    target = ctx.find_root().obj["db"]
+    lines = sum(1 for _ in open(source, encoding="utf-8")) if os.path.exists(source) else 0
+    with _progress(ctx, lines, "Importing") as bar:
+        report = interchange.import_file(open_ledger, source, target, bar.update if bar is not None else None)
+    app, db = _open(ctx)
+    with _progress(ctx, report["entries"], "Building the read tables") as bar:
+        runner.rebuild(app, db, bar.update if bar is not None else None)
+    _print(ctx, report, lambda r: f"Imported {r['entries']} entries into {target}; every hash checked.")

@@ -1,0 +1,314 @@
+"""Relics of the Moon at the table: rounds, and every named rule around them."""
+from __future__ import annotations
+
+import click
+
+from cli import (BadInput, cli, json_option, later_steps, override_option, turn_inputs, _pairs, _placing, _stress,
+                 _throw, _trait_uses, _write)
+
+
+# --- commands: playing a round ----------------------------------------------------------------
+
+@cli.command("cohort-turn")
+@click.argument("challenge_name", metavar="CHALLENGE")
+@click.option("--leader", help="The PC leading this Challenge (kept until it is resolved).")
+@click.option("--assist", "assists", multiple=True, help="An assisting PC (default: every PC able to act).")
+@click.option("--trait", "traits", multiple=True, metavar="OWNER:TRAIT[=destiny|doom]",
+              help="A trait activated in the Huddle. Repeatable.")
+@click.option("--destiny", default=0, type=int, help="Destiny spent 1:1 for extra dice.")
+@click.option("--opportunity", metavar="PC", help="This PC creates an opportunity (+1 Destiny at round end).")
+@click.option("--supplies", metavar="TYPE:RANK[:trade]", help="Spend Supplies for the whole Challenge.")
+@click.option("--buy-time", is_flag=True, help="A timed Challenge: 1 Destiny for one more round.")
+@click.option("--gm-motto", metavar="PC", help="The GM spends a Doom: that PC's Motto becomes A1 / 1d.")
+@turn_inputs
+@override_option
+@json_option
+@click.pass_context
+def cohort_turn(ctx: click.Context, challenge_name: str, leader: str | None, assists: tuple[str, ...],
+                traits: tuple[str, ...], destiny: int, opportunity: str | None, supplies: str | None,
+                buy_time: bool, gm_motto: str | None, faces: str | None, roll: bool,
+                places: tuple[str, ...], best: bool) -> None:
+    """Play the Cohort turn: Huddle and pool, then (if given) the roll and the placements.
+
+    Example: campaign cohort-turn "Vault Guards" --leader Kira --supplies Phantom:2 --faces 1,3,3,4,5 --best
+    """
+    from ledger.turns import Tactics
+
+    tactics = Tactics(opportunity, _supplies(supplies), buy_time, gm_motto)
+    _write(ctx, lambda app: app.cohort_turn(challenge_name, leader, list(assists) or None, _trait_uses(traits),
+                                            destiny, _throw(faces, roll), _placing(places, best), tactics))
+
+
+def _supplies(text: str | None) -> tuple[str, int, bool] | None:
+    if text is None:
+        return None
+    parts = text.split(":")
+    try:
+        traded = len(parts) == 3 and parts[2].strip().lower() == "trade"
+        if len(parts) not in (2, 3) or (len(parts) == 3 and not traded):
+            raise ValueError(text)
+        return parts[0].strip(), int(parts[1]), traded
+    except ValueError:
+        raise BadInput(f"Write Supplies as TYPE:RANK or TYPE:RANK:trade, e.g. Phantom:2, not '{text}'.") from None
+
+
+@cli.command("challenge-turn")
+@click.argument("challenge_name", metavar="CHALLENGE")
+@click.option("--trait", "traits", multiple=True, metavar="OWNER:TRAIT[=destiny|doom]",
+              help="A trait activated against (PC) or for (the Challenge) the Challenge pool.")
+@turn_inputs
+@click.option("--stress", help="Stress distribution, e.g. Kira=2,Bo=1 (must add up to the successes).")
+@override_option
+@json_option
+@click.pass_context
+def challenge_turn(ctx: click.Context, challenge_name: str, traits: tuple[str, ...], faces: str | None,
+                   roll: bool, places: tuple[str, ...], best: bool, stress: str | None) -> None:
+    """Play the Challenge turn: its pool, then (if given) the roll, placements and Stress.
+
+    Example: campaign challenge-turn "Vault Guards" --faces 2,6 --stress Kira=1,Bo=1
+    """
+    _write(ctx, lambda app: app.challenge_turn(challenge_name, _trait_uses(traits), _throw(faces, roll),
+                                               _placing(places, best), _stress(stress)))
+
+
+@cli.command("roll")
+@click.argument("challenge_name", metavar="CHALLENGE")
+@click.option("--faces", help="Faces rolled at the table; without it the program rolls.")
+@later_steps
+@override_option
+@json_option
+@click.pass_context
+def roll_cmd(ctx: click.Context, challenge_name: str, faces: str | None, places: tuple[str, ...],
+             best: bool, stress: str | None) -> None:
+    """Roll the pool waiting on a Challenge (or enter the table's faces).
+
+    Example: campaign roll "Vault Guards" --faces 1,3,3,4,5
+    """
+    _write(ctx, lambda app: app.roll(challenge_name, _throw(faces, False), _placing(places, best), _stress(stress)))
+
+
+@cli.command("place")
+@click.argument("challenge_name", metavar="CHALLENGE")
+@later_steps
+@override_option
+@json_option
+@click.pass_context
+def place_cmd(ctx: click.Context, challenge_name: str, places: tuple[str, ...], best: bool,
+              stress: str | None) -> None:
+    """Place the Simple modifiers of the rolled pool and tally it.
+
+    Example: campaign place "Vault Guards" --place Keen=5 --place Blaster=1,4
+    """
+    _write(ctx, lambda app: app.place(challenge_name, _placing(places, best), _stress(stress)))
+
+
+@cli.command("stress")
+@click.argument("challenge_name", metavar="CHALLENGE")
+@click.option("--stress", "distribution", required=True, help="e.g. Kira=2,Bo=1")
+@override_option
+@json_option
+@click.pass_context
+def stress_cmd(ctx: click.Context, challenge_name: str, distribution: str) -> None:
+    """Distribute the Challenge's Stress by consensus (or as the leader says).
+
+    Example: campaign stress "Vault Guards" --stress Kira=2,Bo=1
+    """
+    _write(ctx, lambda app: app.distribute(challenge_name, _pairs(distribution, "Stress")))
+
+
+@cli.command("push")
+@click.argument("name")
+@override_option
+@json_option
+@click.pass_context
+def push(ctx: click.Context, name: str) -> None:
+    """A Stressed Out PC Pushes the Limit: Stress rolls over past 10 and the PC gains 1 Agony.
+
+    Example: campaign push Bo
+    """
+    _write(ctx, lambda app: app.push_the_limit(name))
+
+
+
+@cli.command()
+@click.argument("pc_name", metavar="PC")
+@click.argument("words")
+@json_option
+@click.pass_context
+def motto(ctx: click.Context, pc_name: str, words: str) -> None:
+    """Give a PC its Motto: A6 / 1d while it leads, Destiny or Doom, once a scenario (--trait PC:Motto=doom).
+
+    Example: campaign motto Kira "Nobody gets left behind"
+    """
+    _write(ctx, lambda app: app.set_motto(pc_name, words))
+
+
+@cli.command("check-this-out")
+@click.argument("name")
+@click.argument("modifier")
+@click.option("--pay", "paid", required=True, type=click.Choice(["destiny", "doom"]))
+@click.option("--against", "challenge_name", metavar="CHALLENGE",
+              help="Hinder this Challenge instead of helping the Cohort.")
+@override_option
+@json_option
+@click.pass_context
+def check_this_out(ctx: click.Context, name: str, modifier: str, paid: str, challenge_name: str | None) -> None:
+    """Once a Scene: a temporary rank 1 trait for the Cohort (+1d6, +1 / 1d) or against a Challenge (-1 / 1d).
+
+    Example: campaign check-this-out "Loose grating" "+1 / 1d" --pay destiny
+    """
+    target = "challenge" if challenge_name else "cohort"
+    _write(ctx, lambda app: app.check_this_out(name, modifier, paid, target, challenge_name))
+
+
+@cli.group("hand-of-doom")
+def hand_of_doom() -> None:
+    """The GM spends 5 Doom during an Event."""
+
+
+@hand_of_doom.command("stress")
+@override_option
+@json_option
+@click.pass_context
+def hand_of_doom_stress(ctx: click.Context) -> None:
+    """2 unavoidable Stress for each PC.
+
+    Example: campaign hand-of-doom stress
+    """
+    _write(ctx, lambda app: app.hand_of_doom("stress"))
+
+
+@hand_of_doom.command("trait", context_settings={"ignore_unknown_options": True})
+@click.argument("name")
+@click.argument("modifier")
+@click.option("--on", "owner", default="Cohort", show_default=True, help="The Cohort or a PC.")
+@override_option
+@json_option
+@click.pass_context
+def hand_of_doom_trait(ctx: click.Context, name: str, modifier: str, owner: str) -> None:
+    """A Hindering trait on the Cohort or a PC for the rest of the Event.
+
+    Example: campaign hand-of-doom trait "Reinforcements" "-1 / 2d"
+    """
+    _write(ctx, lambda app: app.hand_of_doom("trait", name, modifier, owner))
+
+
+@hand_of_doom.command("challenge")
+@click.argument("name")
+@click.option("--threat", required=True)
+@click.option("--type", "type_", required=True)
+@click.option("--rating", required=True, type=int)
+@override_option
+@json_option
+@click.pass_context
+def hand_of_doom_challenge(ctx: click.Context, name: str, threat: str, type_: str, rating: int) -> None:
+    """A new Challenge in the Event.
+
+    Example: campaign hand-of-doom challenge "The Warden" --threat Major --type Venger --rating 4
+    """
+    _write(ctx, lambda app: app.hand_of_doom("challenge", challenge={"name": name, "threat": threat,
+                                                                     "type": type_, "rating": rating}))
+
+
+@cli.command("disaster-trait", context_settings={"ignore_unknown_options": True})
+@click.argument("challenge_name", metavar="CHALLENGE")
+@click.argument("name")
+@click.argument("modifier")
+@click.option("--on", "owner", required=True, help="Cohort, a PC, or the Challenge.")
+@click.option("--lasts", default="event", show_default=True, help="round, challenge, event, scene, scenario.")
+@override_option
+@json_option
+@click.pass_context
+def disaster_trait(ctx: click.Context, challenge_name: str, name: str, modifier: str, owner: str, lasts: str) -> None:
+    """After a Disaster, the GM's temporary trait: Hindering on the side that suffered it, or Beneficial opposite.
+
+    Example: campaign disaster-trait "Vault Guards" Rattled "-1 / 1d" --on Kira
+    """
+    _write(ctx, lambda app: app.disaster_trait(challenge_name, name, modifier, owner, lasts))
+
+
+@cli.command("agony-trait", context_settings={"ignore_unknown_options": True})
+@click.argument("pc_name", metavar="PC")
+@click.argument("name")
+@click.argument("modifier")
+@override_option
+@json_option
+@click.pass_context
+def agony_trait(ctx: click.Context, pc_name: str, name: str, modifier: str) -> None:
+    """The semi-permanent Hindering trait an Agony brings, named by the GM.
+
+    Example: campaign agony-trait Bo "Shaking hands" "-1 / 1d"
+    """
+    _write(ctx, lambda app: app.agony_trait(pc_name, name, modifier))
+
+
+@cli.group()
+def recover() -> None:
+    """Stress recovery at a Scene's end (set amount, or a Stallion Test)."""
+
+
+@recover.command("set")
+@click.option("--stress", "removal", required=True, help="Who recovers how much, e.g. Kira=1,Bo=1.")
+@override_option
+@json_option
+@click.pass_context
+def recover_set(ctx: click.Context, removal: str) -> None:
+    """The set amount: 1 Stress per PC with Stallion rank 2+, distributed by consensus.
+
+    Example: campaign recover set --stress Kira=1
+    """
+    _write(ctx, lambda app: app.recover_set(_pairs(removal, "recovery")))
+
+
+@recover.command("test")
+@override_option
+@json_option
+@click.pass_context
+def recover_test(ctx: click.Context) -> None:
+    """Open the Stallion recovery Test; play it with cohort-turn, then `recover apply`.
+
+    Example: campaign recover test
+    """
+    _write(ctx, lambda app: app.recover_test())
+
+
+@recover.command("apply")
+@click.option("--stress", "removal", required=True, help="Who recovers how much, e.g. Kira=2,Bo=1.")
+@override_option
+@json_option
+@click.pass_context
+def recover_apply(ctx: click.Context, removal: str) -> None:
+    """Each success of the recovery Test removes 1 Stress, distributed by consensus.
+
+    Example: campaign recover apply --stress Kira=2,Bo=1
+    """
+    _write(ctx, lambda app: app.recover_apply(_pairs(removal, "recovery")))
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def downtime(ctx: click.Context) -> None:
+    """Extended downtime: 3 Stress off every PC.
+
+    Example: campaign downtime
+    """
+    _write(ctx, lambda app: app.downtime())
+
+
+@cli.command("growth-test")
+@click.argument("pc_name", metavar="PC")
+@click.option("--pool", required=True, type=int, help="The dice the GM sets.")
+@click.option("--faces", help="Faces from the table; without them the program rolls.")
+@click.option("--place", "places", metavar="DICE", help="Where the Agony modifier goes (dice numbered from 1).")
+@override_option
+@json_option
+@click.pass_context
+def growth_test(ctx: click.Context, pc_name: str, pool: int, faces: str | None, places: str | None) -> None:
+    """A Growth Test after a narrative quest: passing removes 1 Agony; each Agony adds its ranked modifier.
+
+    Example: campaign growth-test Bo --pool 4 --faces 3,4,2,1
+    """
+    from ledger.dice import parse_faces
+    placement = {0: tuple(p - 1 for p in parse_faces(places))} if places else None
+    _write(ctx, lambda app: app.growth_test(pc_name, pool, parse_faces(faces) if faces else None, placement))
