@@ -31,7 +31,7 @@ def _round_of(db: Database, entry: int, e: Any) -> str | None:
     (Stressed Out right after taking the Stress) belongs to the same round.
     """
     challenge = getattr(e, "challenge", None)
-    if challenge is None and not isinstance(e, Challenge.Event):
+    if challenge is None and isinstance(e, Character.Event):
         previous = db.execute("SELECT round, about FROM history WHERE entry = ?", [entry - 1]).fetchone()
         return previous[0] if previous and previous[1] == e.originator_id.hex else None
     if isinstance(e, Challenge.Event) and not isinstance(e, (Challenge.Opened, Challenge.TraitGained)):
