@@ -143,7 +143,7 @@ def motto(ctx: click.Context, pc_name: str, words: str) -> None:
     _write(ctx, lambda app: app.set_motto(pc_name, words))
 
 
-@cli.command("check-this-out")
+@cli.command("check-this-out", context_settings={"ignore_unknown_options": True})
 @click.argument("name")
 @click.argument("modifier")
 @click.option("--pay", "paid", required=True, type=click.Choice(["destiny", "doom"]))

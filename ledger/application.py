@@ -179,6 +179,8 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             pcs = len(t.pcs_in_game())
             if not pcs:
                 raise RuleViolation("A Scenario needs at least one PC; add one with `campaign pc add`.")
+            if camp.scenario_number:
+                traits.expire(t, f"scenario {camp.scenario_number}")
             camp.scenario_started(title, pcs, pcs)
             return {"scenario": title, "destiny": pcs, "doom": pcs}
         return self._relics(command)

@@ -180,5 +180,10 @@ class Challenge(Reversible):
         return self.rating - self.resolved
 
     @property
+    def last_round(self) -> int:
+        """The round last played (between rounds, the round counter already names the next)."""
+        return self.round - 1 if self.phase == "cohort" and self.round > 1 else self.round
+
+    @property
     def finished(self) -> bool:
         return self.phase in ("resolved", "ended")

@@ -54,7 +54,7 @@ class RecoveryCommands:
                 raise RuleViolation(f"Play {name} first (recover test, then cohort-turn).")
             ch = t.challenge(name)
             if camp.uses.get(f"{traits.COHORT}:{name}".casefold()) == "applied":
-                raise RuleViolation(f"{name} has already been applied.")
+                t.refuse(f"{name} has already been applied.")
             camp.trait_used(f"{traits.COHORT}:{name}", "applied")
             return _remove(t, removal, max(0, ch.resolved), name)
         return self._relics(command)
@@ -78,6 +78,7 @@ class RecoveryCommands:
 
         def command(t: Table) -> Report:
             pc = t.pc(name)
+            t.allow(pc.check_in_game)
             if pc.agony < 1:
                 t.refuse(f"{pc.name} has no Agony to recover.")
             thrown = dice.entered(faces, pool) if faces is not None else t.dice.roll(pool)
@@ -102,6 +103,11 @@ class RecoveryCommands:
             mod = relics.parse_modifier(modifier, relics.HINDERING)
             if mod.polarity != relics.HINDERING:
                 t.refuse("An Agony's trait is Hindering.")
+            carried = sum(1 for x in t.campaign.temporary
+                          if x["owner"] == owner.name and x["source"].startswith("Agony"))
+            if carried >= owner.agony:
+                t.refuse(f"{owner.name} has {owner.agony} Agony and already carries {carried} Agony "
+                         f"{'trait' if carried == 1 else 'traits'}.")
             made = traits.create(t, None, owner.name, name, str(mod), relics.HINDERING, "cohort", "semi-permanent",
                                  f"Agony {owner.agony}")
             return {"trait": made}
@@ -122,7 +128,7 @@ def _check_scene_over(t: Table) -> Any:
 def _remove(t: Table, removal: dict[str, int], amount: int, why: str) -> Report:
     group = [pc.name for pc in t.pcs_in_game()]
     named = {t.pc(n).name: v for n, v in removal.items()}
-    t.allow(lambda: relics.check_distribution(amount, named, group))
+    t.allow(lambda: relics.check_distribution(amount, named, group, f"{why.capitalize()} removes {amount} Stress"))
     removed = {}
     for name, n in named.items():
         pc = t.pc(name)

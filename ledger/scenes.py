@@ -82,16 +82,21 @@ class SceneCommands:
                 raise RuleViolation(f"There is already a Challenge named {into.strip()}.")
             if not 1 <= dice < ch.unresolved:
                 t.refuse(f"{ch.name} has {ch.unresolved} unresolved dice; a split moves 1 to {ch.unresolved - 1}.")
-            names = [t.pc(n).name for n in group]
+            pcs = [t.pc(n) for n in group]
+            for pc in pcs:
+                t.allow(pc.check_in_game)
+            names = [pc.name for pc in pcs]
             keeps = [n for n in turns.facing(t, ch) if n not in names]
             if not names or not keeps:
                 t.refuse("A split divides the Cohort into two groups, each facing one Challenge.")
             turns.pay(t, paid, f"The Cohort splits {ch.name}")
             ch.split_off(into.strip(), dice, ch.rating - dice, names, keeps)
             new = t.add(Challenge(name=into.strip(), threat=ch.threat, type=ch.type, rating=dice))
-            new.configured(ch.encounter, names, ch.rounds_left, None)
-            if ch.encounter and t.campaign.encounter:
-                t.campaign.encounter_challenge_added(ch.encounter, new.name)
+            event_ = t.campaign.encounter
+            in_event = event_ is not None and ch.name in event_["challenges"]
+            new.configured(event_["number"] if in_event else None, names, ch.rounds_left, None)
+            if in_event:
+                t.campaign.encounter_challenge_added(event_["number"], new.name)
             return {"challenge": ch.name, "into": new.name, "dice": dice, "group": names, "keeps": keeps}
         return self._relics(command)
 
@@ -120,7 +125,7 @@ def _end_encounter(t: Table, reason: str) -> None:
         if camp.turn and camp.turn["challenge"] == ch.name:
             camp.turn_ended(ch.name, camp.turn["side"], camp.turn["round"])
         if not ch.finished:
-            ch.ended(ch.round, f"its Event ended{': ' + reason if reason else ''}")
+            ch.ended(ch.last_round, f"its Event ended{': ' + reason if reason else ''}")
             traits.expire(t, f"challenge {ch.name}")
     camp.encounter_ended(number, camp.encounter["title"], reason)
     traits.expire(t, f"event {number}")

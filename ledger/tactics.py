@@ -70,9 +70,12 @@ class TacticsCommands:
             if effect == "stress":
                 for pc in t.pcs_in_game():
                     pc.take_stress(t.rules, 2, "the Hand of Doom", 0)
+                turns.everyone_stressed_out(t, None)
                 return {"effect": "stress", "each": 2}
             if effect == "trait":
-                made = traits.create(t, None, owner or traits.COHORT, name, modifier, relics.HINDERING, "cohort",
+                holder = traits.COHORT if owner.strip().casefold() in ("", traits.COHORT.casefold()) \
+                    else t.pc(owner).name
+                made = traits.create(t, None, holder, name, modifier, relics.HINDERING, "cohort",
                                      "event", "the Hand of Doom")
                 return {"effect": "trait", "trait": made}
             return {"effect": "challenge", **self._open_from_doom(t, challenge or {})}
@@ -95,8 +98,9 @@ class TacticsCommands:
         def command(t: Table) -> Report:
             ch = t.challenge(challenge)
             if not ch.disaster:
-                raise RuleViolation(f"{ch.name} has no Disaster waiting for its trait.")
-            side = ch.disaster["side"]
+                t.refuse(f"{ch.name} has no Disaster waiting for its trait.")
+            disaster = ch.disaster or {"side": "cohort", "round": ch.last_round}
+            side = disaster["side"]
             mod = relics.parse_modifier(modifier)
             holder = _disaster_holder(t, ch, owner)
             hurts_cohort = holder != ch.name
@@ -108,7 +112,8 @@ class TacticsCommands:
                          "on the Cohort.")
             target = "challenge" if holder == ch.name else "cohort"
             made = traits.create(t, ch, holder, name, modifier, None, target, duration, f"a Disaster in {ch.name}")
-            ch.disaster_trait_made(ch.disaster["round"], side, made["name"], holder)
+            if ch.disaster:
+                ch.disaster_trait_made(disaster["round"], side, made["name"], holder)
             return {"trait": made}
         return self._relics(command)
 

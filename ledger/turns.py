@@ -197,10 +197,9 @@ def _check_serial(t: Table, ch: Challenge) -> None:
 
 def _buy_time(t: Table, ch: Challenge) -> None:
     """Buy Time: 1 Destiny at the start of the Cohort turn, one more round (not for a Test)."""
-    if ch.test:
-        t.refuse(f"{ch.name} is a Test; a Test cannot buy time.")
-    elif ch.rounds_left is None:
-        t.refuse(f"{ch.name} is not timed; there is no time to buy.")
+    if ch.rounds_left is None:  # nothing to buy: no override can make it timed
+        raise RuleViolation(f"{ch.name} is a Test; a Test cannot buy time." if ch.test else
+                            f"{ch.name} is not timed; there is no time to buy.")
     pay(t, "destiny", f"The Cohort buys time against {ch.name}")
     ch.time_bought(ch.round, (ch.rounds_left or 0) + 1)
 
@@ -238,6 +237,7 @@ def _supplies(t: Table, ch: Challenge) -> list[dict[str, Any]]:
 def _gm_motto(t: Table, ch: Challenge, name: str) -> dict[str, Any]:
     """The GM spends a Doom to activate a PC's Motto as A1 / 1d on the Cohort turn (once a scenario)."""
     owner, trait, _ = traits.find(t, ch, name, MOTTO)
+    t.allow(t.pc(owner).check_in_game)
     gm_version = {**trait, "name": f"{MOTTO} (GM)", "frequency": "scenario"}
     traits.check_use(t, ch, owner, gm_version)
     destiny, doom = t.allow(lambda: t.campaign.pay("doom", gm=True), fallback=(0, 0))
@@ -427,7 +427,7 @@ def distribute(t: Table, ch: Challenge, stress: dict[str, int] | None) -> bool:
     else:
         t.campaign.turn_ended(ch.name, CHALLENGE, round_)
     end_round(t, ch, round_)
-    _everyone_stressed_out(t, ch)
+    everyone_stressed_out(t, ch)
     return True
 
 
@@ -437,20 +437,24 @@ def facing(t: Table, ch: Challenge) -> list[str]:
     return [name for name in in_game if name in ch.group] if ch.group else in_game
 
 
-def _everyone_stressed_out(t: Table, ch: Challenge) -> None:
+def everyone_stressed_out(t: Table, ch: Challenge | None) -> None:
     """When every PC facing an Event is Stressed Out, its Challenges end and so does the Scene."""
     camp = t.campaign
-    names = camp.encounter["challenges"] if camp.encounter and ch.name in camp.encounter["challenges"] else []
-    challenges = [t.challenge(n) for n in names] or [ch]
-    pcs = {p for c in challenges if not c.finished for p in facing(t, c)} or set(facing(t, ch))
+    names = list(camp.encounter["challenges"]) if camp.encounter else []
+    if ch is not None and ch.name not in names:
+        names = [ch.name]
+    challenges = [t.challenge(n) for n in names]
+    pcs = {p for c in challenges if not c.finished for p in facing(t, c)}
+    if not pcs and ch is None:
+        pcs = {pc.name for pc in t.pcs_in_game()}
     if not pcs or not all(t.pc(p).stressed_out for p in pcs):
         return
     reason = "every PC facing it is Stressed Out"
     for c in challenges:
         if not c.finished:
-            c.ended(c.round, reason)
+            c.ended(c.last_round, reason)
             traits.expire(t, f"challenge {c.name}")
-    if camp.encounter and names:
+    if camp.encounter and (ch is None or ch.name in camp.encounter["challenges"]):
         number = camp.encounter["number"]
         camp.encounter_ended(number, camp.encounter["title"], reason)
         traits.expire(t, f"event {number}")

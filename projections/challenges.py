@@ -29,6 +29,10 @@ def apply(db: Database, entry: int, e: Any) -> None:
         changes["resolved"] = e.resolved
     if isinstance(e, Challenge.Resolved):
         changes["phase"] = "resolved"
+    if isinstance(e, Challenge.Ended):
+        changes["phase"] = "ended"
+    if isinstance(e, Challenge.SplitOff):
+        changes["rating"] = e.rating
     if isinstance(e, Challenge.StressDistributed) or (
             isinstance(e, Challenge.RoundTallied) and e.side == "challenge" and e.successes <= 0):
         changes["round"] = e.round + 1  # the round the table plays next
@@ -39,6 +43,6 @@ def apply(db: Database, entry: int, e: Any) -> None:
 def _reversed(db: Database, e: Any) -> None:
     changes = {k: e.changes[k] for k in ("resolved", "leader", "round") if k in e.changes}
     if "phase" in e.changes:
-        changes["phase"] = "resolved" if e.changes["phase"] == "resolved" else "open"
+        changes["phase"] = e.changes["phase"] if e.changes["phase"] in ("resolved", "ended") else "open"
     if changes:
         db["challenges"].update(e.originator_id.hex, changes)

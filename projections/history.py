@@ -110,6 +110,12 @@ def _tides(n: _Names, e: Campaign.TidesShifted) -> str:
     return f"The Tides shift after {e.challenge} round {e.round}: Destiny {e.destiny:+d}, Doom {e.doom:+d}{lost}"
 
 
+def _scope_kind(scope: str) -> str:
+    """'scene 3' -> scene; 'Vault Guards:2' -> round (a round's scope is the Challenge and its round)."""
+    kind = scope.split(" ", 1)[0]
+    return kind if kind in ("scene", "scenario", "event", "challenge") else "round"
+
+
 def _trait(trait: dict[str, Any]) -> str:
     limits = [f"once a {trait['frequency']}"] if trait.get("frequency", "always") != "always" else []
     limits += [f"{'/'.join(trait['types'])} only"] if trait.get("types") else []
@@ -162,7 +168,7 @@ LINES: dict[type, Callable[[_Names, Any], str]] = {
     Campaign.TemporaryTraitCreated: lambda n, e: f"{e.owner} gains the temporary trait {e.trait['name']} "
     f"({e.trait['source']}): {_trait(e.trait)}, lasts {_lasts(e.trait)}",
     Campaign.TraitExpired: lambda n, e: f"{e.owner}'s temporary trait {e.trait} ends",
-    Campaign.TraitUsed: lambda n, e: f"{e.trait} is used for this {e.scope.split(' ')[0] if ' ' in e.scope else 'round'}",
+    Campaign.TraitUsed: lambda n, e: f"{e.trait} is used for this {_scope_kind(e.scope)}",
     Campaign.OpportunityCreated: lambda n, e: f"{e.pc} creates an opportunity in {e.challenge} round {e.round}: "
     "contributes nothing this round, +1 Destiny at its end",
     Campaign.DestinyGained: lambda n, e: f"+{e.amount} Destiny: {e.reason}"

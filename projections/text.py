@@ -68,6 +68,8 @@ def waiting_text(name: str, phase: str, pending: dict[str, Any] | None, offered:
         return [f"Next: campaign challenge-turn {q}"]
     if phase == "cohort":
         return [f"Next: campaign cohort-turn {q}"]
+    if phase == "ended":
+        return [f"{name} has ended unresolved."]
     return [f"{name} is resolved."]
 
 

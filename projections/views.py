@@ -76,6 +76,6 @@ def entries(db: Database, numbers: list[int]) -> list[dict[str, Any]]:
 
 
 def challenges(db: Database, open_only: bool = False) -> list[dict[str, Any]]:
-    where = "phase != 'resolved'" if open_only else None
+    where = "phase NOT IN ('resolved', 'ended')" if open_only else None
     return [{k: r[k] for k in ("name", "threat", "type", "rating", "resolved", "leader", "round", "phase")}
             for r in db["challenges"].rows_where(where, order_by="opened")]

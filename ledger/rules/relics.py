@@ -443,15 +443,17 @@ def threat_autos(rules: RulesVersion, threat: str, resolved: int) -> tuple[int, 
     return (rules.threat_auto[threat],) * resolved
 
 
-def check_distribution(stress: int, distribution: Mapping[str, int], group: Sequence[str]) -> None:
-    """A Stress distribution names PCs facing the Challenge and adds up to the successes."""
+def check_distribution(stress: int, distribution: Mapping[str, int], group: Sequence[str],
+                       what: str | None = None) -> None:
+    """A distribution of Stress (taken or recovered) names the PCs concerned and adds up."""
     strangers = [name for name in distribution if name not in group]
     if strangers:
-        raise RuleViolation(f"{strangers[0]} is not facing this Challenge and cannot take its Stress.")
+        raise RuleViolation(f"{strangers[0]} is not facing this Challenge and cannot take its Stress." if what is None
+                            else f"{strangers[0]} is not among the PCs in play.")
     if any(n < 0 for n in distribution.values()):
         raise BadInput("Stress given to a PC cannot be negative.")
     if sum(distribution.values()) != stress:
-        raise RuleViolation(f"The Challenge scored {stress} Stress; the distribution adds up to "
+        raise RuleViolation(f"{what or f'The Challenge scored {stress} Stress'}; the distribution adds up to "
                             f"{sum(distribution.values())}.")
 
 
