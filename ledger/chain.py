@@ -51,9 +51,12 @@ class ChainedSQLiteRecorder(SQLiteApplicationRecorder):
         for entry, s in zip(ids, stored_events):
             previous = entry_hash(previous, entry, s.originator_id, s.originator_version, s.topic, s.state)
             c.execute("INSERT INTO ledger_chain (entry, hash) VALUES (?, ?)", (entry, previous))
-        c.execute("INSERT INTO ledger_commands VALUES (?, ?, ?, ?, ?)",
-                  (ids[0], ids[-1], kwargs.get("command", "?"), kwargs.get("unit"),
-                   json.dumps(kwargs.get("detail") or {})))
+        # One command wrote these entries; an import writes many commands' entries at once.
+        groups = kwargs.get("commands") or [(0, len(ids) - 1, kwargs.get("command", "?"), kwargs.get("unit"),
+                                             kwargs.get("detail"))]
+        for start, end, name, unit, detail in groups:
+            c.execute("INSERT INTO ledger_commands VALUES (?, ?, ?, ?, ?)",
+                      (ids[start], ids[end], name, unit, json.dumps(detail or {})))
         return ids
 
     def commands(self) -> list[tuple[int, int, str, str | None, dict]]:
@@ -69,12 +72,14 @@ class ChainedSQLiteRecorder(SQLiteApplicationRecorder):
         return row[0] if row else GENESIS
 
     def stored_entries_with_hashes(self, first: int, last: int, batch: int = 1000) -> Iterator[tuple]:
-        """Entries first..last with their chain hashes, streamed in order."""
+        """Entries first..last with their chain hashes and, on a command's first entry, the command."""
         start = first - 1
         while start < last:
             with self.datastore.transaction(commit=False) as c:
-                c.execute(f"SELECT e.rowid, e.originator_id, e.originator_version, e.topic, e.state, h.hash "
+                c.execute(f"SELECT e.rowid, e.originator_id, e.originator_version, e.topic, e.state, h.hash, "
+                          "m.last_entry, m.command, m.unit, m.detail "
                           f"FROM {self.events_table_name} e LEFT JOIN ledger_chain h ON h.entry = e.rowid "
+                          "LEFT JOIN ledger_commands m ON m.first_entry = e.rowid "
                           "WHERE e.rowid > ? AND e.rowid <= ? ORDER BY e.rowid LIMIT ?", (start, last, batch))
                 rows = [tuple(r) for r in c.fetchall()]
             yield from rows

@@ -48,9 +48,8 @@ def export_lines(app: Any, first: int = 1, last: int | None = None,
     campaign = app.campaign()
     yield json.dumps({"format": FORMAT, "campaign": campaign.name, "ruleset": campaign.ruleset,
                       "rules_version": campaign.rules_version, "first": first, "previous_hash": chain_before})
-    commands = {c[0]: c for c in recorder.commands() if first <= c[0] <= last}
     count, last_hash = 0, chain_before
-    for entry, oid, version, topic, state, hash_ in recorder.stored_entries_with_hashes(first, last, BATCH):
+    for entry, oid, version, topic, state, hash_, *command in recorder.stored_entries_with_hashes(first, last, BATCH):
         line: dict[str, Any] = {"entry": entry}
         fields = _state_fields(state)
         stamp = fields.get("data", {}).get("timestamp", {})
@@ -58,9 +57,9 @@ def export_lines(app: Any, first: int = 1, last: int | None = None,
                     aggregate=str(oid if isinstance(oid, UUID) else UUID(str(oid))), version=version)
         line.update(fields)
         line["hash"] = hash_
-        if entry in commands:
-            _, end, name, unit, detail = commands[entry]
-            line["command"] = {"name": name, "unit": unit, "detail": detail, "last": end}
+        end, name, unit, detail = command
+        if name is not None:
+            line["command"] = {"name": name, "unit": unit, "detail": json.loads(detail or "{}"), "last": end}
         count, last_hash = count + 1, hash_
         yield json.dumps(line, ensure_ascii=False)
         if progress and count % BATCH == 0:
@@ -138,30 +137,35 @@ def _state_of(row: dict[str, Any], number: int) -> bytes:
 
 
 def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None = None) -> int:
-    """Append a checked file's entries, command by command, to an empty ledger."""
+    """Append a checked file's entries to an empty ledger, a thousand at a time, commands kept."""
     recorder = _chained(app)
     if recorder.max_notification_id():
         raise BadInput("Import writes into a new, empty campaign file.")
     batch: list[StoredEvent] = []
-    command: dict[str, Any] = {}
+    commands: list[list[Any]] = []  # [start offset, end offset, name, unit, detail] within the batch
     written = 0
 
     def flush() -> None:
         nonlocal written
         if batch:
-            recorder.insert_events(batch, command=command.get("name", "import"), unit=command.get("unit"),
-                                   detail=command.get("detail"))
+            recorder.insert_events(batch, commands=[tuple(c) for c in commands])
             written += len(batch)
             if progress:
                 progress(len(batch))
             batch.clear()
+            commands.clear()
     for number, raw in enumerate(lines, 1):
         row = json.loads(raw) if raw.strip() else {}
         if "entry" not in row:
             continue
         if "command" in row:
-            flush()
-            command = row["command"]
+            if len(batch) >= BATCH:
+                flush()
+            c = row["command"]
+            commands.append([len(batch), len(batch), c.get("name", "import"), c.get("unit"), c.get("detail")])
+        elif not commands:  # entries before any command (a file from elsewhere): one group
+            commands.append([len(batch), len(batch), "import", None, None])
+        commands[-1][1] = len(batch)
         batch.append(StoredEvent(UUID(row["aggregate"]), row["version"], row["type"], _state_of(row, number)))
     flush()
     return written
