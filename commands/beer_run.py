@@ -64,7 +64,8 @@ _br_roll_options = [
     click.option("--penalty-faces", help="Faces of the penalty dice that oppose this roll."),
     click.option("--difficulty-faces", help="Faces of the difficulty dice of a helping or situational goal."),
     click.option("--roll", is_flag=True, help="Let the program roll every die (also the default without --faces)."),
-    click.option("--override", help="The GM's reason to let a pool through that the rules refuse."),
+    click.option("--gm-override", "--override", "override", metavar="REASON",
+                 help="The GM's reason to let a pool through that the rules refuse."),
 ]
 
 

@@ -252,7 +252,8 @@ def d2d6_item_add(ctx: click.Context, name: str, die: str, holder: str | None) -
 @click.option("--faces", help="The face rolled at the table.")
 @click.option("--roll", is_flag=True, help="Let the program roll (the default without --faces).")
 @click.option("--for", "purpose", default="", help="What the item is used for.")
-@click.option("--override", default=None, metavar="REASON", help="The GM allows using an Empty item, and why.")
+@click.option("--gm-override", "--override", "override", default=None, metavar="REASON",
+              help="The GM allows using an Empty item, and why.")
 @json_option
 @click.pass_context
 def d2d6_supply_roll(ctx: click.Context, item: str, faces: str | None, roll: bool, purpose: str,
@@ -298,7 +299,8 @@ def d2d6_tracker_add(ctx: click.Context, name: str, value: int, step: int | None
 @click.option("--faces", help="The d100 rolled at the table (00 is 100).")
 @click.option("--roll", is_flag=True, help="Let the program roll (the default without --faces).")
 @click.option("--for", "purpose", default="", help="What it is used for.")
-@click.option("--override", default=None, metavar="REASON", help="The GM allows a use at 0%, and why.")
+@click.option("--gm-override", "--override", "override", default=None, metavar="REASON",
+              help="The GM allows a use at 0%, and why.")
 @json_option
 @click.pass_context
 def d2d6_tracker_roll(ctx: click.Context, name: str, faces: str | None, roll: bool, purpose: str,
