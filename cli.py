@@ -540,19 +540,37 @@ def status(ctx: click.Context) -> None:
 @json_option
 @click.pass_context
 def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
-    """Show the character sheets (or one PC's), now or as they stood --at an entry or time.
+    """Show the character sheets (or one character's), now or as they stood --at an entry or time.
 
     Example: campaign sheet Kira --at 40
     """
-    from projections.text import sheets_text
     from projections import views
 
     def query(app: Any, db: Any) -> list:
-        rows = views.sheets(db, name, _at(db, at))
+        ruleset = views.campaign(db).get("ruleset", "relics")
+        if ruleset == "relics":
+            rows = views.sheets(db, name, _at(db, at))
+        else:
+            with _as_of(app, db, at) as past:
+                rows = [r for r in _sheets_of(ruleset, past)[0] if not name or r["name"].casefold() == name.casefold()]
         if name and not rows:
-            raise BadInput(f"There is no PC named '{name}' in this campaign.")
+            raise BadInput(f"There is no character named '{name}' in this campaign.")
         return rows
-    _read(ctx, query, sheets_text)
+    _read(ctx, query, lambda rows: _sheets_of(_ruleset(ctx), None)[1](rows))
+
+
+def _ruleset(ctx: click.Context) -> str:
+    from projections import views
+    return views.campaign(_open(ctx)[1]).get("ruleset", "relics")
+
+
+def _as_of(app: Any, db: Any, at: str | None):
+    """The read tables now, or rebuilt as they stood --at an entry (for tables without a history)."""
+    import contextlib
+
+    from projections import runner
+    entry = _at(db, at)
+    return contextlib.nullcontext(db) if entry is None else runner.as_of(app, entry)
 
 
 @cli.command()
@@ -560,13 +578,37 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
 @json_option
 @click.pass_context
 def pools(ctx: click.Context, at: str | None) -> None:
-    """Show the Destiny and Doom pools, now or --at an entry or time.
+    """Show the pools: Destiny and Doom (Relics), Intensity (Beer Run), supply dice and trackers
+    (decision-2d6); now or --at an entry or time.
 
     Example: campaign pools --at 2026-11-22T20:15
     """
+    from projections import views
+
+    def query(app: Any, db: Any) -> Any:
+        ruleset = views.campaign(db).get("ruleset", "relics")
+        if ruleset == "relics":
+            return views.pools(db, _at(db, at))
+        with _as_of(app, db, at) as past:
+            return _pools_of(ruleset, past)[0]
+    _read(ctx, query, lambda value: _pools_of(_ruleset(ctx), None)[1](value))
+
+
+def _pools_of(ruleset: str, db: Any) -> tuple[Any, Callable[[Any], str]]:
+    """Each ruleset's own pools (read from `db` when given), and how to print them."""
+    from projections import beer_run, decision_2d6
     from projections.text import pools_text
     from projections import views
-    _read(ctx, lambda app, db: views.pools(db, _at(db, at)), pools_text)
+
+    if ruleset == "beer-run":
+        from commands.beer_run import _br_pools_text
+        return (beer_run.pools(db) if db is not None else None), _br_pools_text
+    if ruleset == "decision-2d6":
+        from commands.decision_2d6 import _d2d6_pools_text
+        return (decision_2d6.pools(db) if db is not None else None), _d2d6_pools_text
+    if ruleset == "action-dice":
+        return [], lambda _: "An action-dice campaign keeps no pools; see `campaign action-dice sheet`."
+    return (views.pools(db) if db is not None else None), pools_text
 
 
 @cli.command()
@@ -657,20 +699,20 @@ def demo(ctx: click.Context, system: str) -> None:
 
 
 def _sheets_of(ruleset: str, db: Any) -> tuple[Any, Callable[[Any], str]]:
-    """Each ruleset's own sheets, and how to print them."""
+    """Each ruleset's own sheets (read from `db` when given), and how to print them."""
     from projections import action_dice, beer_run, decision_2d6, views
     from projections.text import sheets_text
 
     if ruleset == "action-dice":
         from commands.action_dice import _action_dice_sheets_text
-        return action_dice.sheets(db), _action_dice_sheets_text
+        return (action_dice.sheets(db) if db is not None else None), _action_dice_sheets_text
     if ruleset == "decision-2d6":
         from commands.decision_2d6 import _d2d6_sheets_text
-        return decision_2d6.sheets(db), _d2d6_sheets_text
+        return (decision_2d6.sheets(db) if db is not None else None), _d2d6_sheets_text
     if ruleset == "beer-run":
         from commands.beer_run import _br_sheets_text
-        return beer_run.sheets(db), _br_sheets_text
-    return views.sheets(db), sheets_text
+        return (beer_run.sheets(db) if db is not None else None), _br_sheets_text
+    return (views.sheets(db) if db is not None else None), sheets_text
 
 
 import commands  # noqa: E402,F401  (registers the rest of the commands)

@@ -110,3 +110,28 @@ def matches_rebuild(app: Any, db: Database) -> list[str]:
         expected = dict(tables(fresh))
         fresh.conn.close()
     return [name for name, rows in tables(db) if rows != expected.get(name)]
+
+
+@contextlib.contextmanager
+def as_of(app: Any, last: int) -> Iterator[Database]:
+    """The read model as it stood after entry `last`, rebuilt in a scratch file (time travel
+    for read tables that keep no history of their own)."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as scratch:
+        db = connect(str(Path(scratch) / "as_of.db"))
+        with _immediate(db):
+            while True:
+                start = position(db)
+                batch = app.recorder.select_notifications(start, BATCH, stop=last, inclusive_of_start=False)
+                for n in batch:
+                    _apply(db, n.id, app.mapper.to_domain_event(n))
+                if batch:
+                    db["position"].upsert({"name": NAME, "entry": batch[-1].id}, pk="name")
+                if len(batch) < BATCH:
+                    break
+        try:
+            yield db
+        finally:
+            db.conn.close()

@@ -56,3 +56,21 @@ def test_at_a_time_is_the_last_entry_made_by_then(demo):
 
 def test_an_unknown_balance_is_refused_with_the_known_ones(demo):
     assert "balances: Ash:agony" in demo.refused("statement", "gold")
+
+
+def test_every_ruleset_shows_its_own_sheets_and_pools_now_and_at_an_entry(tmp_path):
+    from tests.conftest import Table
+    gate = Table(tmp_path / "gate.db")
+    gate("demo", "--system", "decision-2d6")
+    torches = lambda t, *at: next(i for i in t.json("pools", *at)["supplies"] if i["item"] == "Torches")  # noqa: E731
+    assert torches(gate)["die"] == "Empty"
+    assert torches(gate, "--at", "9")["die"] == "D4" and torches(gate, "--at", "8")["die"] == "D6"
+    run = Table(tmp_path / "run.db")
+    run("demo", "--system", "beer-run")
+    intensity = {r["name"]: r["intensity"] for r in run.json("pools", "--at", "3")}
+    assert intensity["Ann"] == 10
+    assert [s["name"] for s in run.json("sheet", "--at", "2")] == ["Ann"]
+    archive = Table(tmp_path / "archive.db")
+    archive("demo", "--system", "action-dice")
+    assert "keeps no pools" in archive("pools").stdout
+    assert archive.json("sheet", "Mara", "--at", "5")[0]["conditions"] == []
