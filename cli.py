@@ -526,6 +526,9 @@ def status(ctx: click.Context) -> None:
 
     def query(app: Any, db: Any) -> dict:
         camp = app.campaign()
+        if camp.ruleset != "relics":
+            raise BadInput(f"This is {'an' if camp.ruleset[0] in 'aeiou' else 'a'} {camp.ruleset} campaign; "
+                           f"see `campaign {camp.ruleset} --help` (and `campaign sheet`, `pools`, `history`).")
         rows = views.challenges(db, open_only=True)
         for row in rows:
             ch = app.repository.get(challenge_id(row["name"]))
