@@ -17,7 +17,7 @@ TABLES: tuple[str, ...] = (CHARACTERS, ASSETS, FEATURES, CONDITIONS, ROLLS)
 def apply(db: Database, entry: int, e: Any) -> None:
     """Update this ruleset's read tables for one ledger entry."""
     handler = HANDLERS.get(type(e))
-    if handler is None and isinstance(e, Reversible.Reversed) and db[CHARACTERS].count_where(
+    if handler is None and isinstance(e, Reversible.Reversed) and db.table(CHARACTERS).count_where(
             "id = ?", [e.originator_id.hex]):
         handler = _reversed
     if handler:
@@ -26,51 +26,51 @@ def apply(db: Database, entry: int, e: Any) -> None:
 
 def _reversed(db: Database, entry: int, e: Any, who: str) -> None:
     """Undo restored part of a sheet: write the restored parts back; reversed rolls leave the list."""
-    name = db[CHARACTERS].get(who)["name"]
+    name = db.table(CHARACTERS).get(who)["name"]
     if "conditions" in e.changes:
-        db[CONDITIONS].delete_where("character_id = ?", [who])
-        db[CONDITIONS].insert_all([{"character_id": who, "character": name, "name": c["name"], "level": c["level"],
+        db.table(CONDITIONS).delete_where("character_id = ?", [who])
+        db.table(CONDITIONS).insert_all([{"character_id": who, "character": name, "name": c["name"], "level": c["level"],
                                     "impacts": json.dumps(c["impacts"]),
                                     "incapacitates": json.dumps(c.get("incapacitates", [])), "entry": entry}
                                    for c in e.changes["conditions"].values()])
     if "rolls" in e.changes:
-        db[CHARACTERS].update(who, {"rolls": e.changes["rolls"]})
-        db[ROLLS].delete_where(f"character_id = ? AND entry IN ({','.join('?' * len(e.entries))})",
+        db.table(CHARACTERS).update(who, {"rolls": e.changes["rolls"]})
+        db.table(ROLLS).delete_where(f"character_id = ? AND entry IN ({','.join('?' * len(e.entries))})",
                                [who, *e.entries])
 
 
 def _joined(db: Database, entry: int, e: C.Joined, who: str) -> None:
-    db[CHARACTERS].insert({"id": who, "name": e.name, "rolls": 0, "joined": entry})
-    db[ASSETS].insert_all([{"character_id": who, "character": e.name, "name": a, "die": d, "entry": entry}
+    db.table(CHARACTERS).insert({"id": who, "name": e.name, "rolls": 0, "joined": entry})
+    db.table(ASSETS).insert_all([{"character_id": who, "character": e.name, "name": a, "die": d, "entry": entry}
                            for a, d in e.assets.items()])
-    db[FEATURES].insert_all([{"character_id": who, "character": e.name, "name": f, "entry": entry}
+    db.table(FEATURES).insert_all([{"character_id": who, "character": e.name, "name": f, "entry": entry}
                              for f in e.features])
 
 
 def _asset(db: Database, entry: int, e: C.AssetSet, who: str) -> None:
     if e.was is None:  # rows keep the entry that added them, so a sheet keeps its order
-        db[ASSETS].insert({"character_id": who, "character": e.character, "name": e.asset, "die": e.die,
+        db.table(ASSETS).insert({"character_id": who, "character": e.character, "name": e.asset, "die": e.die,
                            "entry": entry})
     else:
-        db[ASSETS].update((who, e.asset), {"die": e.die})
+        db.table(ASSETS).update((who, e.asset), {"die": e.die})
 
 
 def _feature(db: Database, entry: int, e: C.FeatureGained, who: str) -> None:
-    db[FEATURES].insert({"character_id": who, "character": e.character, "name": e.feature, "entry": entry})
+    db.table(FEATURES).insert({"character_id": who, "character": e.character, "name": e.feature, "entry": entry})
 
 
 def _condition(db: Database, entry: int, e: C.ConditionSet, who: str) -> None:
     state = {"level": e.level, "impacts": json.dumps(list(e.impacts)),
              "incapacitates": json.dumps(list(e.incapacitates))}
     if e.was is None:
-        db[CONDITIONS].insert({"character_id": who, "character": e.character, "name": e.condition, **state,
+        db.table(CONDITIONS).insert({"character_id": who, "character": e.character, "name": e.condition, **state,
                                "entry": entry})
     else:
-        db[CONDITIONS].update((who, e.condition), state)
+        db.table(CONDITIONS).update((who, e.condition), state)
 
 
 def _treated(db: Database, entry: int, e: C.ConditionTreated, who: str) -> None:
-    db[CONDITIONS].delete((who, e.condition))
+    db.table(CONDITIONS).delete((who, e.condition))
 
 
 def _rolled(db: Database, entry: int, e: C.ActionRolled, who: str) -> None:
@@ -78,7 +78,7 @@ def _rolled(db: Database, entry: int, e: C.ActionRolled, who: str) -> None:
                                       "difficulty", "entered", "successes", "outcome", "succeeded", "test",
                                       "features_limit", "gm_override")}
     row.update({k: json.dumps(list(getattr(e, k))) for k in ("assets", "dice", "faces", "features", "overridden")})
-    db[ROLLS].insert({"entry": entry, "character_id": who, **row})
+    db.table(ROLLS).insert({"entry": entry, "character_id": who, **row})
     db.execute(f"UPDATE [{CHARACTERS}] SET rolls = rolls + 1 WHERE id = ?", [who])
 
 
@@ -153,14 +153,14 @@ def sheets(db: Database, name: str | None = None) -> list[dict[str, Any]]:
     """Each character's sheet: assets, features, conditions (and what they incapacitate)."""
     where, args = ("name = ? COLLATE NOCASE", [name]) if name else (None, [])
     result = []
-    for row in db[CHARACTERS].rows_where(where, args, order_by="joined"):
+    for row in db.table(CHARACTERS).rows_where(where, args, order_by="joined"):
         of = ("character_id = ?", [row["id"]])
         conditions = [{"name": c["name"], "level": c["level"], "impacts": json.loads(c["impacts"]),
                        "incapacitates": json.loads(c["incapacitates"])}
-                      for c in db[CONDITIONS].rows_where(*of, order_by="entry")]
+                      for c in db.table(CONDITIONS).rows_where(*of, order_by="entry")]
         result.append({"name": row["name"], "rolls": row["rolls"],
-                       "assets": {a["name"]: a["die"] for a in db[ASSETS].rows_where(*of, order_by="entry, rowid")},
-                       "features": [f["name"] for f in db[FEATURES].rows_where(*of, order_by="entry, rowid")],
+                       "assets": {a["name"]: a["die"] for a in db.table(ASSETS).rows_where(*of, order_by="entry, rowid")},
+                       "features": [f["name"] for f in db.table(FEATURES).rows_where(*of, order_by="entry, rowid")],
                        "conditions": conditions,
                        "incapacitated_for": sorted({a for c in conditions for a in c["incapacitates"]})})
     return result
@@ -169,7 +169,7 @@ def sheets(db: Database, name: str | None = None) -> list[dict[str, Any]]:
 def rolls(db: Database, name: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
     """Action rolls, oldest first (the last `limit` of them)."""
     where, args = ("character = ? COLLATE NOCASE", [name]) if name else (None, [])
-    rows = list(db[ROLLS].rows_where(where, args, order_by="entry desc", limit=limit))[::-1]
+    rows = list(db.table(ROLLS).rows_where(where, args, order_by="entry desc", limit=limit))[::-1]
     for r in rows:
         r.pop("character_id")
         r.update({k: json.loads(r[k]) for k in ("assets", "dice", "faces", "features", "overridden")})

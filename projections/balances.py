@@ -21,5 +21,5 @@ def record(db: Database, entry: int, balance: str, value: int) -> None:
                      [balance]).fetchone()
     previous = row[0] if row else 0
     if row is None or value != previous:
-        db["balance_changes"].upsert({"entry": entry, "balance": balance, "value": value,
-                                      "delta": value - previous}, pk=("balance", "entry"))
+        db.execute("INSERT OR REPLACE INTO balance_changes (entry, balance, value, delta) VALUES (?, ?, ?, ?)",
+                   [entry, balance, value, value - previous])

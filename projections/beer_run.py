@@ -32,25 +32,25 @@ def apply(db: Database, entry: int, e: Any) -> None:
 def _reversed(db: Database, entry: int, e: Any) -> None:
     """Undo restored part of a sheet or a conflict: write the restored parts back."""
     who, c = e.originator_id.hex, e.changes
-    if db["beer_run_sheets"].count_where("id = ?", [who]):
+    if db.table("beer_run_sheets").count_where("id = ?", [who]):
         if "intensity" in c:
-            row = db["beer_run_sheets"].get(who)
+            row = db.table("beer_run_sheets").get(who)
             _statement(db, entry, e, c["intensity"] - row["intensity"], c["intensity"], f"undo {e.unit}")
         columns = {k: _dump(c[k]) for k in ("situation", "penalties") if k in c}
         if "dead" in c:
             columns["status"] = "dead" if c["dead"] else "alive"
         if columns:
-            db["beer_run_sheets"].update(who, columns)
+            db.table("beer_run_sheets").update(who, columns)
         for ability in c.get("abilities", []):
-            db["beer_run_abilities"].update((who, ability["name"]), {"size": ability["size"], "entry": entry})
-    elif db["beer_run_conflicts"].count_where("id = ?", [who]):
+            db.table("beer_run_abilities").update((who, ability["name"]), {"size": ability["size"], "entry": entry})
+    elif db.table("beer_run_conflicts").count_where("id = ?", [who]):
         columns = {k: v for k, v in (("round", c.get("round")), ("out", c.get("out"))) if v is not None}
         columns = {k: _dump(v) if k == "out" else v for k, v in columns.items()}
         if "ended" in c:
             columns.update(status="ended" if c["ended"] else "open", result=None)
         if columns:
-            db["beer_run_conflicts"].update(who, columns)
-        db["beer_run_comparisons"].delete_where(f"entry IN ({','.join('?' * len(e.entries))})", e.entries)
+            db.table("beer_run_conflicts").update(who, columns)
+        db.table("beer_run_comparisons").delete_where(f"entry IN ({','.join('?' * len(e.entries))})", e.entries)
 
 
 def _dump(value: Any) -> str:
@@ -58,21 +58,21 @@ def _dump(value: Any) -> str:
 
 
 def _name(db: Database, e: Any) -> str:
-    return db["beer_run_sheets"].get(e.originator_id.hex)["name"]
+    return db.table("beer_run_sheets").get(e.originator_id.hex)["name"]
 
 
 def _statement(db: Database, entry: int, e: Any, change: int, balance: int, reason: str) -> None:
-    db["beer_run_sheets"].update(e.originator_id.hex, {"intensity": balance})
-    db["beer_run_intensity"].insert({"entry": entry, "character": _name(db, e), "change": change,
+    db.table("beer_run_sheets").update(e.originator_id.hex, {"intensity": balance})
+    db.table("beer_run_intensity").insert({"entry": entry, "character": _name(db, e), "change": change,
                                      "balance": balance, "reason": reason})
     balances.record(db, entry, f"{_name(db, e)}:intensity", balance)
 
 
 def _created(db: Database, entry: int, e: Ch.Created) -> None:
-    db["beer_run_sheets"].insert({"id": e.originator_id.hex, "name": e.name, "kind": e.kind,
+    db.table("beer_run_sheets").insert({"id": e.originator_id.hex, "name": e.name, "kind": e.kind,
                                   "intensity": e.intensity, "status": "alive" if e.kind == CHARACTER else "static",
                                   "situation": "[]", "penalties": "[]", "joined": entry})
-    db["beer_run_abilities"].insert_all(
+    db.table("beer_run_abilities").insert_all(
         {"character_id": e.originator_id.hex, "character": e.name, "name": a["name"], "category": a["category"],
          "size": a["size"], "start": a["size"], "position": i, "entry": entry} for i, a in enumerate(e.abilities))
     if e.kind == CHARACTER:
@@ -81,11 +81,11 @@ def _created(db: Database, entry: int, e: Ch.Created) -> None:
 
 def _pips_taken(db: Database, entry: int, e: Ch.PipsTaken) -> None:
     for name in e.pips:
-        db["beer_run_abilities"].update((e.originator_id.hex, name), {"size": e.sizes[name], "entry": entry})
+        db.table("beer_run_abilities").update((e.originator_id.hex, name), {"size": e.sizes[name], "entry": entry})
 
 
 def _outcome(db: Database, entry: int, e: Ch.OutcomeDieGained) -> None:
-    rows = db["beer_run_abilities"]
+    rows = db.table("beer_run_abilities")
     existing = list(rows.rows_where("character_id = ? AND name = ?", [e.originator_id.hex, e.ability]))
     position = existing[0]["position"] if existing else rows.count_where("character_id = ?", [e.originator_id.hex])
     rows.upsert({"character_id": e.originator_id.hex, "character": _name(db, e), "name": e.ability,
@@ -95,26 +95,26 @@ def _outcome(db: Database, entry: int, e: Ch.OutcomeDieGained) -> None:
 
 def _held(column: str, field: str) -> Callable[[Database, int, Any], None]:
     def handler(db: Database, entry: int, e: Any) -> None:
-        db["beer_run_sheets"].update(e.originator_id.hex, {column: _dump(getattr(e, field))})
+        db.table("beer_run_sheets").update(e.originator_id.hex, {column: _dump(getattr(e, field))})
     return handler
 
 
 def _opened(db: Database, entry: int, e: Co.Opened) -> None:
-    db["beer_run_conflicts"].insert({"id": e.originator_id.hex, "name": e.name, "sides": _dump(e.sides),
+    db.table("beer_run_conflicts").insert({"id": e.originator_id.hex, "name": e.name, "sides": _dump(e.sides),
                                      "target": e.target, "round": 1, "out": "{}", "status": "open",
                                      "result": None, "opened": entry})
 
 
 def _left(db: Database, entry: int, e: Any) -> None:
-    row = db["beer_run_conflicts"].get(e.originator_id.hex)
+    row = db.table("beer_run_conflicts").get(e.originator_id.hex)
     out = {**json.loads(row["out"]), e.side: getattr(e, "why", "ceded")}
-    db["beer_run_conflicts"].update(e.originator_id.hex, {"out": _dump(out)})
+    db.table("beer_run_conflicts").update(e.originator_id.hex, {"out": _dump(out)})
 
 
 def _comparison(kind: str, side: str, opponent: Callable[[Any], str], faces: str, theirs: str):
     def handler(db: Database, entry: int, e: Any) -> None:
-        conflict = db["beer_run_conflicts"].get(e.originator_id.hex)["name"]
-        db["beer_run_comparisons"].insert({
+        conflict = db.table("beer_run_conflicts").get(e.originator_id.hex)["name"]
+        db.table("beer_run_comparisons").insert({
             "entry": entry, "conflict": conflict, "round": e.round, "kind": kind, "side": getattr(e, side),
             "opponent": opponent(e), "faces": _dump(getattr(e, faces)), "opponent_faces": _dump(getattr(e, theirs)),
             "pairs": _dump(e.pairs), "scored": _dump(e.scored), "kept": _dump(e.kept), "upper_hand": e.upper_hand})
@@ -133,13 +133,13 @@ HANDLERS: dict[type, Callable[[Database, int, Any], None]] = {
     Ch.PenaltyDiceGained: _held("penalties", "held"),
     Ch.PenaltyLifted: _held("penalties", "held"),
     Ch.PipsTaken: _pips_taken,
-    Ch.Died: lambda db, n, e: db["beer_run_sheets"].update(e.originator_id.hex, {"status": "dead"}),
+    Ch.Died: lambda db, n, e: db.table("beer_run_sheets").update(e.originator_id.hex, {"status": "dead"}),
     Ch.OutcomeDieGained: _outcome,
     Co.Opened: _opened,
     Co.Ceded: _left,
     Co.SideLeft: _left,
-    Co.RoundEnded: lambda db, n, e: db["beer_run_conflicts"].update(e.originator_id.hex, {"round": e.round + 1}),
-    Co.Ended: lambda db, n, e: db["beer_run_conflicts"].update(e.originator_id.hex,
+    Co.RoundEnded: lambda db, n, e: db.table("beer_run_conflicts").update(e.originator_id.hex, {"round": e.round + 1}),
+    Co.Ended: lambda db, n, e: db.table("beer_run_conflicts").update(e.originator_id.hex,
                                                                 {"status": "ended", "result": e.reason}),
     Co.Compared: _comparison("opposed", "side", lambda e: e.opponent, "faces", "opponent_faces"),
     Co.HelpRolled: _comparison("helping", "helper", lambda e: "difficulty", "faces", "difficulty_faces"),
@@ -243,7 +243,7 @@ def _sides(e: Co.Opened) -> str:
 def _owner(names: Any, table: str, e: Any) -> str:
     """The character's or conflict's name, from this ruleset's tables (history passes its db)."""
     try:
-        return names.db[table].get(e.originator_id.hex)["name"]
+        return names.db.table(table).get(e.originator_id.hex)["name"]
     except (AttributeError, TypeError, NotFoundError):
         return "?"
 
@@ -307,9 +307,9 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
 def sheets(db: Database, name: str | None = None) -> list[dict[str, Any]]:
     where, args = ("name = ? COLLATE NOCASE", [name]) if name else (None, [])
     rows = []
-    for row in db["beer_run_sheets"].rows_where(where, args, order_by="joined"):
+    for row in db.table("beer_run_sheets").rows_where(where, args, order_by="joined"):
         abilities: dict[str, list[dict[str, Any]]] = {}
-        for a in db["beer_run_abilities"].rows_where("character_id = ?", [row["id"]], order_by="position"):
+        for a in db.table("beer_run_abilities").rows_where("character_id = ?", [row["id"]], order_by="position"):
             abilities.setdefault(a["category"], []).append({"name": a["name"], "size": a["size"],
                                                             "start": a["start"]})
         rows.append({"name": row["name"], "kind": row["kind"], "status": row["status"],
@@ -323,22 +323,22 @@ def pools(db: Database) -> list[dict[str, Any]]:
     """Intensity and the situation and penalty dice each character holds now."""
     return [{"name": r["name"], "status": r["status"], "intensity": r["intensity"],
              "situation": json.loads(r["situation"]), "penalties": json.loads(r["penalties"])}
-            for r in db["beer_run_sheets"].rows_where("kind = ?", [CHARACTER], order_by="joined")]
+            for r in db.table("beer_run_sheets").rows_where("kind = ?", [CHARACTER], order_by="joined")]
 
 
 def statement(db: Database, name: str | None = None) -> list[dict[str, Any]]:
     """Every change of Intensity with the balance after it."""
     where, args = ("character = ? COLLATE NOCASE", [name]) if name else (None, [])
-    return list(db["beer_run_intensity"].rows_where(where, args, order_by="entry"))
+    return list(db.table("beer_run_intensity").rows_where(where, args, order_by="entry"))
 
 
 def conflicts(db: Database, open_only: bool = False) -> list[dict[str, Any]]:
     where = "status = 'open'" if open_only else None
     return [{**r, "sides": json.loads(r["sides"]), "out": json.loads(r["out"])}
-            for r in db["beer_run_conflicts"].rows_where(where, order_by="opened")]
+            for r in db.table("beer_run_conflicts").rows_where(where, order_by="opened")]
 
 
 def comparisons(db: Database, conflict: str | None = None) -> list[dict[str, Any]]:
     where, args = ("conflict = ? COLLATE NOCASE", [conflict]) if conflict else (None, [])
     return [{**r, **{k: json.loads(r[k]) for k in ("faces", "opponent_faces", "pairs", "scored", "kept")}}
-            for r in db["beer_run_comparisons"].rows_where(where, args, order_by="entry")]
+            for r in db.table("beer_run_comparisons").rows_where(where, args, order_by="entry")]

@@ -12,5 +12,5 @@ TABLES = ("campaign",)
 
 def apply(db: Database, entry: int, e: Any) -> None:
     if isinstance(e, Campaign.Started):
-        db["campaign"].insert_all([{"key": "name", "value": e.name}, {"key": "ruleset", "value": e.ruleset},
+        db.table("campaign").insert_all([{"key": "name", "value": e.name}, {"key": "ruleset", "value": e.ruleset},
                                    {"key": "rules_version", "value": e.rules_version}])

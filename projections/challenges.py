@@ -13,11 +13,11 @@ TABLES = ("challenges",)
 
 def apply(db: Database, entry: int, e: Any) -> None:
     if isinstance(e, Challenge.Opened):
-        db["challenges"].insert({"id": e.originator_id.hex, "name": e.name, "threat": e.threat,
+        db.table("challenges").insert({"id": e.originator_id.hex, "name": e.name, "threat": e.threat,
                                  "type": e.type, "rating": e.rating, "resolved": 0, "leader": None,
                                  "round": 1, "phase": "open", "opened": entry})
         return
-    if isinstance(e, Reversible.Reversed) and db["challenges"].count_where("id = ?", [e.originator_id.hex]):
+    if isinstance(e, Reversible.Reversed) and db.table("challenges").count_where("id = ?", [e.originator_id.hex]):
         _reversed(db, e)
         return
     if not isinstance(e, Challenge.Event):
@@ -37,7 +37,7 @@ def apply(db: Database, entry: int, e: Any) -> None:
             isinstance(e, Challenge.RoundTallied) and e.side == "challenge" and e.successes <= 0):
         changes["round"] = e.round + 1  # the round the table plays next
     if changes:
-        db["challenges"].update(e.originator_id.hex, changes)
+        db.table("challenges").update(e.originator_id.hex, changes)
 
 
 def _reversed(db: Database, e: Any) -> None:
@@ -45,4 +45,4 @@ def _reversed(db: Database, e: Any) -> None:
     if "phase" in e.changes:
         changes["phase"] = e.changes["phase"] if e.changes["phase"] in ("resolved", "ended") else "open"
     if changes:
-        db["challenges"].update(e.originator_id.hex, changes)
+        db.table("challenges").update(e.originator_id.hex, changes)

@@ -31,16 +31,16 @@ def apply(db: Database, entry: int, e: Any) -> None:
 def _reversed(db: Database, entry: int, e: Any) -> None:
     """Undo restored part of a sheet, an item's die or a tracker: write it back, with its row."""
     who = e.originator_id.hex
-    if db["d2d6_sheets"].count_where("id = ?", [who]):
+    if db.table("d2d6_sheets").count_where("id = ?", [who]):
         columns = {k: e.changes[k] for k in ("level", "will", "fort", "stress", "vitality", "stats", "attributes")
                    if k in e.changes}
         if columns:
-            db["d2d6_sheets"].update(who, {**columns, "entry": entry})
-        db["d2d6_rolls"].delete_where(f"entry IN ({','.join('?' * len(e.entries))})", e.entries)
+            db.table("d2d6_sheets").update(who, {**columns, "entry": entry})
+        db.table("d2d6_rolls").delete_where(f"entry IN ({','.join('?' * len(e.entries))})", e.entries)
     for pool, field in ((SUPPLIES, "die"), (TRACKERS, "value")):
         current, rows, key, value = pool
-        if field in e.changes and db[current].count_where("id = ?", [who]):
-            row = db[current].get(who)
+        if field in e.changes and db.table(current).count_where("id = ?", [who]):
+            row = db.table(current).get(who)
             about = SimpleNamespace(name=row[key], holder=row.get("holder"), originator_id=e.originator_id)
             _pool_row(db, entry, about, pool, "undone", row[value], None, e.changes[field], f"undo {e.unit}")
 
@@ -48,26 +48,26 @@ def _reversed(db: Database, entry: int, e: Any) -> None:
 # --- sheets ---------------------------------------------------------------------------------
 
 def _created(db: Database, entry: int, e: Hero.Created) -> None:
-    db["d2d6_sheets"].insert({"id": e.originator_id.hex, "name": e.name, "level": e.level,
+    db.table("d2d6_sheets").insert({"id": e.originator_id.hex, "name": e.name, "level": e.level,
                               "will": e.will, "fort": e.fort, "stress": e.stress, "vitality": e.vitality,
                               "stats": e.stats, "attributes": e.attributes, "joined": entry, "entry": entry})
     scores = [(k, label, getattr(e, k)) for k, label in CORE.items()]
     scores += [(STAT, n, v) for n, v in e.stats.items()] + [(ATTRIBUTE, n, v) for n, v in e.attributes.items()]
-    db["d2d6_sheet_rows"].insert_all(
+    db.table("d2d6_sheet_rows").insert_all(
         {"entry": entry, "character": e.name, "score": label, "kind": kind, "before": None, "after": value,
          "stress": e.stress, "vitality": e.vitality, "reason": "created"} for kind, label, value in scores)
 
 
 def _score(db: Database, entry: int, e: Hero.ScoreChanged) -> None:
-    row = db["d2d6_sheets"].get(e.originator_id.hex)
+    row = db.table("d2d6_sheets").get(e.originator_id.hex)
     changes: dict[str, Any] = {"stress": e.stress, "vitality": e.vitality, "entry": entry}
     if e.kind in (STAT, ATTRIBUTE):
         column = "stats" if e.kind == STAT else "attributes"
         changes[column] = {**_json(row[column]), e.score: e.after}
     else:
         changes[e.kind] = e.after
-    db["d2d6_sheets"].update(e.originator_id.hex, changes)
-    db["d2d6_sheet_rows"].insert({"entry": entry, "character": e.name, "score": e.score, "kind": e.kind,
+    db.table("d2d6_sheets").update(e.originator_id.hex, changes)
+    db.table("d2d6_sheet_rows").insert({"entry": entry, "character": e.name, "score": e.score, "kind": e.kind,
                                   "before": e.before, "after": e.after, "stress": e.stress,
                                   "vitality": e.vitality, "reason": e.reason})
 
@@ -80,7 +80,7 @@ def _json(value: Any) -> dict:
 # --- rolls ----------------------------------------------------------------------------------
 
 def _rolled(db: Database, entry: int, e: Hero.DecisionRolled) -> None:
-    db["d2d6_rolls"].insert({"entry": entry, "character": e.name, "stat": e.stat, "stat_value": e.stat_value,
+    db.table("d2d6_rolls").insert({"entry": entry, "character": e.name, "stat": e.stat, "stat_value": e.stat_value,
                              "advantage": e.rolled_with, "chains": e.chains, "modifiers": e.modifiers,
                              "total": e.total, "target": e.target, "difficulty": e.difficulty,
                              "success": e.success, "entered": e.entered, "purpose": e.purpose})
@@ -88,7 +88,7 @@ def _rolled(db: Database, entry: int, e: Hero.DecisionRolled) -> None:
 
 def _contest(db: Database, entry: int, e: Contest.Decided) -> None:
     first, second = e.sides
-    db["d2d6_contests"].insert_all(
+    db.table("d2d6_contests").insert_all(
         {"entry": entry, "round": i, "first": first["name"], "first_chains": r["first"]["chains"],
          "first_total": r["first"]["total"], "second": second["name"], "second_chains": r["second"]["chains"],
          "second_total": r["second"]["total"],
@@ -108,11 +108,11 @@ def _pool_row(db: Database, entry: int, e: Any, pool: tuple[str, str, str, str],
     current, rows, key, value = pool
     if change == "added":
         extra = {"step": e.step} if key == "tracker" else {}
-        db[current].insert({"id": e.originator_id.hex, key: e.name, "holder": e.holder, value: after,
+        db.table(current).insert({"id": e.originator_id.hex, key: e.name, "holder": e.holder, value: after,
                             **extra, "entry": entry})
     elif after != before:
-        db[current].update(e.originator_id.hex, {value: after, "entry": entry})
-    db[rows].insert({"entry": entry, key: e.name, "change": change, "before": before, "face": face,
+        db.table(current).update(e.originator_id.hex, {value: after, "entry": entry})
+    db.table(rows).insert({"entry": entry, key: e.name, "change": change, "before": before, "face": face,
                      "after": after, "note": note})
     numeric = after if isinstance(after, int) else int(str(after).lstrip("D") or 0) if after != "Empty" else 0
     balances.record(db, entry, f"{e.name} {'supply' if key == 'item' else '%'}", numeric)
@@ -259,18 +259,18 @@ def sheets(db: Database, name: str | None = None) -> list[dict[str, Any]]:
     return [{"name": r["name"], "level": r["level"], "will": r["will"], "fort": r["fort"],
              "stress": r["stress"], "vitality": r["vitality"], "stats": _json(r["stats"]),
              "attributes": _json(r["attributes"])}
-            for r in db["d2d6_sheets"].rows_where(where, args, order_by="joined")]
+            for r in db.table("d2d6_sheets").rows_where(where, args, order_by="joined")]
 
 
 def pools(db: Database) -> dict[str, list[dict[str, Any]]]:
     return {"supplies": [{k: r[k] for k in ("item", "holder", "die")}
-                         for r in db["d2d6_supplies"].rows_where(order_by="item")],
+                         for r in db.table("d2d6_supplies").rows_where(order_by="item")],
             "trackers": [{k: r[k] for k in ("tracker", "holder", "value", "step")}
-                         for r in db["d2d6_trackers"].rows_where(order_by="tracker")]}
+                         for r in db.table("d2d6_trackers").rows_where(order_by="tracker")]}
 
 
 def statement(db: Database, name: str) -> list[dict[str, Any]]:
     """Every change of one item's supply die or one tracker, in ledger order."""
-    rows = list(db["d2d6_supply_rows"].rows_where("item = ? COLLATE NOCASE", [name], order_by="entry"))
-    rows += list(db["d2d6_tracker_rows"].rows_where("tracker = ? COLLATE NOCASE", [name], order_by="entry"))
+    rows = list(db.table("d2d6_supply_rows").rows_where("item = ? COLLATE NOCASE", [name], order_by="entry"))
+    rows += list(db.table("d2d6_tracker_rows").rows_where("tracker = ? COLLATE NOCASE", [name], order_by="entry"))
     return rows

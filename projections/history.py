@@ -19,9 +19,9 @@ def apply(db: Database, entry: int, e: Any) -> None:
     describe = LINES.get(type(e)) or beer_run.LINES.get(type(e)) or action_dice.LINES.get(type(e)) \
         or decision_2d6.LINES.get(type(e))
     line = describe(_Names(db, e), e) if describe else type(e).__qualname__
-    db["history"].insert({"entry": entry, "time": e.timestamp.isoformat(timespec="seconds"),
-                          "type": type(e).__qualname__, "line": line, "round": _round_of(db, entry, e),
-                          "about": e.originator_id.hex})
+    db.execute("INSERT INTO history (entry, time, type, line, round, about) VALUES (?, ?, ?, ?, ?, ?)",
+               [entry, e.timestamp.isoformat(timespec="seconds"), type(e).__qualname__, line,
+                _round_of(db, entry, e), e.originator_id.hex])
 
 
 def _round_of(db: Database, entry: int, e: Any) -> str | None:
@@ -40,7 +40,7 @@ def _round_of(db: Database, entry: int, e: Any) -> str | None:
         return None
     number = getattr(e, "round", None)
     if number is None:
-        rows = list(db["challenges"].rows_where("name = ?", [challenge]))
+        rows = list(db.table("challenges").rows_where("name = ?", [challenge]))
         number = rows[0]["round"] if rows else None
     return f"{challenge}:{number}" if number is not None else None
 
@@ -54,7 +54,7 @@ class _Names:
     @property
     def me(self) -> str:
         for table, column in NAMED:
-            rows = list(self.db[table].rows_where("id = ?", [self.e.originator_id.hex]))
+            rows = list(self.db.table(table).rows_where("id = ?", [self.e.originator_id.hex]))
             if rows:
                 return rows[0][column]
         return "the campaign"

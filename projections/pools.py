@@ -14,8 +14,10 @@ from ledger.reversible import Reversible
 TABLES = ("pools", "balances")
 
 def apply(db: Database, entry: int, e: Any) -> None:
-    pools = db["pools"]
-    row = pools.get(1) if pools.count else {"id": 1, "scenario": None, "destiny": 0, "doom": 0}
+    found = db.execute("SELECT scenario, destiny, doom FROM pools WHERE id = 1").fetchone()
+    row = {"id": 1, "scenario": found[0], "destiny": found[1], "doom": found[2]} if found else \
+        {"id": 1, "scenario": None, "destiny": 0, "doom": 0}
+    before = dict(row)
     if isinstance(e, Campaign.ScenarioStarted):
         row.update(scenario=e.title, destiny=e.destiny, doom=e.doom)
     elif isinstance(e, (Campaign.TraitActivated, Campaign.TidesShifted)):
@@ -28,7 +30,9 @@ def apply(db: Database, entry: int, e: Any) -> None:
         row.update(destiny=row["destiny"] + e.destiny, doom=row["doom"] + e.doom)
     elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
         row.update({k: e.changes[k] for k in ("destiny", "doom", "scenario") if k in e.changes})
-    pools.upsert(row, pk="id")
-    balances.record(db, entry, "destiny", row["destiny"])
-    balances.record(db, entry, "doom", row["doom"])
-    db["balances"].insert({"entry": entry, "destiny": row["destiny"], "doom": row["doom"]})
+    if row != before or not found:  # the common entry changes no pool: skip the writes it needs not
+        db.execute("INSERT OR REPLACE INTO pools (id, scenario, destiny, doom) VALUES (1, ?, ?, ?)",
+                   [row["scenario"], row["destiny"], row["doom"]])
+        balances.record(db, entry, "destiny", row["destiny"])
+        balances.record(db, entry, "doom", row["doom"])
+    db.execute("INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)", [entry, row["destiny"], row["doom"]])

@@ -69,7 +69,7 @@ def _next_batch(app: Any, db: Database) -> int:
     for n in notifications:
         _apply(db, n.id, app.mapper.to_domain_event(n))
     if notifications:
-        db["position"].upsert({"name": NAME, "entry": notifications[-1].id}, pk="name")
+        db.table("position").upsert({"name": NAME, "entry": notifications[-1].id}, pk="name")
     return len(notifications)
 
 
@@ -95,8 +95,8 @@ class _immediate:
 def tables(db: Database) -> Iterator[tuple[str, list[dict]]]:
     """Every read table's rows in a stable order: what `rebuild` must reproduce."""
     for table in READ_TABLES:
-        pks = db[table].pks
-        yield table, list(db[table].rows_where(order_by=", ".join(pks)))
+        pks = db.table(table).pks
+        yield table, list(db.table(table).rows_where(order_by=", ".join(pks)))
 
 
 def matches_rebuild(app: Any, db: Database) -> list[str]:
@@ -128,7 +128,7 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
                 for n in batch:
                     _apply(db, n.id, app.mapper.to_domain_event(n))
                 if batch:
-                    db["position"].upsert({"name": NAME, "entry": batch[-1].id}, pk="name")
+                    db.table("position").upsert({"name": NAME, "entry": batch[-1].id}, pk="name")
                 if len(batch) < BATCH:
                     break
         try:

@@ -13,15 +13,15 @@ TABLES = ("sessions",)
 def apply(db: Database, entry: int, e: Any) -> None:
     stamp = e.timestamp.isoformat(timespec="seconds")
     if isinstance(e, Campaign.SessionStarted):
-        db["sessions"].insert({"number": e.number, "title": e.title, "first_entry": entry, "last_entry": None,
+        db.table("sessions").insert({"number": e.number, "title": e.title, "first_entry": entry, "last_entry": None,
                                "started": stamp, "ended": None})
     elif isinstance(e, Campaign.SessionEnded):
-        db["sessions"].update(e.number, {"last_entry": entry, "ended": stamp})
+        db.table("sessions").update(e.number, {"last_entry": entry, "ended": stamp})
 
 
 def entries_of(db: Database, number: int) -> tuple[int, int] | None:
     """First and last entry of a session (an open one runs to the newest entry)."""
-    rows = list(db["sessions"].rows_where("number = ?", [number]))
+    rows = list(db.table("sessions").rows_where("number = ?", [number]))
     if not rows:
         return None
     last = rows[0]["last_entry"]
@@ -31,4 +31,4 @@ def entries_of(db: Database, number: int) -> tuple[int, int] | None:
 
 
 def all_sessions(db: Database) -> list[dict[str, Any]]:
-    return list(db["sessions"].rows_where(order_by="number"))
+    return list(db.table("sessions").rows_where(order_by="number"))

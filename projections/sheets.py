@@ -18,7 +18,7 @@ TABLES = ("sheets", "sheet_versions")
 def apply(db: Database, entry: int, e: Any) -> None:
     handler = HANDLERS.get(type(e))
     if handler is None and isinstance(e, Reversible.Reversed) and \
-            db["sheets"].count_where("id = ?", [e.originator_id.hex]):
+            db.table("sheets").count_where("id = ?", [e.originator_id.hex]):
         handler = _reversed
     if handler:
         handler(db, entry, e)
@@ -27,36 +27,36 @@ def apply(db: Database, entry: int, e: Any) -> None:
 
 def _version(db: Database, entry: int, id_: str) -> None:
     """Keep the sheet as it stands after this entry, for `sheet --at` and statements."""
-    rows = list(db["sheets"].rows_where("id = ?", [id_]))
+    rows = list(db.table("sheets").rows_where("id = ?", [id_]))
     if not rows:
         return
     row = rows[0]
-    db["sheet_versions"].upsert({"entry": entry, "id": id_, "sheet": json.dumps(row)}, pk=("id", "entry"))
+    db.table("sheet_versions").upsert({"entry": entry, "id": id_, "sheet": json.dumps(row)}, pk=("id", "entry"))
     balances.record(db, entry, f"{row['name']}:stress", row["stress"])
     balances.record(db, entry, f"{row['name']}:agony", row["agony"])
 
 
 def _joined(db: Database, entry: int, e: Character.Joined) -> None:
     ranks = {t.lower(): e.expertise.get(t, 0) for t in ("Scav", "Venger", "Phantom", "Stallion", "Sparrow")}
-    db["sheets"].insert({"id": e.originator_id.hex, "name": e.name, "primary_type": e.primary, **ranks,
+    db.table("sheets").insert({"id": e.originator_id.hex, "name": e.name, "primary_type": e.primary, **ranks,
                          "stress": 0, "agony": 0, "status": ACTIVE, "joined": entry})
 
 
 def _update(**columns: Any):
     def handler(db: Database, entry: int, e: Any) -> None:
-        db["sheets"].update(e.originator_id.hex, {k: (getattr(e, v) if isinstance(v, str) and hasattr(e, v) else v)
+        db.table("sheets").update(e.originator_id.hex, {k: (getattr(e, v) if isinstance(v, str) and hasattr(e, v) else v)
                                                  for k, v in columns.items()})
     return handler
 
 
 def _reversed(db: Database, entry: int, e: Any) -> None:
     """Undo restored some of the sheet: write back what it restored."""
-    row = db["sheets"].get(e.originator_id.hex)
+    row = db.table("sheets").get(e.originator_id.hex)
     changes = {k: e.changes[k] for k in ("stress", "agony") if k in e.changes}
     out = e.changes.get("out", row["status"] == OUT)
     stressed = e.changes.get("stressed_out", row["status"] == STRESSED_OUT)
     changes["status"] = OUT if out else STRESSED_OUT if stressed else ACTIVE
-    db["sheets"].update(e.originator_id.hex, changes)
+    db.table("sheets").update(e.originator_id.hex, changes)
 
 
 HANDLERS = {
@@ -67,7 +67,7 @@ HANDLERS = {
     Character.PushedTheLimit: _update(stress="stress", status=ACTIVE),
     Character.AgonyGained: _update(agony="agony"),
     Character.TakenOut: _update(status=OUT),
-    Character.StressRecovered: lambda db, entry, e: db["sheets"].update(e.originator_id.hex, {
+    Character.StressRecovered: lambda db, entry, e: db.table("sheets").update(e.originator_id.hex, {
         "stress": e.stress, "status": STRESSED_OUT if e.stressed_out else ACTIVE}),
     Character.AgonyRecovered: _update(agony="agony"),
     Character.GrowthTested: lambda db, entry, e: None,

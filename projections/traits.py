@@ -17,13 +17,13 @@ COHORT_ID = "cohort"
 def apply(db: Database, entry: int, e: Any) -> None:
     if isinstance(e, (Character.TraitGained, Challenge.TraitGained)):
         table = "sheets" if isinstance(e, Character.TraitGained) else "challenges"
-        _insert(db, entry, e.originator_id.hex, db[table].get(e.originator_id.hex)["name"], vars_of(e))
+        _insert(db, entry, e.originator_id.hex, db.table(table).get(e.originator_id.hex)["name"], vars_of(e))
     elif isinstance(e, Campaign.CohortTraitGained):
         _insert(db, entry, COHORT_ID, "Cohort", e.trait)
     elif isinstance(e, Campaign.TemporaryTraitCreated):
         _insert(db, entry, owner_id(db, e.owner), e.owner, e.trait)
     elif isinstance(e, Campaign.TraitExpired):
-        db["traits"].delete_where("owner_id = ? AND name = ?", [owner_id(db, e.owner), e.trait])
+        db.table("traits").delete_where("owner_id = ? AND name = ?", [owner_id(db, e.owner), e.trait])
 
 
 def vars_of(e: Any) -> dict[str, Any]:
@@ -31,7 +31,7 @@ def vars_of(e: Any) -> dict[str, Any]:
 
 
 def _insert(db: Database, entry: int, owner_id_: str, owner: str, trait: dict[str, Any]) -> None:
-    db["traits"].insert({"owner_id": owner_id_, "owner": owner, "name": trait["name"],
+    db.table("traits").insert({"owner_id": owner_id_, "owner": owner, "name": trait["name"],
                          "modifier": trait["modifier"], "polarity": trait["polarity"], "cost": trait["cost"],
                          "target": trait["target"], "entry": entry, "frequency": trait.get("frequency", "always"),
                          "types": json.dumps(trait.get("types") or []), "duration": trait.get("duration"),

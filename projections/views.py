@@ -10,20 +10,20 @@ EXPERTISE = ("scav", "venger", "phantom", "stallion", "sparrow")
 
 
 def campaign(db: Database) -> dict[str, str]:
-    return {r["key"]: r["value"] for r in db["campaign"].rows}
+    return {r["key"]: r["value"] for r in db.table("campaign").rows}
 
 
 def sheets(db: Database, name: str | None = None, at: int | None = None) -> list[dict[str, Any]]:
     where, args = ("name = ? COLLATE NOCASE", [name]) if name else (None, [])
     rows = []
-    for row in db["sheets"].rows_where(where, args, order_by="joined"):
+    for row in db.table("sheets").rows_where(where, args, order_by="joined"):
         if at is not None:
             version = db.execute("SELECT sheet FROM sheet_versions WHERE id = ? AND entry <= ? "
                                  "ORDER BY entry DESC LIMIT 1", [row["id"], at]).fetchone()
             if version is None:
                 continue
             row = json.loads(version[0])
-        traits = list(db["traits"].rows_where("owner_id = ? AND entry <= ?", [row["id"], at or 2**62],
+        traits = list(db.table("traits").rows_where("owner_id = ? AND entry <= ?", [row["id"], at or 2**62],
                                               order_by="entry"))
         rows.append({"name": row["name"], "primary": row["primary_type"],
                      "expertise": {t.capitalize(): row[t] for t in EXPERTISE if row[t]},
@@ -34,7 +34,7 @@ def sheets(db: Database, name: str | None = None, at: int | None = None) -> list
 
 
 def pools(db: Database, at: int | None = None) -> dict[str, Any]:
-    row = db["pools"].get(1) if db["pools"].count else {"scenario": None, "destiny": 0, "doom": 0}
+    row = db.table("pools").get(1) if db.table("pools").count else {"scenario": None, "destiny": 0, "doom": 0}
     result = {"scenario": row["scenario"], "destiny": row["destiny"], "doom": row["doom"]}
     if at is not None:
         past = db.execute("SELECT destiny, doom FROM balances WHERE entry <= ? ORDER BY entry DESC LIMIT 1",
@@ -64,9 +64,9 @@ def history(db: Database, first: int | None = None, last: int | None = None,
     where = "entry >= ? AND entry <= ?"
     args = [first or 0, last if last is not None else 2**62]
     if limit:
-        rows = list(db["history"].rows_where(where, args, order_by="entry desc", limit=limit))
+        rows = list(db.table("history").rows_where(where, args, order_by="entry desc", limit=limit))
         return rows[::-1]
-    return list(db["history"].rows_where(where, args, order_by="entry"))
+    return list(db.table("history").rows_where(where, args, order_by="entry"))
 
 
 def entries(db: Database, numbers: list[int]) -> list[dict[str, Any]]:
@@ -78,4 +78,4 @@ def entries(db: Database, numbers: list[int]) -> list[dict[str, Any]]:
 def challenges(db: Database, open_only: bool = False) -> list[dict[str, Any]]:
     where = "phase NOT IN ('resolved', 'ended')" if open_only else None
     return [{k: r[k] for k in ("name", "threat", "type", "rating", "resolved", "leader", "round", "phase")}
-            for r in db["challenges"].rows_where(where, order_by="opened")]
+            for r in db.table("challenges").rows_where(where, order_by="opened")]
