@@ -22,14 +22,14 @@ from ledger.challenge import Challenge
 from ledger.character import Character
 from ledger.errors import BadInput, Conflict, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
-from ledger.rules import relics
 from ledger.recovery import RecoveryCommands
+from ledger.rules import relics
 from ledger.scenes import SceneCommands, frame
-from ledger.tactics import TacticsCommands
 from ledger.systems.action_dice import ActionDiceCommands
 from ledger.systems.beer_run import BeerRunCommands
 from ledger.systems.decision_2d6 import Decision2d6Commands
 from ledger.table import DiceBox, Table
+from ledger.tactics import TacticsCommands
 
 RULESETS = ("relics", "beer-run", "action-dice", "decision-2d6")
 SINGLE_VERSION = "1"  # the three other rulesets have one version each so far
@@ -41,7 +41,8 @@ SNAPSHOT_EVERY = 50
 Report = dict[str, Any]
 
 
-class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCommands, ActionDiceCommands, Decision2d6Commands, Application):
+class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCommands, ActionDiceCommands,
+                     Decision2d6Commands, Application):
     """One campaign's ledger; its store comes from eventsourcing's persistence settings."""
 
     name = "CampaignLedger"
@@ -175,7 +176,8 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         def command(t: Table) -> Report:
             camp = t.campaign
             if camp.turn:
-                camp.check_no_turn_elsewhere("")
+                raise RuleViolation(f"The {camp.turn['side']} turn on {camp.turn['challenge']} is unfinished; "
+                                    "finish it before a new Scenario.")
             pcs = len(t.pcs_in_game())
             if not pcs:
                 raise RuleViolation("A Scenario needs at least one PC; add one with `campaign pc add`.")
