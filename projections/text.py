@@ -20,17 +20,27 @@ def sheets_text(rows: list[dict[str, Any]]) -> str:
         lines = [f"{r['name']}  ({r['status']})",
                  f"  Expertise: {expertise}; primary {r['primary']}",
                  f"  Stress {r['stress']}  Agony {r['agony']}"]
-        lines += [f"  Trait {t['name']}: {t['modifier']} {t['polarity']}, costs {t['cost']}, "
-                  f"targets the {t['target']} pool" for t in r["traits"]]
+        lines += [f"  Trait {trait_text(t)}" for t in r["traits"]]
         blocks.append("\n".join(lines))
     return "\n".join(blocks)
+
+
+def trait_text(t: dict[str, Any]) -> str:
+    limits = [f"once a {t['frequency']}"] if t.get("frequency", "always") != "always" else []
+    limits += [f"{'/'.join(t['types'])} only"] if t.get("types") else []
+    if t.get("duration"):
+        limits.append(f"temporary ({t.get('source')}), lasts "
+                      + ("for good" if t["duration"] == "semi-permanent" else f"the {t['duration']}"))
+    extra = f"; {', '.join(limits)}" if limits else ""
+    return f"{t['name']}: {t['modifier']} {t['polarity']}, costs {t['cost']}, targets the {t['target']} pool{extra}"
 
 
 def pools_text(p: dict[str, Any]) -> str:
     if "at" in p:
         return f"At entry #{p['at']}: Destiny {p['destiny']}  Doom {p['doom']}"
     scenario = f"Scenario: {p['scenario']}\n" if p.get("scenario") else ""
-    return f"{scenario}Destiny {p['destiny']}  Doom {p['doom']}"
+    cohort = "".join(f"\n  Cohort trait {trait_text(t)}" for t in p.get("cohort_traits", []))
+    return f"{scenario}Destiny {p['destiny']}  Doom {p['doom']}{cohort}"
 
 
 def statement_text(s: dict[str, Any]) -> str:

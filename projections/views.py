@@ -28,14 +28,28 @@ def sheets(db: Database, name: str | None = None, at: int | None = None) -> list
         rows.append({"name": row["name"], "primary": row["primary_type"],
                      "expertise": {t.capitalize(): row[t] for t in EXPERTISE if row[t]},
                      "stress": row["stress"], "agony": row["agony"], "status": row["status"],
-                     "traits": [{k: t[k] for k in ("name", "modifier", "polarity", "cost", "target")}
-                                for t in traits]})
+                     "traits": [_trait(t) for t in traits]})
     return rows
+
+
+def _trait(t: dict[str, Any]) -> dict[str, Any]:
+    shown = {k: t[k] for k in ("name", "modifier", "polarity", "cost", "target")}
+    shown.update(frequency=t.get("frequency") or "always", types=json.loads(t.get("types") or "[]"))
+    if t.get("duration"):
+        shown.update(duration=t["duration"], source=t.get("source"))
+    return shown
+
+
+def cohort_traits(db: Database, at: int | None = None) -> list[dict[str, Any]]:
+    """The Cohort's own traits and the temporary ones it holds (Rallying Cry is always there)."""
+    rows = db.table("traits").rows_where("owner_id = 'cohort' AND entry <= ?", [at or 2**62], order_by="entry")
+    return [_trait(t) for t in rows]
 
 
 def pools(db: Database, at: int | None = None) -> dict[str, Any]:
     row = db.table("pools").get(1) if db.table("pools").count else {"scenario": None, "destiny": 0, "doom": 0}
-    result = {"scenario": row["scenario"], "destiny": row["destiny"], "doom": row["doom"]}
+    result = {"scenario": row["scenario"], "destiny": row["destiny"], "doom": row["doom"],
+              "cohort_traits": cohort_traits(db)}
     if at is not None:
         past = db.execute("SELECT destiny, doom FROM balances WHERE entry <= ? ORDER BY entry DESC LIMIT 1",
                           [at]).fetchone() or (0, 0)

@@ -80,7 +80,7 @@ def test_setting_up_the_heist(t):
     # Scenario: Destiny and Doom = number of PCs.
     assert t.play("scenario", "start", "Night at the Vault") == [
         "Scenario 'Night at the Vault' started: Destiny 2, Doom 2"]
-    assert t.json("pools") == {"scenario": "Night at the Vault", "destiny": 2, "doom": 2}
+    assert t.json("pools") == {"scenario": "Night at the Vault", "destiny": 2, "doom": 2, "cohort_traits": []}
     t.expect(2, 2, kira=(0, 0, OK), bo=(0, 0, OK))
     assert t.traits("Kira") == ["Keen Eye", "Motto"]
     assert t.traits("Bo") == ["Steady Hands", "Smoke Bomb", "Motto"]

@@ -34,6 +34,8 @@ def test_a_trait_for_other_challenge_types_is_refused(table):
 
 def test_the_cohort_has_its_rallying_cry_once_a_scenario_and_its_own_traits(table):
     table("trait", "add", "Cohort", "Old Friends", "+1d6")
+    assert [x["name"] for x in table.json("pools")["cohort_traits"]] == ["Old Friends"]
+    assert "Cohort trait Old Friends: +1d6 beneficial" in table("pools").stdout
     report = table.json("cohort-turn", "Guards", "--leader", "Kira", "--trait", "Cohort:Rallying Cry=doom",
                         "--trait", "Cohort:Old Friends")
     assert report["pool"]["autos"] == [6] and report["pool"]["pool"]["size"] == 6
