@@ -203,9 +203,8 @@ def challenge_disaster(t):
 
 # --- rule checks: refused, then accepted with the GM's word -------------------------------------
 
-def case(setup, args, rule, bug: str | None = None):
-    marks = [pytest.mark.xfail(reason=f"BUG: {bug}", strict=True)] if bug else []
-    return pytest.param(setup, args, rule, marks=marks, id=f"{setup.__name__}: {' '.join(args)}")
+def case(setup, args, rule):
+    return pytest.param(setup, args, rule, id=f"{setup.__name__}: {' '.join(args)}")
 
 
 OVERRIDABLE = [

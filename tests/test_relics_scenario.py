@@ -11,7 +11,7 @@ rule, a GM override, and the next Scenario resetting the once-a-scenario traits.
 
 Every face is entered (`--faces`); every number asserted below is worked out by hand in
 the comment above it. The chapters share one campaign and run in order. At the end, the
-defects met while scripting it, each as a strict xfail test of what the rules require.
+defects met while scripting it (since fixed), each pinned by a test of what the rules require.
 
 Cast: Kira (Phantom 3, Venger 1, Stallion 2; primary Phantom) and Bo (Venger 4, Phantom 2,
 Scav 2, Stallion 1; primary Venger). Two PCs: pool cap 6, Destiny cap 6. Rules 0.6.1:
