@@ -49,6 +49,8 @@ class RecoveryCommands:
         """Each success of the recovery Test removes 1 Stress, distributed by consensus."""
         def command(t: Table) -> Report:
             camp = t.campaign
+            if camp.scenes == 0:
+                raise RuleViolation("Stress is recovered at a Scene's end; no Scene has been played yet.")
             name = f"Recovery after Scene {camp.scenes}"
             if not t.exists(challenge_id(name)) or t.challenge(name).outcome is None:
                 raise RuleViolation(f"Play {name} first (recover test, then cohort-turn).")
