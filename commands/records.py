@@ -73,6 +73,8 @@ def audit(ctx: click.Context) -> None:
               help="Other Challenge placements.")
 @click.option("--challenge-faces", help="Faces for a Challenge pool that now rolls more dice.")
 @click.option("--stress", help="Another Stress distribution, e.g. Kira=2,Bo=1.")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+              help="A single roll (action-dice, decision-2d6): change one of its choices, e.g. advantages=1.")
 @click.option("--commit", is_flag=True, help="Append the correction: a reversal plus the corrected round.")
 @click.option("--cascade", is_flag=True, help="With --commit: also reverse every later round.")
 @json_option
@@ -80,8 +82,8 @@ def audit(ctx: click.Context) -> None:
 def replay(ctx: click.Context, round_name: str | None, leader: str | None, assists: tuple[str, ...],
            destiny: int | None, add: tuple[str, ...], drop: tuple[str, ...], places: tuple[str, ...],
            faces: str | None, challenge_places: tuple[str, ...], challenge_faces: str | None,
-           stress: str | None, commit: bool, cascade: bool) -> None:
-    """Re-run a recorded round (default: the latest) on its own faces with other choices, side by side.
+           stress: str | None, sets: tuple[str, ...], commit: bool, cascade: bool) -> None:
+    """Re-run a recorded round or roll (default: the latest) on its own faces with other choices, side by side.
 
     Example: campaign replay "Vault Guards:2" --drop-trait "Bo:Steady Hands" --leader Kira
     """
@@ -94,7 +96,7 @@ def replay(ctx: click.Context, round_name: str | None, leader: str | None, assis
                       faces=parse_faces(faces) if faces else None,
                       challenge_place=_placing(challenge_places, False).given,
                       challenge_faces=parse_faces(challenge_faces) if challenge_faces else None,
-                      stress=_stress(stress))
+                      stress=_stress(stress), sets=_sets(sets))
     if commit:
         _write(ctx, lambda app: app.replay(round_name, changes, commit=True, cascade=cascade))
         return
@@ -185,3 +187,13 @@ def import_cmd(ctx: click.Context, source: str) -> None:
     with _progress(ctx, report["entries"], "Building the read tables") as bar:
         runner.rebuild(app, db, bar.update if bar is not None else None)
     _print(ctx, report, lambda r: f"Imported {r['entries']} entries into {target}; every hash checked.")
+
+
+def _sets(values: tuple[str, ...]) -> dict[str, str]:
+    result = {}
+    for value in values:
+        key, eq, text = value.partition("=")
+        if not eq or not key.strip():
+            raise BadInput(f"Write a changed choice as KEY=VALUE, e.g. advantages=1, not '{value}'.")
+        result[key.strip()] = text.strip()
+    return result

@@ -16,6 +16,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError
 
 from ledger import traits, turns
 from ledger import replay as replaying
+from ledger import replay_rolls
 from ledger import undo as undoing
 from ledger.campaign import Campaign
 from ledger.challenge import Challenge
@@ -323,6 +324,14 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         """Compare a recorded round with the same faces and other choices; --commit corrects it."""
         units = undoing.live_units(self.recorder)
         unit = undoing.find(units, key)
+        roll = replay_rolls.roll_event(self, unit)
+        if roll is not None:
+            if commit:
+                raise BadInput("A replayed roll is shown, not committed: undo the roll and roll it again.")
+            return replay_rolls.compare_roll(self, unit, roll, changes.sets)
+        if changes.sets:
+            raise BadInput("--set changes a single roll's choices (action-dice, decision-2d6); "
+                           "a Relics round takes --leader, --add-trait, --place and the like.")
         comparison = replaying.compare(self, unit, changes)
         if not commit:
             return comparison

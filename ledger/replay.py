@@ -55,6 +55,7 @@ class Changes:
     challenge_place: tuple[tuple[str, tuple[int, ...]], ...] = ()
     challenge_faces: tuple[int, ...] | None = None
     stress: dict[str, int] | None = None
+    sets: dict[str, str] = dataclasses.field(default_factory=dict)  # a single roll's choices (other rulesets)
 
 
 def recorded_choices(app: Any, unit: Unit) -> Choices:
@@ -80,7 +81,8 @@ def recorded_choices(app: Any, unit: Unit) -> Choices:
             elif isinstance(e, Challenge.StressDistributed):
                 found["stress"] = dict(e.distribution)
     if "leader" not in found:
-        raise BadInput(f"{unit.key} is not a round with a Cohort turn; only rounds can be replayed.")
+        raise BadInput(f"{unit.key} is not a round with a Cohort turn or a decision or action roll; "
+                       "only those can be replayed.")
 
     def side(s: dict[str, Any]) -> Side:
         uses = tuple(TraitUse(*label.split(":", 1), paid=_paid(paid.get(label))) for label in s.get("activated", []))

@@ -68,3 +68,35 @@ def test_commit_appends_a_reversal_and_the_corrected_round(demo):
 def test_only_rounds_can_be_replayed(demo):
     demo("undo", "--cascade", "Vault Guards:3")
     assert "not a round" in demo.refused("replay", "Bo pushes the limit (1 Agony)")
+
+
+@pytest.mark.parametrize("system", ["action-dice", "decision-2d6"])
+def test_every_roll_of_the_other_rulesets_demos_replays_as_recorded(tmp_path, system):
+    from tests.conftest import Table
+    t = Table(tmp_path / f"{system}.db")
+    t("demo", "--system", system)
+    app = open_ledger(t.path)
+    rolls = [u.key for u in undo.live_units(app.recorder)
+             if " roll (#" in u.key and not any(w in u.key for w in ("supply", "tracker"))]
+    assert rolls
+    for key in rolls:
+        report = t.json("replay", key)
+        assert [r["figure"] for r in report["after_round"] if r["changed"]] == [] and report["notes"] == [], key
+
+
+def test_a_roll_replayed_with_other_choices_shows_the_difference_and_appends_nothing(tmp_path):
+    from tests.conftest import Table
+    t = Table(tmp_path / "gate.db")
+    t("demo", "--system", "decision-2d6")
+    entries = t.entries()
+    report = t.json("replay", "Billy's Strength roll (#1)", "--set", "advantage=major-advantage",
+                    "--set", "faces=3,6,6,2,4")
+    after = {r["figure"]: (r["recorded"], r["replayed"]) for r in report["after_round"]}
+    assert after["total"] == (17, 21) and after["chains"] == ([[3], [6, 6, 2]], [[3], [6, 2], [6, 4]])
+    assert t.entries() == entries
+    assert "not 'luck'" in t.refused("replay", "Billy's Strength roll (#1)", "--set", "luck=3")
+    assert "shown, not committed" in t.refused("replay", "Billy's Strength roll (#1)", "--commit")
+
+
+def test_set_is_for_single_rolls_not_relics_rounds(demo):
+    assert "--set changes a single roll's choices" in demo.refused("replay", "--set", "advantages=1")
