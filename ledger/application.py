@@ -357,10 +357,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def open_ledger(db: str) -> CampaignLedger:
-    """The ledger for one campaign file; PERSISTENCE_MODULE in the environment can move it."""
+def open_ledger(db: str, store: str | None = None) -> CampaignLedger:
+    """The ledger for one campaign file; PERSISTENCE_MODULE in the environment can move it
+    (`store` pins it, e.g. a scratch copy that must stay in a file)."""
     env = {"SQLITE_DBNAME": db, "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10")}
-    env["PERSISTENCE_MODULE"] = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite")
+    env["PERSISTENCE_MODULE"] = store or os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite")
     if env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
         env["APPLICATION_RECORDER_TOPIC"] = "ledger.chain:ChainedSQLiteRecorder"
+    elif env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
+        env["APPLICATION_RECORDER_TOPIC"] = "ledger.chain_postgres:ChainedPostgresRecorder"
+        env["POSTGRES_ENABLE_DB_FUNCTIONS"] = "no"  # the chain is written beside each insert
     return CampaignLedger(env=env)

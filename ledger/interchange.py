@@ -15,7 +15,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from ledger.chain import GENESIS, ChainedSQLiteRecorder, chained, entry_hash
+from ledger.chain import GENESIS, ChainQueries, chained, entry_hash
 from ledger.errors import BadInput
 
 FORMAT = "campaign-ledger/1"
@@ -69,7 +69,7 @@ def export_lines(app: Any, first: int = 1, last: int | None = None,
     yield json.dumps({"end": True, "entries": count, "last_hash": last_hash})
 
 
-def _chained(app: Any) -> ChainedSQLiteRecorder:
+def _chained(app: Any) -> ChainQueries:
     return chained(app.recorder)
 
 
@@ -173,15 +173,23 @@ def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None
 
 def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
                 progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Check the whole file, write it into a scratch file, then move that into place."""
+    """Check the whole file before writing anything; then write a new campaign.
+
+    SQLite: into a scratch file moved into place at the end. PostgreSQL (from the
+    environment): into its ledger, which must be empty; the read tables go to `target`.
+    """
     if os.path.exists(target):
         raise BadInput(f"{target} already exists; import writes a new campaign file.")
     with _open(path) as f:
         count = check(f)
+    if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
+        app = open_ledger(target)
+        with _open(path) as f:
+            written = write(app, f, progress)
+        _snapshot_long_aggregates(app)
+        return {"entries": written, "checked": count}
     scratch = target + ".importing"
-    for leftover in (scratch, scratch + "-wal", scratch + "-shm"):
-        if os.path.exists(leftover):
-            os.remove(leftover)
+    _remove(scratch)
     try:
         app = open_ledger(scratch)
         with _open(path) as f:
@@ -190,11 +198,15 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
         app.close()
         os.replace(scratch, target)
     except BaseException:
-        for leftover in (scratch, scratch + "-wal", scratch + "-shm"):
-            if os.path.exists(leftover):
-                os.remove(leftover)
+        _remove(scratch)
         raise
     return {"entries": written, "checked": count}
+
+
+def _remove(scratch: str) -> None:
+    for leftover in (scratch, scratch + "-wal", scratch + "-shm"):
+        if os.path.exists(leftover):
+            os.remove(leftover)
 
 
 def _open(path: str) -> IO[str]:

@@ -195,7 +195,7 @@ def figures(app: Any, challenge: str) -> dict[str, Any]:
 def scratch(app: Any, upto: int, directory: str) -> Any:
     """A copy of the ledger's first `upto` entries, to play on without touching the real one."""
     from ledger.application import open_ledger
-    copy = open_ledger(str(Path(directory) / "scratch.db"))
+    copy = open_ledger(str(Path(directory) / "scratch.db"), store="eventsourcing.sqlite")
     start = 0
     while start < upto:
         batch = app.recorder.select_notifications(start, min(500, upto - start), inclusive_of_start=False, stop=upto)

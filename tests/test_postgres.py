@@ -1,4 +1,6 @@
-"""The ledger moves to PostgreSQL through eventsourcing's settings alone; the read tables stay in --db."""
+"""The ledger moves to PostgreSQL through eventsourcing's settings alone; the read tables stay in --db.
+The hash chain and command log come along: undo, audit, export and import work the same."""
+import json
 import uuid
 
 import psycopg
@@ -9,9 +11,7 @@ from tests.conftest import Table
 SERVER = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 
 
-@pytest.fixture
-def postgres_ledger(monkeypatch):
-    """A fresh database on the real local server, dropped afterwards."""
+def _database(monkeypatch) -> str:
     name = f"ledger_test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(dbname="postgres", autocommit=True, **SERVER) as admin:
         admin.execute(f"CREATE DATABASE {name}")
@@ -19,21 +19,53 @@ def postgres_ledger(monkeypatch):
                        "POSTGRES_HOST": SERVER["host"], "POSTGRES_PORT": str(SERVER["port"]),
                        "POSTGRES_USER": SERVER["user"], "POSTGRES_PASSWORD": ""}.items():
         monkeypatch.setenv(key, value)
-    yield name
+    return name
+
+
+@pytest.fixture
+def postgres_ledger(monkeypatch):
+    """A fresh database on the real local server, dropped afterwards."""
+    names = [_database(monkeypatch)]
+    yield names
     with psycopg.connect(dbname="postgres", autocommit=True, **SERVER) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        for name in names:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def _count(name: str, table: str) -> int:
+    with psycopg.connect(dbname=name, **SERVER) as conn:
+        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
 
 
 def test_the_demo_plays_with_its_ledger_on_postgresql(tmp_path, postgres_ledger):
     t = Table(tmp_path / "read.db")
     result = t.json("demo")
-    with psycopg.connect(dbname=postgres_ledger, **SERVER) as conn:
-        stored = conn.execute("SELECT count(*) FROM campaignledger_events").fetchone()[0]
-    assert stored == len(result["history"]) == 62
+    assert _count(postgres_ledger[0], "campaignledger_events") == len(result["history"]) == 62
+    assert _count(postgres_ledger[0], "ledger_chain") == 62
     assert (result["pools"]["destiny"], result["pools"]["doom"]) == (2, 6)
     import sqlite3
     with sqlite3.connect(t.path) as local:
         tables = {r[0] for r in local.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "stored_events" not in tables and {"history", "sheets", "balances"} <= tables
     assert "waiting for nothing: it is resolved" in t.refused("cohort-turn", "Vault Guards")
-    assert "need the SQLite ledger" in t.refused("undo")
+
+
+def test_undo_audit_export_and_import_work_on_postgresql(tmp_path, postgres_ledger, monkeypatch):
+    t = Table(tmp_path / "read.db")
+    t("demo")
+    t("undo", "--yes")
+    audit = t.json("audit")
+    assert audit["clean"] and [r["unit"] for r in audit["reversals"]] == ["Vault Guards:3"]
+    exported = tmp_path / "pg.jsonl"
+    t("export", "--format", "jsonl", "-o", str(exported))
+    lines = exported.read_text().splitlines()
+    assert json.loads(lines[-1])["entries"] == t.entries() == 63
+    postgres_ledger.append(_database(monkeypatch))  # a second, empty PostgreSQL ledger
+    copy = Table(tmp_path / "copy.db")
+    copy("import", str(exported))
+    assert copy.json("audit")["clean"]
+    assert copy.json("sheet") == t.json("sheet") and copy.json("history") == t.json("history")
+    with psycopg.connect(dbname=postgres_ledger[0], **SERVER) as a, \
+            psycopg.connect(dbname=postgres_ledger[1], **SERVER) as b:
+        query = "SELECT entry, hash FROM ledger_chain ORDER BY entry"
+        assert a.execute(query).fetchall() == b.execute(query).fetchall()

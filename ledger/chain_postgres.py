@@ -1,0 +1,41 @@
+"""The hash chain and command log on PostgreSQL, for campaigns that outgrow one file.
+
+eventsourcing's PostgreSQL recorder locks the events table for each insert, so writers
+take turns and the chain is written in the same transaction, in notification order.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder
+from psycopg.sql import SQL
+
+from ledger.chain import CHAIN_TABLE, COMMANDS_TABLE, GENESIS, ChainQueries, write_chain
+
+
+class ChainedPostgresRecorder(ChainQueries, PostgresApplicationRecorder):
+    id_column = "notification_id"
+
+    def __init__(self, datastore: Any, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        self.sql_create_statements += [SQL(CHAIN_TABLE), SQL(COMMANDS_TABLE)]
+
+    def _fetch_ids_after_insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any):
+        ids = super()._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
+        if ids:
+            curs.execute("SELECT hash FROM ledger_chain ORDER BY entry DESC LIMIT 1")
+            row = curs.fetchone()
+            write_chain(lambda sql, params: curs.execute(_pg(sql), params), row["hash"] if row else GENESIS,
+                        ids, stored_events, kwargs)
+        return ids
+
+    def _select(self, sql: str, params: tuple = ()) -> list[tuple]:
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(_pg(sql), params)
+            return [tuple(r.values()) for r in curs.fetchall()]
+
+
+def _pg(sql: str) -> str:
+    """The shared queries are written with SQLite's `?`; psycopg takes `%s`."""
+    return sql.replace("?", "%s")
