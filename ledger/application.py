@@ -307,8 +307,6 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             reversals = []
             for unit in [*reversed(later), target]:
                 reversal = undoing.plan(t, unit)
-                if not reversal.changes:
-                    raise RuleViolation(f"{unit.key} changed nothing that undo could restore.")
                 undoing.apply(t, reversal)
                 reversals.append(reversal)
             return {"dry_run": dry_run, "detail": {"reverses": [r.unit.key for r in reversals]},

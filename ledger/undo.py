@@ -85,6 +85,9 @@ def plan(t: Table, unit: Unit) -> Reversal:
             label = getattr(now, "name", type(now).__name__)
             reversal.lines += [f"{label}: {LABELS.get(k, k)} {_show(after.state()[k])} -> {_show(v)}"
                                for k, v in changes.items()]
+    if not reversal.changes and events:  # it changed nothing: still marked reversed, on its first aggregate
+        reversal.changes[next(iter(events))] = {}
+        reversal.lines.append("nothing to restore; its entries are marked reversed")
     return reversal
 
 

@@ -1,0 +1,83 @@
+"""Undo works the same for every ruleset: reversing the latest units returns the state before them."""
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ledger import undo
+from ledger.application import open_ledger
+from ledger.errors import LedgerError
+from projections import runner
+
+STATE_TABLES = {"action-dice": ("action_dice_characters", "action_dice_assets", "action_dice_conditions",
+                                "action_dice_rolls"),
+                "decision-2d6": ("d2d6_sheets", "d2d6_supplies", "d2d6_trackers", "d2d6_rolls")}
+
+
+def _action_dice(app, data) -> None:
+    name = data.draw(st.sampled_from(["Mara", "Tobin"]))
+    move = data.draw(st.sampled_from(["roll", "condition", "worsen", "treat"]))
+    if move == "roll":
+        app.roll_action(name, data.draw(st.sampled_from(["climb", "sneak"])), rating="D6",
+                        advantages=data.draw(st.integers(0, 1)), assets=["Athletics"],
+                        faces=data.draw(st.lists(st.integers(1, 4), min_size=3, max_size=3)))
+    elif move == "condition":
+        app.set_action_condition(name, "Bruised", data.draw(st.integers(1, 3)), ["climb"])
+    elif move == "worsen":
+        app.change_action_condition(name, "Bruised", 1)
+    else:
+        app.treat_action_condition(name, "Bruised")
+
+
+def _decision(app, data) -> None:
+    move = data.draw(st.sampled_from(["roll", "supply", "tracker"]))
+    if move == "roll":
+        app.d2d6_roll("Billy", "Strength", target=8, faces=data.draw(st.lists(st.integers(1, 5), min_size=2,
+                                                                              max_size=2)))
+    elif move == "supply":
+        app.d2d6_supply_roll("Torches", faces=[data.draw(st.integers(1, 12))])
+    else:
+        app.d2d6_tracker_roll("Arrows", faces=[data.draw(st.integers(1, 100))])
+
+
+def _setup(path: str, ruleset: str):
+    app = open_ledger(path)
+    app.start("Undo everywhere", ruleset, None)
+    if ruleset == "action-dice":
+        for name in ("Mara", "Tobin"):
+            app.add_action_character(name, {"Athletics": "d8"})
+        return app, _action_dice
+    app.d2d6_add_character("Billy", 3, 2, 3, {"Strength": 1})
+    app.d2d6_add_item("Torches", "D12", "Billy")
+    app.d2d6_add_tracker("Arrows", 100, None, "Billy")
+    return app, _decision
+
+
+def _state(db, ruleset):
+    """The current-state tables, without the column that only says which entry last touched a row."""
+    return {t: [{k: v for k, v in row.items() if k != "entry" or t.endswith("_rolls")} for row in rows]
+            for t, rows in runner.tables(db) if t in STATE_TABLES[ruleset]}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), ruleset=st.sampled_from(sorted(STATE_TABLES)))
+def test_undoing_back_to_any_unit_returns_every_ruleset_to_its_state_before(tmp_path_factory, data, ruleset):
+    path = str(tmp_path_factory.mktemp("undo") / "c.db")
+    app, move = _setup(path, ruleset)
+    db = runner.connect(path)
+    runner.catch_up(app, db)
+    states = {app.recorder.max_notification_id(): _state(db, ruleset)}
+    for _ in range(data.draw(st.integers(1, 6))):
+        try:
+            move(app, data)
+        except LedgerError:
+            pass
+        runner.catch_up(app, db)
+        states.setdefault(app.recorder.max_notification_id(), _state(db, ruleset))
+    units = undo.live_units(app.recorder)
+    if not units:
+        return
+    target = data.draw(st.sampled_from(units))
+    app.undo(target.key, cascade=True)
+    runner.catch_up(app, db)
+    assert _state(db, ruleset) == states[target.first - 1]
