@@ -249,7 +249,15 @@ def new(ctx: click.Context, name: str, ruleset: str, rules_version: str | None, 
     path = ctx.find_root().obj["db"]
     if os.path.exists(path) and os.path.getsize(path) and _holds_campaign(ctx):
         raise BadInput(f"{path} already holds a campaign; choose another file with --db.")
-    _write(ctx, lambda app: app.start(name, ruleset, rules_version, _settings(settings)), must_exist=False)
+    fresh = not os.path.exists(path)
+    try:
+        _write(ctx, lambda app: app.start(name, ruleset, rules_version, _settings(settings)), must_exist=False)
+    except Exception:
+        if fresh:  # the refused campaign leaves no empty file behind (nothing was ever written to it)
+            for leftover in (path, path + "-wal", path + "-shm"):
+                if os.path.exists(leftover):
+                    os.remove(leftover)
+        raise
 
 
 def _settings(values: tuple[str, ...]) -> dict[str, str]:
@@ -679,7 +687,7 @@ def demo(ctx: click.Context, system: str) -> None:
 
     Example: campaign --db demo.db demo
     """
-    from projections.text import history_text, pools_text
+    from projections.text import history_text
     from ledger.demo import DEMOS
     from projections import runner, views
 
@@ -696,8 +704,9 @@ def demo(ctx: click.Context, system: str) -> None:
         raise BadInput(f"{path} holds another campaign; the demo needs a new file, choose one with --db.")
     runner.catch_up(app, db)
     sheets, sheets_as_text = _sheets_of(system, db)
-    result = {"sheets": sheets, "pools": views.pools(db), "history": views.history(db)}
-    parts = [sheets_as_text(sheets)] + ([pools_text(result["pools"])] if system == "relics" else [])
+    pools, pools_as_text = _pools_of(system, db)
+    result = {"sheets": sheets, "pools": pools, "history": views.history(db)}
+    parts = [sheets_as_text(sheets)] + ([pools_as_text(pools)] if system != "action-dice" else [])
     _print(ctx, result, lambda r: "\n\n".join(parts + [history_text(r["history"])]))
 
 

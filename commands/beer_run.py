@@ -161,19 +161,6 @@ def _br_status_text(states: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _br_demo_result(db: Any) -> dict[str, Any]:
-    """What `campaign demo --system beer-run` shows: beer-run sheets and pools, and the history."""
-    from projections import beer_run as br_views
-    from projections import views
-    return {"sheets": br_views.sheets(db), "pools": br_views.pools(db), "history": views.history(db)}
-
-
-def _br_demo_text(result: dict[str, Any]) -> str:
-    from projections.text import history_text
-    return "\n\n".join([_br_sheets_text(result["sheets"]), _br_pools_text(result["pools"]),
-                        history_text(result["history"])])
-
-
 # --- commands --------------------------------------------------------------------------------------
 
 @cli.group("beer-run")

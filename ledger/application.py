@@ -117,10 +117,16 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         elif (version or SINGLE_VERSION) != SINGLE_VERSION:
             raise BadInput(f"The {ruleset} ruleset has one rules version so far: {SINGLE_VERSION}.")
 
+        unknown = sorted(set(settings or {}) - set(SETTINGS[ruleset]))
+        if unknown:
+            known = ", ".join(SETTINGS[ruleset]) or "none"
+            raise BadInput(f"'{unknown[0]}' is not a {ruleset} setting; its settings: {known}.")
+
         def command(t: Table) -> Report:
             if t.exists(CAMPAIGN_ID):
                 raise RuleViolation(f"This file already holds the campaign '{t.campaign.name}'.")
             t.add(Campaign(name=name, ruleset=ruleset, rules_version=version or SINGLE_VERSION, settings=settings))
+            _check_settings(t, ruleset)
             return {"campaign": name, "ruleset": ruleset, "version": version or SINGLE_VERSION}
         return self.run(command)
 
@@ -344,6 +350,23 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             return {**comparison, "unit": played["unit"],
                     "detail": {"reverses": reversed_keys, "corrects": [unit.first, unit.entries[-1]]}}
         return self.run(command, "replay")
+
+
+SETTINGS = {"relics": (), "beer-run": ("categories", "intensity", "dead_strike_back"),
+            "action-dice": ("features_limit",), "decision-2d6": ("supply_threshold", "d100_step")}
+
+
+def _check_settings(t: Table, ruleset: str) -> None:
+    """Read every setting once when the campaign is made, so a bad one is refused now, not later."""
+    from ledger.systems import action_dice, beer_run_play, decision_2d6_pools
+    if ruleset == "beer-run":
+        beer_run_play.categories(t)
+        beer_run_play.starting_intensity(t)
+    elif ruleset == "action-dice":
+        action_dice.check_settings(t.campaign.settings)
+    elif ruleset == "decision-2d6":
+        for key in SETTINGS[ruleset]:
+            decision_2d6_pools._setting(t, key, 0)
 
 
 def _plain(value: Any) -> Any:

@@ -294,10 +294,9 @@ def test_the_supply_threshold_is_a_campaign_setting(empty, scripted):
     assert "lowered to D6" in empty(*D, "supply-roll", "Rope").output and calls == [(1, 8)]
 
 
-def test_a_bad_supply_threshold_setting_is_refused_when_used(empty):
-    empty("new", "Odd", "--ruleset", "decision-2d6", "--setting", "supply_threshold=low")
-    empty(*D, "item-add", "Rope", "--die", "D8")
-    assert "supply_threshold must be a whole number" in empty.refused(*D, "supply-roll", "Rope", "--faces", "2")
+def test_a_bad_supply_threshold_setting_is_refused_when_the_campaign_is_made(empty):
+    result = empty("new", "Odd", "--ruleset", "decision-2d6", "--setting", "supply_threshold=low", ok=False)
+    assert result.exit_code == 1 and "supply_threshold must be a whole number" in result.stderr
 
 
 # --- D100 trackers -------------------------------------------------------------------------------

@@ -192,3 +192,17 @@ def test_a_pc_out_of_the_game_is_refused_everything(table):
 def test_a_resolved_challenge_takes_no_more_turns(table):
     table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "6,6,6,6,2")
     assert "waiting for nothing: it is resolved" in table.refused("challenge-turn", "Guards")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--ruleset", "decision-2d6", "--setting", "supply_treshold=3"], "'supply_treshold' is not a decision-2d6 setting"),
+    (["--ruleset", "decision-2d6", "--setting", "supply_threshold=low"], "supply_threshold must be a whole number"),
+    (["--ruleset", "beer-run", "--setting", "intensity=lots"], "intensity setting must be a whole number"),
+    (["--ruleset", "action-dice", "--setting", "features_limit=-1"], "features_limit must be a whole number"),
+    (["--setting", "categories=A,B"], "'categories' is not a relics setting"),
+])
+def test_a_new_campaign_refuses_a_setting_it_cannot_read_and_leaves_no_file(empty, args, message):
+    import os
+    result = empty("new", "X", *args, ok=False)
+    assert result.exit_code == 1 and message in result.stderr
+    assert not os.path.exists(empty.path)
