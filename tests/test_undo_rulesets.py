@@ -81,3 +81,26 @@ def test_undoing_back_to_any_unit_returns_every_ruleset_to_its_state_before(tmp_
     app.undo(target.key, cascade=True)
     runner.catch_up(app, db)
     assert _state(db, ruleset) == states[target.first - 1]
+
+
+
+def test_undoing_a_beer_run_round_restores_intensity_abilities_and_the_conflict(tmp_path):
+    from tests.conftest import Table
+    from tests.test_beer_run_ledger import ANN, BOB, br_cmd
+    t = Table(tmp_path / "beer.db")
+    t("new", "Pub Night", "--ruleset", "beer-run")
+    t(*br_cmd("character", "add", "Ann", "--ability", ANN))
+    t(*br_cmd("character", "add", "Bob", "--ability", BOB, "--intensity", "4"))
+    t(*br_cmd("conflict", "open", "Brawl", "--side", "Ann", "--side", "Bob"))
+    before = (t.json("sheet"), t.json("pools"), t.json(*br_cmd("status", "Brawl")))
+    t(*br_cmd("goal", "Brawl", "Ann", "talk Bob down", "--ability", "Charm"))
+    t(*br_cmd("goal", "Brawl", "Bob", "throw Ann out"))
+    t(*br_cmd("roll", "Brawl", "Ann", "--faces", "8,6,4"))
+    t(*br_cmd("roll", "Brawl", "Bob", "--faces", "3,2,1"))
+    t(*br_cmd("pips", "Brawl", "Ann", "Charm=2,Wits=1"))
+    assert (t.json("sheet"), t.json("pools")) != before[:2]
+    plan = t.json("undo", "--dry-run")
+    assert [r["unit"] for r in plan["reversed"]] == ["Brawl:1"]
+    t("undo", "--yes")
+    assert (t.json("sheet"), t.json("pools"), t.json(*br_cmd("status", "Brawl"))) == before
+    assert t.json("audit")["clean"]
