@@ -3,10 +3,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import os
+
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import settings
 
 from cli import cli
+
+# CI runs the properties on a fixed set of examples (a landing never hangs on luck); locally
+# they explore new examples every run.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 class Table:
