@@ -1,8 +1,6 @@
 """Traits keep their limits: how often, for which Challenge types, and whose they are."""
 from pathlib import Path
 
-import pytest
-
 from tests.conftest import Table
 
 FIXTURE = Path(__file__).parent / "fixtures" / "relics_demo_v1.jsonl"

@@ -159,7 +159,6 @@ class BeerRunConflict(Reversible):
     def check_rolling(self) -> None:
         self.check_open()
         if self.due:
-            d = self.due[0]
             raise RuleViolation(f"{self.name} round {self.round} is waiting for {self.waiting_for()[0]}.")
 
     def check_can_roll(self, side: str) -> None:
