@@ -17,7 +17,6 @@ from ledger.rules import relics
 from ledger.table import Table
 
 Report = dict[str, Any]
-DOWNTIME = 3  # 001: "Extended downtime ... will lower Stress by an additional three (3) for each PC"
 
 
 class RecoveryCommands:
@@ -29,7 +28,7 @@ class RecoveryCommands:
         """The set amount: 1 Stress per PC with Stallion rank 2+, distributed by consensus."""
         def command(t: Table) -> Report:
             _check_scene_over(t)
-            amount = sum(1 for pc in t.pcs_in_game() if pc.rank("Stallion") >= 2)
+            amount = relics.set_recovery([pc.rank("Stallion") for pc in t.pcs_in_game()])
             return _remove(t, removal, amount, "the Scene's set recovery")
         return self._relics(command)
 
@@ -67,7 +66,7 @@ class RecoveryCommands:
             removed = {}
             for pc in t.pcs_in_game():
                 if pc.stress:
-                    removed[pc.name] = min(DOWNTIME, pc.stress)
+                    removed[pc.name] = min(relics.DOWNTIME_STRESS, pc.stress)
                     pc.recover_stress(t.rules, removed[pc.name], "extended downtime")
             return {"removed": removed}
         return self._relics(command)
@@ -84,7 +83,7 @@ class RecoveryCommands:
             if pc.agony < 1:
                 t.refuse(f"{pc.name} has no Agony to recover.")
             thrown = dice.entered(faces, pool) if faces is not None else t.dice.roll(pool)
-            mods = [relics.ranked_simple(t.rules, min(pc.agony, 5))] if pc.agony else []
+            mods = relics.growth_bonus(t.rules, pc.agony)
             chosen = placement if placement is not None else relics.best_placement(thrown.faces, mods, {})
             results = t.allow(lambda: relics.apply_simple(thrown.faces, mods, chosen),
                               fallback=relics.apply_simple(thrown.faces, mods, chosen, strict=False))

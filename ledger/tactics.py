@@ -14,7 +14,6 @@ from ledger.rules import relics
 from ledger.table import Table
 
 Report = dict[str, Any]
-HAND_OF_DOOM = 5
 
 
 class TacticsCommands:
@@ -30,7 +29,8 @@ class TacticsCommands:
                 raise RuleViolation(f"{owner.name} already has a Motto.")
             if not words.strip():
                 raise BadInput("A Motto needs its words.")
-            owner.trait_gained(turns.MOTTO, "A6 / 1d", relics.BENEFICIAL, "destiny-or-doom", "cohort", "scenario", [])
+            owner.trait_gained(turns.MOTTO, str(relics.MOTTO), relics.MOTTO.polarity, "destiny-or-doom", "cohort",
+                               "scenario", [])
             return {"pc": owner.name, "motto": words.strip()}
         return self._relics(command)
 
@@ -66,12 +66,12 @@ class TacticsCommands:
             camp = t.campaign
             if camp.encounter is None:
                 t.refuse("The Hand of Doom falls during an Event; no Event is going on.")
-            turns.pay(t, "doom", "The GM calls the Hand of Doom", gm=True, amount=HAND_OF_DOOM)
+            turns.pay(t, "doom", "The GM calls the Hand of Doom", gm=True, amount=relics.HAND_OF_DOOM_COST)
             if effect == "stress":
                 for pc in t.pcs_in_game():
-                    pc.take_stress(t.rules, 2, "the Hand of Doom", 0)
+                    pc.take_stress(t.rules, relics.HAND_OF_DOOM_STRESS, "the Hand of Doom", 0)
                 turns.everyone_stressed_out(t, None)
-                return {"effect": "stress", "each": 2}
+                return {"effect": "stress", "each": relics.HAND_OF_DOOM_STRESS}
             if effect == "trait":
                 holder = traits.COHORT if owner.strip().casefold() in ("", traits.COHORT.casefold()) \
                     else t.pc(owner).name

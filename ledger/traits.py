@@ -15,8 +15,9 @@ from ledger.rules import relics
 from ledger.table import Table
 
 COHORT = "Cohort"
-RALLYING_CRY = {"name": "Rallying Cry", "modifier": "A6 / 1d", "polarity": relics.BENEFICIAL,
-                "cost": "destiny-or-doom", "target": "cohort", "frequency": "scenario", "types": []}
+RALLYING_CRY = {"name": "Rallying Cry", "modifier": str(relics.RALLYING_CRY),
+                "polarity": relics.RALLYING_CRY.polarity, "cost": "destiny-or-doom", "target": "cohort",
+                "frequency": "scenario", "types": []}
 
 
 def scope(t: Table, ch: Challenge | None, kind: str) -> str | None:

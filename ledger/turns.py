@@ -241,9 +241,10 @@ def _gm_motto(t: Table, ch: Challenge, name: str) -> dict[str, Any]:
     gm_version = {**trait, "name": f"{MOTTO} (GM)", "frequency": "scenario"}
     traits.check_use(t, ch, owner, gm_version)
     destiny, doom = t.allow(lambda: t.campaign.pay("doom", gm=True), fallback=(0, 0))
-    t.campaign.trait_activated(owner, gm_version["name"], "A1 / 1d", ch.name, "doom", destiny, doom)
+    t.campaign.trait_activated(owner, gm_version["name"], str(relics.GM_MOTTO), ch.name, "doom", destiny, doom)
     traits.record_use(t, ch, owner, gm_version)
-    return {"label": f"{owner}:{gm_version['name']}", "modifier": "A1 / 1d", "polarity": relics.HINDERING}
+    return {"label": f"{owner}:{gm_version['name']}", "modifier": str(relics.GM_MOTTO),
+            "polarity": relics.GM_MOTTO.polarity}
 
 
 def _build(ch: Challenge, side: str, size: int, contributors: list, activated: list,

@@ -472,3 +472,23 @@ def push_the_limit(rules: RulesVersion, stress: int) -> int:
 
 def out_of_the_game(rules: RulesVersion, agony: int) -> bool:
     return agony >= rules.agony_out_at
+
+
+# --- Named rules (001 "Motto and Rallying Cry", "The Hand of Doom", "Removing Stress/Agony") -----
+
+MOTTO = Modifier("auto", 6, 1, BENEFICIAL)  # A6 / 1d while the PC leads
+GM_MOTTO = Modifier("auto", 1, 1, HINDERING)  # the GM's Doom turns a Motto into A1 / 1d
+RALLYING_CRY = Modifier("auto", 6, 1, BENEFICIAL)
+HAND_OF_DOOM_COST = 5
+HAND_OF_DOOM_STRESS = 2  # unavoidable, for each PC
+DOWNTIME_STRESS = 3  # extended downtime, for each PC
+
+
+def set_recovery(stallion_ranks: Sequence[int]) -> int:
+    """The set amount at a Scene's end: 1 Stress per PC with Stallion rank 2+."""
+    return sum(1 for rank in stallion_ranks if rank >= 2)
+
+
+def growth_bonus(rules: RulesVersion, agony: int) -> list[Modifier]:
+    """k Agony add one Beneficial ranked Simple modifier of rank k (ruling; at most rank 5)."""
+    return [ranked_simple(rules, min(agony, max(rules.ranked_simple)))] if agony else []
