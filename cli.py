@@ -557,8 +557,10 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
     """
     from projections import views
 
+    seen: dict[str, str] = {}  # the ruleset the query found, for the text
+
     def query(app: Any, db: Any) -> list:
-        ruleset = views.campaign(db).get("ruleset", "relics")
+        ruleset = seen["ruleset"] = views.campaign(db).get("ruleset", "relics")
         if ruleset == "relics":
             rows = views.sheets(db, name, _at(db, at))
         else:
@@ -567,12 +569,7 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
         if name and not rows:
             raise BadInput(f"There is no character named '{name}' in this campaign.")
         return rows
-    _read(ctx, query, lambda rows: _sheets_of(_ruleset(ctx), None)[1](rows))
-
-
-def _ruleset(ctx: click.Context) -> str:
-    from projections import views
-    return views.campaign(_open(ctx)[1]).get("ruleset", "relics")
+    _read(ctx, query, lambda rows: _sheets_of(seen["ruleset"], None)[1](rows))
 
 
 def _as_of(app: Any, db: Any, at: str | None):
@@ -596,13 +593,15 @@ def pools(ctx: click.Context, at: str | None) -> None:
     """
     from projections import views
 
+    seen: dict[str, str] = {}  # the ruleset the query found, for the text
+
     def query(app: Any, db: Any) -> Any:
-        ruleset = views.campaign(db).get("ruleset", "relics")
+        ruleset = seen["ruleset"] = views.campaign(db).get("ruleset", "relics")
         if ruleset == "relics":
             return views.pools(db, _at(db, at))
         with _as_of(app, db, at) as past:
             return _pools_of(ruleset, past)[0]
-    _read(ctx, query, lambda value: _pools_of(_ruleset(ctx), None)[1](value))
+    _read(ctx, query, lambda value: _pools_of(seen["ruleset"], None)[1](value))
 
 
 def _pools_of(ruleset: str, db: Any) -> tuple[Any, Callable[[Any], str]]:

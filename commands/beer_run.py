@@ -15,7 +15,6 @@ def _br_write(ctx: click.Context, call: Callable[[Any], dict]) -> None:
     _write(ctx, call, text=_br_report_text)
 
 
-_br_read = _read
 
 
 def _br_list(text: str | None) -> list[str]:
@@ -412,7 +411,7 @@ def br_sheet(ctx: click.Context, name: str | None) -> None:
         if name and not rows:
             raise BadInput(f"There is no character named '{name}' in this campaign.")
         return rows
-    _br_read(ctx, query, _br_sheets_text)
+    _read(ctx, query, _br_sheets_text)
 
 
 @beer_run.command("pools")
@@ -424,7 +423,7 @@ def br_pools(ctx: click.Context) -> None:
     Example: campaign beer-run pools
     """
     from projections import beer_run as views
-    _br_read(ctx, lambda app, db: views.pools(db), _br_pools_text)
+    _read(ctx, lambda app, db: views.pools(db), _br_pools_text)
 
 
 @beer_run.command("statement")
@@ -437,7 +436,7 @@ def br_statement(ctx: click.Context, name: str | None) -> None:
     Example: campaign beer-run statement Ann
     """
     from projections import beer_run as views
-    _br_read(ctx, lambda app, db: views.statement(db, name), _br_statement_text)
+    _read(ctx, lambda app, db: views.statement(db, name), _br_statement_text)
 
 
 @beer_run.command("status")
@@ -454,4 +453,4 @@ def br_status(ctx: click.Context, conflict: str | None) -> None:
     def query(app: Any, db: Any) -> list:
         names = [conflict] if conflict else [c["name"] for c in views.conflicts(db, open_only=True)]
         return [app.beer_run_conflict_state(n) for n in names]
-    _br_read(ctx, query, _br_status_text)
+    _read(ctx, query, _br_status_text)
