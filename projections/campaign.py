@@ -10,6 +10,7 @@ from ledger.campaign import Campaign
 
 TABLES = ("campaign",)
 
+
 def apply(db: Database, entry: int, e: Any) -> None:
     if isinstance(e, Campaign.Started):
         db.table("campaign").insert_all([{"key": "name", "value": e.name}, {"key": "ruleset", "value": e.ruleset},

@@ -11,6 +11,7 @@ from ledger.reversible import Reversible
 
 TABLES = ("challenges",)
 
+
 def apply(db: Database, entry: int, e: Any) -> None:
     if isinstance(e, Challenge.Opened):
         db.table("challenges").insert({"id": e.originator_id.hex, "name": e.name, "threat": e.threat,

@@ -15,6 +15,7 @@ from projections import action_dice, beer_run, decision_2d6
 
 TABLES = ("history",)
 
+
 def apply(db: Database, entry: int, e: Any) -> None:
     describe = LINES.get(type(e)) or beer_run.LINES.get(type(e)) or action_dice.LINES.get(type(e)) \
         or decision_2d6.LINES.get(type(e))

@@ -13,6 +13,7 @@ from ledger.reversible import Reversible
 
 TABLES = ("pools", "balances")
 
+
 def apply(db: Database, entry: int, e: Any) -> None:
     found = db.execute("SELECT scenario, destiny, doom FROM pools WHERE id = 1").fetchone()
     row = {"id": 1, "scenario": found[0], "destiny": found[1], "doom": found[2]} if found else \

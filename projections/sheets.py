@@ -15,6 +15,7 @@ ACTIVE, STRESSED_OUT, OUT = "active", "Stressed Out", "out of the game"
 
 TABLES = ("sheets", "sheet_versions")
 
+
 def apply(db: Database, entry: int, e: Any) -> None:
     handler = HANDLERS.get(type(e))
     if handler is None and isinstance(e, Reversible.Reversed) and \
