@@ -336,3 +336,35 @@ def test_refusals_are_one_sentence(call):
     message = str(info.value)
     assert message.endswith(".") and "\n" not in message
     assert message.count(". ") == 0
+
+
+# --- Defaults, names and recorded words (each pinned: mutation testing found them unguarded) ------
+
+def test_position_and_difficulty_default_to_no_advantage_either_way():
+    assert net_position() == 0
+    assert net_position(1) == 1 and net_position(disadvantages=1) == -1
+    assert action_difficulty(5) == 5
+    assert action_difficulty(5, 1) == 4 and action_difficulty(5, disadvantages=1) == 6
+
+
+@pytest.mark.parametrize("name", ["", "   "])
+def test_a_condition_needs_a_name(name):
+    with pytest.raises(BadInput, match="needs a name"):
+        Condition(name, 1)
+
+
+def test_a_conditions_impacts_are_read_as_the_gm_types_them():
+    condition = Condition("Sprained Ankle", 3, frozenset({" Climb ", "RUN"}))
+    assert condition.impacts == frozenset({"climb", "run"})
+    assert condition.incapacitates("climb") and condition.incapacitates(" Run")
+
+
+def test_an_incapacitation_names_the_action_as_recorded():
+    breaks = rule_breaks(" Climb ", [Condition("Sprained Ankle", 3, frozenset({"climb"}))])
+    assert breaks == ("The character is incapacitated by Sprained Ankle (level 3) and cannot attempt "
+                      "climb until it is treated.",)
+
+
+def test_a_roll_records_its_action_as_matched():
+    result = resolve_action(" Climb ", 4, action_pool(["d8"]), [5, 1, 1])
+    assert result.action == "climb"

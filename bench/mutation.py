@@ -1,0 +1,202 @@
+"""Mutation testing of every rules module against its own rules tests (mutmut 3).
+
+Each module in `ledger/rules/` is mutated in a scratch copy of the tracked tree (never in the
+working tree) and judged by `tests/rules/test_<module>.py` alone, so a mutant survives when
+the rules tests miss it, whatever the ledger tests would say. Prints, per module, killed /
+survived / not run and the score over mutants that change behaviour; the last line is
+`score: X`, the lowest module's.
+
+A mutant changes only a message's wording when every token it changes is a string literal
+(mutmut's "XX...XX", a case change, or the literal replaced by None) and that literal is
+only ever read as words for a GM: it stands inside a `raise` statement, or it is the
+"what is this" argument of a helper that only puts it into its error message (MESSAGE_ARGS).
+Those are listed apart and left out of the score; every other survivor counts against it.
+
+    python3 bench/mutation.py                 # every rules module
+    python3 bench/mutation.py relics --show   # one module, each survivor's diff
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "ledger" / "rules"
+# Helpers whose argument at this position is only words in an error message.
+MESSAGE_ARGS = {"_whole": 1, "canonical": 2, "_positive": 1, "_count": 1}
+NOT_RUN = {"no tests", "not checked", "skipped", "suspicious", "timeout", "segfault", "check was interrupted by user"}
+
+
+@dataclass
+class Outcome:
+    module: str
+    killed: int = 0
+    not_run: list[str] = field(default_factory=list)
+    survived: list[str] = field(default_factory=list)   # behaviour-changing
+    wording: list[str] = field(default_factory=list)    # message-only
+
+    @property
+    def score(self) -> float:
+        judged = self.killed + len(self.survived) + len(self.not_run)
+        return 100.0 * self.killed / judged if judged else 100.0
+
+
+def modules() -> list[str]:
+    found = sorted(p.stem for p in RULES.glob("*.py") if p.stem != "__init__")
+    if not found:
+        sys.exit(f"no rules modules found under {RULES}")
+    return found
+
+
+def scratch_copy(module: str, work: Path) -> Path:
+    """The tracked tree, with [tool.mutmut] pointed at one module and its own tests."""
+    tree = work / module
+    if tree.exists():
+        shutil.rmtree(tree)
+    tree.mkdir(parents=True)
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True, capture_output=True).stdout
+    for name in filter(None, files.decode().split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            (tree / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, tree / name)
+    tests = f"tests/rules/test_{module}.py"
+    if not (tree / tests).is_file():
+        sys.exit(f"{module}: no rules tests at {tests}")
+    pyproject = (tree / "pyproject.toml").read_text()
+    head, _, rest = pyproject.partition("[tool.mutmut]")
+    tail = rest.split("\n[", 1)[1] if "\n[" in rest else ""
+    section = (f'[tool.mutmut]\nsource_paths = ["ledger/rules/{module}.py"]\n'
+               f'pytest_add_cli_args_test_selection = ["{tests}"]\n'
+               'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]\n')
+    (tree / "pyproject.toml").write_text(head + section + ("\n[" + tail if tail else ""))
+    return tree
+
+
+def run(module: str, work: Path) -> tuple[Outcome, Path]:
+    tree = scratch_copy(module, work)
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    subprocess.run([sys.executable, "-m", "mutmut", "run"], cwd=tree, env=env, check=False,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    listing = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=tree, env=env,
+                             capture_output=True, text=True).stdout
+    outcome = Outcome(module)
+    source = (tree / "ledger" / "rules" / f"{module}.py").read_text()
+    for line in listing.splitlines():
+        name, _, status = line.strip().rpartition(": ")
+        if not name:
+            continue
+        if status == "killed":
+            outcome.killed += 1
+        elif status == "survived":
+            diff = show(name, tree, env)
+            (outcome.wording if only_wording(diff, source) else outcome.survived).append(name)
+        elif status in NOT_RUN:
+            outcome.not_run.append(f"{name} ({status})")
+    return outcome, tree
+
+
+def show(name: str, tree: Path, env: dict) -> str:
+    return subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=tree, env=env,
+                          capture_output=True, text=True).stdout
+
+
+def only_wording(diff: str, source: str) -> bool:
+    """True when the mutant changes nothing but a literal that only a GM reads (see the module docstring)."""
+    removed = [l[1:] for l in diff.splitlines() if l.startswith("-") and not l.startswith("---")]
+    added = [l[1:] for l in diff.splitlines() if l.startswith("+") and not l.startswith("+++")]
+    if len(removed) != 1 or len(added) != 1:
+        return False
+    before, after = _tokens(removed[0]), _tokens(added[0])
+    if before is None or after is None or len(before) != len(after):
+        return False
+    changed = [(b, a) for b, a in zip(before, after) if b != a]
+    if not changed or not all(b[0] == tokenize.STRING and (a[0] == tokenize.STRING or a[1] == "None")
+                              for b, a in changed):
+        return False
+    return all(_message_literal(source, b[1]) for b, _ in changed)
+
+
+def _tokens(line: str) -> list[tuple[int, str]] | None:
+    try:
+        toks = tokenize.generate_tokens(io.StringIO(line.strip() + "\n").readline)
+        return [(t.type, t.string) for t in toks if t.type not in (tokenize.NEWLINE, tokenize.NL,
+                                                                      tokenize.ENDMARKER, tokenize.COMMENT)]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+
+
+def _message_literal(source: str, literal: str) -> bool:
+    """Every occurrence of this literal in the module is message text."""
+    tree = ast.parse(source)
+    try:
+        value = ast.literal_eval(literal)
+    except (ValueError, SyntaxError):
+        value = None  # an f-string: compare by its source text below
+    places = []
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            child._parent = node  # type: ignore[attr-defined]
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Constant, ast.JoinedStr)):
+            text = ast.get_source_segment(source, node)
+            if (isinstance(node, ast.Constant) and value is not None and node.value == value) or text == literal:
+                places.append(node)
+    return bool(places) and all(_in_message(n) for n in places)
+
+
+def _in_message(node: ast.AST) -> bool:
+    child, parent = node, getattr(node, "_parent", None)
+    while parent is not None:
+        if isinstance(parent, ast.Raise):
+            return True
+        if isinstance(parent, ast.Call) and child in parent.args:
+            name = getattr(parent.func, "id", getattr(parent.func, "attr", ""))
+            if MESSAGE_ARGS.get(name) == parent.args.index(child):
+                return True
+        if isinstance(parent, (ast.stmt,)):
+            return False
+        child, parent = parent, getattr(parent, "_parent", None)
+    return False
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", help="rules modules to run (default: all)")
+    parser.add_argument("--show", action="store_true", help="print each behaviour-changing survivor's diff")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch trees (path printed)")
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="campaign-mutation-"))
+    outcomes = []
+    try:
+        for module in args.modules or modules():
+            outcome, tree = run(module, work)
+            outcomes.append(outcome)
+            print(f"{module}: killed {outcome.killed}, survived {len(outcome.survived)}, "
+                  f"not run {len(outcome.not_run)}, wording only {len(outcome.wording)}; "
+                  f"score {outcome.score:.1f}%", flush=True)
+            for name in outcome.survived + outcome.not_run:
+                print(f"  survived: {name}" if name in outcome.survived else f"  not run: {name}")
+                if args.show and name in outcome.survived:
+                    print(show(name, tree, {**os.environ, "PYTHONPATH": str(tree)}))
+    finally:
+        if args.keep:
+            print(f"scratch trees kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(json.dumps({o.module: round(o.score, 2) for o in outcomes}))
+    print(f"score: {min(o.score for o in outcomes):.1f}")
+
+
+if __name__ == "__main__":
+    main()
