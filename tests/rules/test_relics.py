@@ -14,7 +14,14 @@ from ledger.rules.relics import (
     HINDERING,
     THREATS,
     VERSIONS,
+    HOUSE_RULES,
     Modifier,
+    canonical,
+    growth_bonus,
+    house_rule,
+    ranked_add,
+    set_recovery,
+    with_house_rules,
     apply_simple,
     assist_dice,
     best_placement,
@@ -786,3 +793,173 @@ def test_only_a_stressed_out_pc_can_push_the_limit(rules, stress):
 @pytest.mark.parametrize("agony, out", [(0, False), (4, False), (5, True), (6, True)])
 def test_a_pc_is_out_of_the_game_at_5_agony(rules, agony, out):
     assert out_of_the_game(rules, agony) is out
+
+
+# --- Every rule number, pinned to the seed line it comes from --------------------------------------
+# (mutation testing found that a wrong number here, e.g. a Destiny cap of 4 per PC, passed every test)
+
+def test_0_6_1_numbers_are_the_cheat_sheets():
+    assert dict(V061.threat_auto) == {"Common": 3, "Minor": 4, "Major": 5, "Extreme": 6, "Ultimate": 7}  # 001 "Threat"
+    assert dict(V061.lead_dice) == {5: 5, 4: 4, 3: 3, 2: 2}  # 001 "Expertise": Lead Add Dice
+    assert dict(V061.assist_dice) == {5: 4, 4: 3, 3: 2, 2: 1, 1: 1}  # 001 "Expertise": Assist Add Dice
+    assert V061.primary_lead_dice is None
+    assert V061.destiny_per_overpowering == 3  # 001: "each overpowering success adds three points"
+    assert V061.pool_cap_per_pc == 3  # 001 "Cohort Dice Pool Maximum": 3 x number of PCs
+    assert V061.destiny_cap_per_pc == 3  # 001: "The maximum Destiny Pool size is 3 x number of PCs"
+    assert V061.stressed_out_at == 10  # 001 "Stress and Agony": ten (10) Stress
+    assert V061.agony_out_at == 5  # 001 "Stress and Agony": five (5) Agony
+    assert dict(V061.ranked_simple) == {1: (1, 1), 2: (1, 2), 3: (2, 2), 4: (2, 3), 5: (3, 3)}  # RULES.md ruling
+
+
+def test_0_2_0_numbers_are_the_playtests():
+    assert dict(V020.threat_auto) == {"Common": 4, "Minor": 5, "Major": 6, "Extreme": 7, "Ultimate": 8}  # 000 step 3
+    assert dict(V020.lead_dice) == {5: 3, 4: 3, 3: 3, 2: 2}  # 000 step 2: "+3d6 is the highest possible"
+    assert V020.primary_lead_dice == 3  # 000 step 2: a matching Primary Expertise leads with +3d6
+    assert V020.destiny_per_overpowering is None  # 000 step 7: one Destiny per PC
+    assert (V020.pool_cap_per_pc, V020.destiny_cap_per_pc, V020.stressed_out_at, V020.agony_out_at) == (3, 3, 10, 5)
+
+
+@pytest.mark.parametrize("text, accepted", [("A9 / 1d", True), ("A10 / 1d", False), ("A1 / 1d", True),
+                                            ("A0 / 1d", False), ("+1 / 0d", False), ("+0d6", False)])
+def test_modifier_sizes_from_the_largest_accepted_to_the_first_refused(text, accepted):
+    if accepted:
+        assert str(parse_modifier(text)) == text
+    else:
+        with pytest.raises(BadInput, match="size the game does not use"):
+            parse_modifier(text)
+
+
+# --- Best placement: explicit expected placements, pieces already placed included ------------------
+
+def test_the_best_placement_of_a_lone_plus_two_makes_the_critical():
+    # [2, 4, 6]: +2 on the 2 gains nothing; on the 4 or the 6 one success, and 6 -> 8 is a critical.
+    assert best_placement([2, 4, 6], [mod("+2 / 1d")], {}) == {0: (2,)}
+    # [1, 4, 6]: on the 1 or the 4 one success either way (a botch saved, a 6 made): fewer botches win.
+    assert best_placement([1, 4, 6], [mod("+2 / 1d")], {}) == {0: (0,)}
+
+
+def test_dice_already_taken_by_a_placed_piece_of_the_same_side_are_not_offered_again():
+    mods = [mod("+1 / 1d"), mod("+1 / 1d")]
+    # The first +1 is placed on the 4 (die 2); the open one goes on the other 4, never the same die.
+    assert best_placement([2, 4, 4], mods, {0: (1,)}) == {0: (1,), 1: (2,)}
+
+
+def test_the_hindering_pass_ignores_beneficial_pieces_already_placed():
+    mods = [mod("-1 / 1d"), mod("+2 / 1d")]
+    # The GM's -1 goes where it costs most as the dice fall ([5, 3]: the 5), not after the +2 lifted the 3.
+    assert best_placement([5, 3], mods, {1: (1,)}) == {1: (1,), 0: (0,)}
+
+
+def test_the_beneficial_pass_sees_hindering_pieces_already_placed():
+    mods = [mod("-2 / 1d"), mod("+2 / 1d")]
+    # The GM's -2 turned the 6 into a 4: the +2 no longer makes a critical there, so it is offered
+    # on the last die (as the dice now stand both are 4s, and ties take the later die).
+    assert best_placement([6, 4], mods, {0: (0,)}) == {0: (0,), 1: (1,)}
+    assert best_placement([6, 4], [mod("+2 / 1d")], {}) == {0: (0,)}  # unhindered, the 6 becomes an 8
+
+
+def test_an_open_piece_with_no_die_left_to_take_is_placed_nowhere():
+    mods = [mod("+1 / 2d"), mod("+1 / 1d")]
+    # Two dice, both carrying the +1 / 2d: the +1 / 1d has no die left and is lost (not stacked).
+    assert best_placement([4, 4], mods, {0: (0, 1)}) == {0: (0, 1), 1: ()}
+
+
+def test_a_gm_override_allows_stacking_but_never_dice_off_the_pool():
+    mods = [mod("+1 / 1d"), mod("+1 / 1d")]
+    assert apply_simple([4, 4], mods, {0: [0], 1: [0]}, strict=False) == (6, 4)
+    with pytest.raises(BadInput, match="placed off it"):
+        apply_simple([4, 4], mods, {0: [2]}, strict=False)
+    with pytest.raises(RuleViolation):
+        apply_simple([4, 4], mods, {0: [0], 1: [0]})
+
+
+# --- Functions no rules test reached before --------------------------------------------------------
+
+@pytest.mark.parametrize("key, text, value", [
+    ("ranked_simple", "3=2/3", {"3": [2, 3]}),
+    ("ranked_simple", " 1 = 1/1 , 2=1/2 ", {"1": [1, 1], "2": [1, 2]}),
+    ("threat_auto", "minor=5", {"Minor": 5}),
+    ("lead_dice", "5=6,4=4", {"5": 6, "4": 4}),
+    ("assist_dice", "1=0", {"1": 0}),
+    ("destiny_per_overpowering", "per-pc", None),
+    ("destiny_per_overpowering", " PER-PC ", None),
+    ("destiny_per_overpowering", "2", 2),
+    ("stressed_out_at", "6", 6),
+    ("agony_out_at", "0", 0),
+    ("pool_cap_per_pc", "4", 4),
+    ("destiny_cap_per_pc", "2", 2),
+])
+def test_a_house_rule_is_read_as_the_gm_types_it(key, text, value):
+    assert house_rule(key, text) == value
+
+
+@pytest.mark.parametrize("key, text", [
+    ("ranked_simple", "3=2"), ("ranked_simple", "3=2/3/4"), ("ranked_simple", "x=1/1"), ("ranked_simple", ""),
+    ("ranked_simple", "3"), ("threat_auto", "Huge=5"), ("lead_dice", "5=five"), ("lead_dice", ","),
+    ("stressed_out_at", "ten"), ("stressed_out_at", "-1"), ("destiny_per_overpowering", "per-gm"),
+])
+def test_an_unreadable_house_rule_is_bad_input(key, text):
+    with pytest.raises(BadInput):
+        house_rule(key, text)
+
+
+def test_only_the_listed_rules_can_be_house_rules():
+    assert set(HOUSE_RULES) == {"ranked_simple", "threat_auto", "lead_dice", "assist_dice",
+                                "destiny_per_overpowering", "stressed_out_at", "agony_out_at",
+                                "pool_cap_per_pc", "destiny_cap_per_pc"}
+    with pytest.raises(BadInput, match="not a rule a house rule can change"):
+        house_rule("version", "1")
+
+
+def test_house_rules_amend_only_what_they_name():
+    amended = with_house_rules(V061, {"ranked_simple": {"3": [2, 3]}, "threat_auto": {"Minor": 5},
+                                      "lead_dice": {"5": 6}, "stressed_out_at": 6,
+                                      "destiny_per_overpowering": None})
+    assert amended.ranked_simple == {**V061.ranked_simple, 3: (2, 3)}
+    assert amended.threat_auto == {**V061.threat_auto, "Minor": 5}
+    assert amended.lead_dice == {5: 6, 4: 4, 3: 3, 2: 2}
+    assert amended.assist_dice == V061.assist_dice
+    assert (amended.stressed_out_at, amended.destiny_per_overpowering) == (6, None)
+    assert ranked_simple(amended, 3) == Modifier("simple", 2, 3, BENEFICIAL)
+    assert with_house_rules(V061, {}) is V061
+
+
+def test_house_rules_as_stored_round_trip_into_the_rules():
+    stored = {key: house_rule(key, text) for key, text in [("ranked_simple", "2=2/2"), ("assist_dice", "1=0"),
+                                                           ("agony_out_at", "4")]}
+    amended = with_house_rules(V020, stored)
+    assert amended.ranked_simple[2] == (2, 2) and amended.assist_dice[1] == 0 and amended.agony_out_at == 4
+    assert amended.version == "0.2.0"
+
+
+@pytest.mark.parametrize("rank", [1, 2, 3, 4, 5])
+def test_ranked_add_dice_are_rank_d6(rank):
+    assert ranked_add(rank) == Modifier("add", rank, rank, BENEFICIAL)
+    assert ranked_add(rank, HINDERING).signed == -rank
+
+
+@pytest.mark.parametrize("rank", [0, 6, -1])
+def test_ranked_add_dice_go_from_rank_1_to_5(rank):
+    with pytest.raises(RuleViolation, match="rank 1 to 5"):
+        ranked_add(rank)
+
+
+@pytest.mark.parametrize("name, expected", [("phantom", "Phantom"), (" VENGER ", "Venger"), ("Scav", "Scav")])
+def test_names_are_matched_ignoring_case_and_spaces(name, expected):
+    assert canonical(name, ("Scav", "Venger", "Phantom"), "type") == expected
+
+
+def test_an_unknown_name_is_refused_with_the_choices():
+    with pytest.raises(BadInput, match="'Ghost' is not a type; choose one of Scav, Venger"):
+        canonical("Ghost", ("Scav", "Venger"), "type")
+
+
+@pytest.mark.parametrize("ranks, stress", [([], 0), ([2, 3, 1, 0], 2), ([1, 1], 0), ([5], 1)])
+def test_set_recovery_is_one_stress_per_pc_with_stallion_2_or_more(ranks, stress):
+    assert set_recovery(ranks) == stress  # 001 "Removing Stress"; RULES.md recovery
+
+
+@pytest.mark.parametrize("agony, modifier", [(0, None), (1, "+1 / 1d"), (2, "+1 / 2d"), (3, "+2 / 2d"),
+                                             (5, "+3 / 3d"), (7, "+3 / 3d")])
+def test_a_growth_test_gains_one_ranked_simple_modifier_of_rank_agony(agony, modifier):
+    assert [str(m) for m in growth_bonus(V061, agony)] == ([modifier] if modifier else [])
