@@ -336,3 +336,66 @@ def test_neutral_total_is_faces_plus_stat_plus_modifiers(shape, stat, mods):
     roll = decision_roll(flat, stat, mods)
     assert roll.chains == tuple((6,) * s + (last,) for s, last in shape)
     assert roll.total == sum(flat) + stat + sum(mods)
+
+
+# --- Pinned by mutation testing: each could change unnoticed before ----------------------------
+
+def test_the_first_side_keeps_its_advantage_in_a_contest():
+    # Minor Advantage adds +3 to the first side: 3 + 3 + 3 = 9 beats 4 + 4 = 8; without it, 6 loses.
+    result = contest(Contestant(0, advantage=A.MINOR_ADVANTAGE), Contestant(0), [([3, 3], [4, 4])])
+    assert result.winner is Side.FIRST and result.rounds[0][0].total == 9
+    result = contest(Contestant(0), Contestant(0, advantage=A.MINOR_ADVANTAGE), [([4, 4], [3, 3])])
+    assert result.winner is Side.SECOND and result.rounds[0][1].total == 9
+
+
+def test_a_supply_roll_keeps_its_face_and_a_campaigns_threshold():
+    assert supply_roll(SupplyDie.D6, 5).face == 5
+    assert supply_roll(SupplyDie.D6, 4, threshold=4).after is SupplyDie.D4  # a threshold of 4 lowers a 4
+    assert supply_roll(SupplyDie.D6, 3, threshold=2).after is SupplyDie.D6  # a threshold of 2 keeps a 3
+    assert supply_roll(SupplyDie.D6, 1, threshold=0).after is SupplyDie.D6  # 0: nothing lowers it
+    assert [r.face for r in supply_rolls(SupplyDie.D8, [2, 5], threshold=3)] == [2, 5]
+
+
+def test_supply_dice_are_the_seeds_sizes_stepping_down_to_empty():
+    assert [d.value for d in SupplyDie] == [0, 4, 6, 8, 10, 12]
+    chain, die = [], SupplyDie.D12
+    while die is not SupplyDie.EMPTY:
+        die = die.lowered()
+        chain.append(die.name)
+    assert chain == ["D10", "D8", "D6", "D4", "EMPTY"]
+    assert SupplyDie.EMPTY.lowered() is SupplyDie.EMPTY
+
+
+@pytest.mark.parametrize("die, top", [(SupplyDie.D4, 4), (SupplyDie.D12, 12)])
+def test_a_supply_die_shows_1_to_its_size(die, top):
+    assert supply_roll(die, top).face == top and supply_roll(die, 1).lowered
+    for face in (0, top + 1):
+        with pytest.raises(BadInput):
+            supply_roll(die, face)
+
+
+def test_a_d100_tracker_from_the_largest_accepted_value_to_the_first_refused():
+    assert D100Tracker(0).value == 0 and D100Tracker(100).value == 100
+    for value in (-1, 101):
+        with pytest.raises(BadInput):
+            D100Tracker(value)
+    assert d100_use(D100Tracker(50), 1).supplied and d100_use(D100Tracker(50), 50).supplied
+    assert not d100_use(D100Tracker(50), 51).supplied
+    assert d100_use(D100Tracker(100), 100).tracker.value == 90
+    for face in (0, 101):
+        with pytest.raises(BadInput):
+            d100_use(D100Tracker(50), face)
+
+
+def test_a_d100_step_of_zero_keeps_the_value_and_a_negative_one_is_refused():
+    assert d100_use(D100Tracker(40), 10, step=0).tracker == D100Tracker(40, (10,))
+    assert d100_use(D100Tracker(40), 10).tracker == D100Tracker(30, (10,))  # the default step is 10
+    assert d100_use(D100Tracker(5), 3).tracker.value == 0  # never below 0
+    with pytest.raises(BadInput):
+        d100_use(D100Tracker(40), 10, step=-1)
+
+
+def test_one_grant_of_advantage_is_one_step():
+    assert grant_advantage(A.NEUTRAL) is A.MINOR_ADVANTAGE
+    assert grant_advantage(A.MINOR_DISADVANTAGE) is A.NEUTRAL
+    assert grant_advantage(A.NEUTRAL, 2) is A.MAJOR_ADVANTAGE
