@@ -6,10 +6,12 @@ the rules tests miss it, whatever the ledger tests would say. Prints, per module
 survived / not run and the score over mutants that change behaviour; the last line is
 `score: X`, the lowest module's.
 
-A mutant changes only a message's wording when every token it changes is a string literal
-(mutmut's "XX...XX", a case change, or the literal replaced by None) and that literal is
-only ever read as words for a GM: it stands inside a `raise` statement, or it is the
-"what is this" argument of a helper that only puts it into its error message (MESSAGE_ARGS).
+A mutant changes only a message's wording when the one line it changes is message text: an
+argument of a raised exception on a line of its own (the exception's type, which decides the
+exit code, is never counted as wording), or an assignment to a local read only there; or when
+every token it changes is a string literal (mutmut's "XX...XX", a case change, or the literal
+replaced by None) that is only ever read as words for a GM: inside a `raise`, or the "what is
+this" argument of a helper that only puts it into its error message (MESSAGE_ARGS).
 Those are listed apart and left out of the score; every other survivor counts against it.
 
     python3 bench/mutation.py                 # every rules module
@@ -33,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "ledger" / "rules"
 # Helpers whose argument at this position is only words in an error message.
-MESSAGE_ARGS = {"_whole": 1, "canonical": 2, "_positive": 1, "_count": 1}
+MESSAGE_ARGS = {"_whole": 1, "canonical": 2, "_sign_polarity": 2}
 NOT_RUN = {"no tests", "not checked", "skipped", "suspicious", "timeout", "segfault", "check was interrupted by user"}
 
 
@@ -112,19 +114,22 @@ def show(name: str, tree: Path, env: dict) -> str:
 
 
 def only_wording(diff: str, source: str) -> bool:
-    """True when the mutant changes nothing but a literal that only a GM reads (see the module docstring)."""
+    """True when the mutant changes nothing but words a GM reads (see the module docstring)."""
     removed = [l[1:] for l in diff.splitlines() if l.startswith("-") and not l.startswith("---")]
     added = [l[1:] for l in diff.splitlines() if l.startswith("+") and not l.startswith("+++")]
     if len(removed) != 1 or len(added) != 1:
         return False
+    lines = _message_lines(source)
+    places = [n for n, text in enumerate(source.splitlines(), start=1) if text.strip() == removed[0].strip()]
+    if places and all(n in lines for n in places):
+        return True
     before, after = _tokens(removed[0]), _tokens(added[0])
     if before is None or after is None or len(before) != len(after):
         return False
     changed = [(b, a) for b, a in zip(before, after) if b != a]
-    if not changed or not all(b[0] == tokenize.STRING and (a[0] == tokenize.STRING or a[1] == "None")
-                              for b, a in changed):
-        return False
-    return all(_message_literal(source, b[1]) for b, _ in changed)
+    return bool(changed) and bool(places) and all(
+        b[0] == tokenize.STRING and (a[0] == tokenize.STRING or a[1] == "None") for b, a in changed) and \
+        all(_literal_is_message(source, b[1]) for b, _ in changed)
 
 
 def _tokens(line: str) -> list[tuple[int, str]] | None:
@@ -136,22 +141,47 @@ def _tokens(line: str) -> list[tuple[int, str]] | None:
         return None
 
 
-def _message_literal(source: str, literal: str) -> bool:
+def _message_lines(source: str) -> set[int]:
+    """Lines that hold only message text: the arguments of a raised exception (its type excluded),
+    and assignments to a local read nowhere but in such arguments."""
+    tree = ast.parse(source)
+    lines: set[int] = set()
+    for func in ast.walk(tree):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        message_nodes = [a for r in ast.walk(func) if isinstance(r, ast.Raise) and isinstance(r.exc, ast.Call)
+                         for a in [*r.exc.args, *(k.value for k in r.exc.keywords)]]
+        for node in message_nodes:
+            call = next(r.exc for r in ast.walk(func) if isinstance(r, ast.Raise) and isinstance(r.exc, ast.Call)
+                        and node in [*r.exc.args, *(k.value for k in r.exc.keywords)])
+            if node.lineno > call.func.end_lineno:  # the exception's type stays on its own line
+                lines.update(range(node.lineno, node.end_lineno + 1))
+            elif node.lineno == node.end_lineno == call.lineno:
+                pass  # type and words share a line: only a string-literal change counts (below)
+        inside = {id(n) for m in message_nodes for n in ast.walk(m)}
+        for stmt in ast.walk(func):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                name = stmt.targets[0].id
+                reads = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == name
+                         and isinstance(n.ctx, ast.Load)]
+                if reads and all(id(n) in inside for n in reads):
+                    lines.update(range(stmt.lineno, stmt.end_lineno + 1))
+    return lines
+
+
+def _literal_is_message(source: str, literal: str) -> bool:
     """Every occurrence of this literal in the module is message text."""
     tree = ast.parse(source)
     try:
         value = ast.literal_eval(literal)
     except (ValueError, SyntaxError):
         value = None  # an f-string: compare by its source text below
-    places = []
     for node in ast.walk(tree):
         for child in ast.iter_child_nodes(node):
             child._parent = node  # type: ignore[attr-defined]
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Constant, ast.JoinedStr)):
-            text = ast.get_source_segment(source, node)
-            if (isinstance(node, ast.Constant) and value is not None and node.value == value) or text == literal:
-                places.append(node)
+    places = [n for n in ast.walk(tree) if isinstance(n, (ast.Constant, ast.JoinedStr)) and (
+        (isinstance(n, ast.Constant) and value is not None and n.value == value)
+        or ast.get_source_segment(source, n) == literal)]
     return bool(places) and all(_in_message(n) for n in places)
 
 
@@ -164,7 +194,7 @@ def _in_message(node: ast.AST) -> bool:
             name = getattr(parent.func, "id", getattr(parent.func, "attr", ""))
             if MESSAGE_ARGS.get(name) == parent.args.index(child):
                 return True
-        if isinstance(parent, (ast.stmt,)):
+        if isinstance(parent, ast.stmt):
             return False
         child, parent = parent, getattr(parent, "_parent", None)
     return False

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -963,3 +964,29 @@ def test_set_recovery_is_one_stress_per_pc_with_stallion_2_or_more(ranks, stress
                                              (5, "+3 / 3d"), (7, "+3 / 3d")])
 def test_a_growth_test_gains_one_ranked_simple_modifier_of_rank_agony(agony, modifier):
     assert [str(m) for m in growth_bonus(V061, agony)] == ([modifier] if modifier else [])
+
+
+def test_an_unknown_version_names_the_known_ones():
+    with pytest.raises(BadInput, match=r"Relics has no rules version '9\.9'; known versions: 0\.2\.0, 0\.6\.1\."):
+        rules_for("9.9")
+
+
+@pytest.mark.parametrize("text, polarity, implied", [("-1d6", BENEFICIAL, "hindering"),
+                                                     ("+1 / 2d", HINDERING, "beneficial")])
+def test_a_sign_that_contradicts_the_polarity_names_the_modifier(text, polarity, implied):
+    with pytest.raises(BadInput, match=f"^'{re.escape(text)}' reads as {implied}, not {polarity}\\.$"):
+        parse_modifier(text, polarity)
+
+
+def test_stress_given_to_a_stranger_names_the_first_stranger():
+    with pytest.raises(RuleViolation, match="^Zed is not facing this Challenge and cannot take its Stress.$"):
+        check_distribution(2, {"Kira": 1, "Zed": 1, "Yan": 0}, ["Kira"])
+    with pytest.raises(RuleViolation, match="^Zed is not among the PCs in play.$"):
+        check_distribution(2, {"Zed": 1, "Yan": 1}, ["Kira"], what="The Cohort recovers 2 Stress")
+
+
+def test_a_distribution_that_does_not_add_up_says_what_it_should_be():
+    with pytest.raises(RuleViolation, match="^The Challenge scored 3 Stress; the distribution adds up to 1.$"):
+        check_distribution(3, {"Kira": 1}, ["Kira"])
+    with pytest.raises(RuleViolation, match="^The Cohort recovers 2 Stress; the distribution adds up to 1.$"):
+        check_distribution(2, {"Kira": 1}, ["Kira"], what="The Cohort recovers 2 Stress")
