@@ -399,3 +399,24 @@ def test_one_grant_of_advantage_is_one_step():
     assert grant_advantage(A.NEUTRAL) is A.MINOR_ADVANTAGE
     assert grant_advantage(A.MINOR_DISADVANTAGE) is A.NEUTRAL
     assert grant_advantage(A.NEUTRAL, 2) is A.MAJOR_ADVANTAGE
+
+
+@pytest.mark.parametrize("faces, advantage, message", [
+    ([3, 4, 5], A.NEUTRAL, "This roll was complete after 2 faces, but you entered 3."),
+    ([3, 4], A.MAJOR_DISADVANTAGE, "This roll was complete after 1 face, but you entered 2."),
+    ([6, 2, 3, 1], A.NEUTRAL, "This roll was complete after 3 faces, but you entered 4."),
+])
+def test_too_many_faces_says_where_the_roll_was_complete(faces, advantage, message):
+    with pytest.raises(BadInput, match=f"^{message}$"):
+        dice_still_needed(faces, advantage)
+
+
+def test_several_supply_rolls_use_the_campaigns_threshold():
+    rolls = supply_rolls(SupplyDie.D8, [4, 4], threshold=4)
+    assert [r.after for r in rolls] == [SupplyDie.D6, SupplyDie.D4]
+
+
+@pytest.mark.parametrize("text", ["simplex", "xsimple", "simple task x"])
+def test_a_difficulty_name_is_matched_whole(text):
+    with pytest.raises(BadInput, match="is not a difficulty; use one of simple, challenging, strenuous, impossible"):
+        target_number(text)
