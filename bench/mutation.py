@@ -117,6 +117,8 @@ def only_wording(diff: str, source: str) -> bool:
     """True when the mutant changes nothing but words a GM reads (see the module docstring)."""
     removed = [l[1:] for l in diff.splitlines() if l.startswith("-") and not l.startswith("---")]
     added = [l[1:] for l in diff.splitlines() if l.startswith("+") and not l.startswith("+++")]
+    if _only_raise_arguments(removed, added, source):
+        return True
     if len(removed) != 1 or len(added) != 1:
         return False
     lines = _message_lines(source)
@@ -130,6 +132,24 @@ def only_wording(diff: str, source: str) -> bool:
     return bool(changed) and bool(places) and all(
         b[0] == tokenize.STRING and (a[0] == tokenize.STRING or a[1] == "None") for b, a in changed) and \
         all(_literal_is_message(source, b[1]) for b, _ in changed)
+
+
+def _only_raise_arguments(removed: list[str], added: list[str], source: str) -> bool:
+    """The mutant rewrote what a raise says (e.g. `raise RuleViolation(None)`), not what it raises."""
+    if not removed or not added:
+        return False
+    head = removed[0].strip()
+    if not head.startswith("raise ") or "(" not in head:
+        return False
+    prefix = head[:head.index("(") + 1]
+    if not added[0].strip().startswith(prefix):
+        return False
+    spans = [range(r.lineno, r.end_lineno + 1) for r in ast.walk(ast.parse(source)) if isinstance(r, ast.Raise)]
+    text = source.splitlines()
+    starts = [n for n, line in enumerate(text, start=1) if line.strip() == head]
+    return any(all(n + k in span and text[n + k - 1].strip() == line.strip() for k, line in enumerate(removed))
+               for n in starts for span in spans if n in span) and all(
+        a.strip().startswith(prefix) or not a.strip().startswith("raise") for a in added)
 
 
 def _tokens(line: str) -> list[tuple[int, str]] | None:
@@ -203,7 +223,7 @@ def _in_message(node: ast.AST) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help="rules modules to run (default: all)")
-    parser.add_argument("--show", action="store_true", help="print each behaviour-changing survivor's diff")
+    parser.add_argument("--show", action="store_true", help="print each survivor's diff, wording-only ones too")
     parser.add_argument("--keep", action="store_true", help="keep the scratch trees (path printed)")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="campaign-mutation-"))
@@ -215,10 +235,13 @@ def main() -> None:
             print(f"{module}: killed {outcome.killed}, survived {len(outcome.survived)}, "
                   f"not run {len(outcome.not_run)}, wording only {len(outcome.wording)}; "
                   f"score {outcome.score:.1f}%", flush=True)
-            for name in outcome.survived + outcome.not_run:
-                print(f"  survived: {name}" if name in outcome.survived else f"  not run: {name}")
-                if args.show and name in outcome.survived:
-                    print(show(name, tree, {**os.environ, "PYTHONPATH": str(tree)}))
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            for label, names in (("survived", outcome.survived), ("not run", outcome.not_run),
+                                 ("wording only", outcome.wording if args.show else [])):
+                for name in names:
+                    print(f"  {label}: {name}")
+                    if args.show and label != "not run":
+                        print(show(name, tree, env))
     finally:
         if args.keep:
             print(f"scratch trees kept in {work}")

@@ -317,3 +317,72 @@ def test_refuses_an_outcome_die_that_clashes_or_is_no_die(gained):
         gain_outcome_die(BOB, gained)
     with pytest.raises(RuleViolation):
         inflict_outcome_die(0)
+
+
+# --- Pinned by mutation testing: each could change unnoticed before ----------------------------
+
+def test_extra_dice_cost_whole_points_of_intensity():
+    assert [extra_dice_cost(k) for k in range(5)] == [0, 1, 3, 6, 10]
+    assert all(type(extra_dice_cost(k)) is int and type(roll_cost(k)) is int for k in range(5))
+
+
+def test_two_base_dice_of_one_category_are_named_in_the_refusal():
+    with pytest.raises(RuleViolation, match="^The base pool takes one die per category; Brawn and Health are both "
+                                            "Physical.$"):
+        build_pool(ANN, ["Brawn", "Health", "Wits", "Charm"], [], 10)
+
+
+def test_a_d1_still_owes_its_category_a_base_die():
+    worn = (Ability("Brawn", "Physical", 8), Ability("Wits", "Mental", 6), Ability("Charm", "Social", 1))
+    with pytest.raises(RuleViolation, match="must include a Social die"):
+        build_pool(worn, ["Brawn", "Wits"], [], 10)
+    assert build_pool(worn, ["Brawn", "Wits", "Charm"], [], 10).dice == (8, 6, 1)
+
+
+def test_landed_pips_keep_every_ability_in_its_category_and_accept_an_explicit_zero():
+    effect = apply_pips(ANN, {"Brawn": 2, "Wits": 0}, 2)
+    assert effect.by == 0
+    assert effect.abilities == (Ability("Brawn", "Physical", 6), Ability("Health", "Physical", 6),
+                                Ability("Wits", "Mental", 6), Ability("Charm", "Social", 4))
+    assert effect.pips == (("Brawn", 2),)
+
+
+def test_by_default_a_side_killed_by_the_upper_hand_still_lands_its_successes():
+    comparison = compare([6, 2], [5, 5])  # side 0 has the upper hand; each side keeps 1 success
+    frail = (Ability("Health", "Physical", 1), Ability("Wits", "Mental", 4))
+    splits = ({"Health": 1}, {"Brawn": 1})  # side 0 kills side 1; side 1 answers on Brawn
+    effects = resolve_effects(comparison, (ANN, frail), splits)
+    assert [e.by for e in effects] == [0, 1] and effects[0].died
+    assert effects[1].pips == (("Brawn", 1),) and effects[1].lost == 0
+    strict = resolve_effects(comparison, (ANN, frail), splits, dead_strike_back=False)
+    assert [e.by for e in strict] == [0, 1] and strict[0].died
+    assert strict[1].pips == () and strict[1].lost == 1 and sizes(strict[1].abilities) == sizes(ANN)
+
+
+def test_a_cede_is_by_the_ceding_side_and_zeroes_its_goal_ability():
+    assert cede(ANN).by == 0 and cede(ANN, by=1).by == 1
+    effect = cede(ANN, "Wits", by=1)
+    assert effect.goal_gained and effect.zeroed == ("Wits",) and effect.pips == (("Wits", 6),)
+
+
+def test_a_situation_die_is_spent_one_use_per_roll():
+    joined, left = spend_situation_dice([SituationDie(6, 2), SituationDie(4, 1), SituationDie(8, 0)])
+    assert joined == (6, 4) and left == (SituationDie(6, 1),)
+
+
+def test_outcome_dice_from_d1_up():
+    assert gain_outcome_die(ANN, Ability("Six-pack", "Social", 1))[-1] == Ability("Six-pack", "Social", 1)
+    assert inflict_outcome_die(1) == PenaltyDie(1, lasting=True)
+    for size in (0, -1):
+        with pytest.raises(RuleViolation, match="d1 or larger"):
+            inflict_outcome_die(size)
+    with pytest.raises(RuleViolation, match="d1 or larger"):
+        gain_outcome_die(ANN, Ability("Six-pack", "Social", 0))
+
+
+def test_an_outcome_die_may_not_share_a_live_abilitys_name_even_a_d1():
+    worn = (*ANN[:3], Ability("Charm", "Social", 1))
+    with pytest.raises(RuleViolation, match="^This character already has Charm; give the new die another name.$"):
+        gain_outcome_die(worn, Ability("Charm", "Social", 6))
+    gone = (*ANN[:3], Ability("Charm", "Social", 0))
+    assert gain_outcome_die(gone, Ability("Charm", "Social", 6))[-1].size == 6  # a gone one comes back
