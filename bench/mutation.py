@@ -153,12 +153,15 @@ def _only_raise_arguments(removed: list[str], added: list[str], source: str) -> 
 
 
 def _tokens(line: str) -> list[tuple[int, str]] | None:
+    """The line's tokens; a line cut from a longer statement ends in a tokenizer error, kept up to it."""
+    found: list[tuple[int, str]] = []
     try:
-        toks = tokenize.generate_tokens(io.StringIO(line.strip() + "\n").readline)
-        return [(t.type, t.string) for t in toks if t.type not in (tokenize.NEWLINE, tokenize.NL,
-                                                                      tokenize.ENDMARKER, tokenize.COMMENT)]
+        for t in tokenize.generate_tokens(io.StringIO(line.strip() + "\n").readline):
+            if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.COMMENT):
+                found.append((t.type, t.string))
     except (tokenize.TokenError, IndentationError, SyntaxError):
-        return None
+        pass
+    return found or None
 
 
 def _message_lines(source: str) -> set[int]:
@@ -174,10 +177,9 @@ def _message_lines(source: str) -> set[int]:
         for node in message_nodes:
             call = next(r.exc for r in ast.walk(func) if isinstance(r, ast.Raise) and isinstance(r.exc, ast.Call)
                         and node in [*r.exc.args, *(k.value for k in r.exc.keywords)])
-            if node.lineno > call.func.end_lineno:  # the exception's type stays on its own line
-                lines.update(range(node.lineno, node.end_lineno + 1))
-            elif node.lineno == node.end_lineno == call.lineno:
-                pass  # type and words share a line: only a string-literal change counts (below)
+            # Lines after the one naming the exception's type hold only its words; on that line
+            # only a string-literal change counts (below), since the type decides the exit code.
+            lines.update(range(max(node.lineno, call.func.end_lineno + 1), node.end_lineno + 1))
         inside = {id(n) for m in message_nodes for n in ast.walk(m)}
         for stmt in ast.walk(func):
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
