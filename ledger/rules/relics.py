@@ -321,7 +321,9 @@ def best_placement(faces: Sequence[int], mods: Sequence[Modifier], given: Placem
     for polarity, sign in ((HINDERING, -1), (BENEFICIAL, 1)):
         current = list(faces)
         for i, dice in placement.items():
-            if mods[i].polarity == HINDERING or polarity == BENEFICIAL:
+            # Only dice not yet taken by this side are offered, and only the GM's pieces
+            # change those: the Cohort's own pieces sit on dice it already took.
+            if mods[i].polarity == HINDERING:
                 for d in dice:
                     current[d] += mods[i].signed
         open_mods = [i for i, m in enumerate(mods) if m.polarity == polarity and i not in placement]
@@ -368,7 +370,7 @@ def _assign(results: tuple[int, ...], values: tuple[int, ...], counts: tuple[int
                     options.append((_add(score, _die_score(results[i] + v, sign)), (v,) + picks))
         return max(options, key=lambda o: o[0])
 
-    return list(best(0, counts, max(0, min(need, sum(counts))))[1])
+    return list(best(0, counts, min(need, sum(counts)))[1])  # need <= 0 (all taken) places nothing
 
 
 def _die_score(result: int, sign: int) -> tuple[int, int, int]:
