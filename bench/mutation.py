@@ -12,7 +12,8 @@ exit code, is never counted as wording), or an assignment to a local read only t
 every token it changes is a string literal (mutmut's "XX...XX", a case change, or the literal
 replaced by None) that is only ever read as words for a GM: inside a `raise`, or the "what is
 this" argument of a helper that only puts it into its error message (MESSAGE_ARGS).
-Those are listed apart and left out of the score; every other survivor counts against it.
+Those are listed apart and left out of the score, and so are the survivors in EQUIVALENT,
+each printed with why it cannot change a rule; every other survivor counts against it.
 
     python3 bench/mutation.py                 # every rules module
     python3 bench/mutation.py relics --show   # one module, each survivor's diff
@@ -36,6 +37,30 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "ledger" / "rules"
 # Helpers whose argument at this position is only words in an error message.
 MESSAGE_ARGS = {"_whole": 1, "canonical": 2, "_sign_polarity": 2}
+# Survivors that cannot change what a rule does, each with the reason; matched by the line a
+# mutant removes and the line it adds, so a renumbered mutant is still recognised and a new
+# one never is.
+EQUIVALENT = {
+    ("for polarity, sign in ((HINDERING, -1), (BENEFICIAL, 1)):",
+     "for polarity, sign in ((HINDERING, -2), (BENEFICIAL, 1)):"):
+        "the sign scales every part of a die's score alike, so the best placement is the same",
+    ("for polarity, sign in ((HINDERING, -1), (BENEFICIAL, 1)):",
+     "for polarity, sign in ((HINDERING, -1), (BENEFICIAL, 2)):"):
+        "the sign scales every part of a die's score alike, so the best placement is the same",
+    ("need = min(parts_total, len(current)) - len(taken)", "need = min(parts_total, len(current)) + len(taken)"):
+        "need is capped by the open pieces' parts, and when the pool is short every free die is taken either way",
+    ("winners = [0 if x > y else 1 for x, y in pairs if x != y]",
+     "winners = [0 if x >= y else 1 for x, y in pairs if x != y]"):
+        "tied pairs are filtered out, so x >= y and x > y agree on every pair left",
+    ("split = {goal_ability: size} if goal_ability and size else {}",
+     "split = {goal_ability: size} if goal_ability or size else {}"):
+        "with no goal ability size is 0, and 0 pips on a gone ability land nothing: the same Effect",
+    ("if position >= Advantage.NEUTRAL:", "if position > Advantage.NEUTRAL:"):
+        "at Neutral both branches give (Neutral, Neutral)",
+    ("winner = Side.FIRST if a.total > b.total else Side.SECOND",
+     "winner = Side.FIRST if a.total >= b.total else Side.SECOND"):
+        "this line runs only when the totals differ",
+}
 NOT_RUN = {"no tests", "not checked", "skipped", "suspicious", "timeout", "segfault", "check was interrupted by user"}
 
 
@@ -46,6 +71,7 @@ class Outcome:
     not_run: list[str] = field(default_factory=list)
     survived: list[str] = field(default_factory=list)   # behaviour-changing
     wording: list[str] = field(default_factory=list)    # message-only
+    equivalent: list[str] = field(default_factory=list)  # "name: why" (EQUIVALENT)
 
     @property
     def score(self) -> float:
@@ -102,7 +128,11 @@ def run(module: str, work: Path) -> tuple[Outcome, Path]:
             outcome.killed += 1
         elif status == "survived":
             diff = show(name, tree, env)
-            (outcome.wording if only_wording(diff, source) else outcome.survived).append(name)
+            why = equivalent(diff)
+            if why:
+                outcome.equivalent.append(f"{name}: {why}")
+            else:
+                (outcome.wording if only_wording(diff, source) else outcome.survived).append(name)
         elif status in NOT_RUN:
             outcome.not_run.append(f"{name} ({status})")
     return outcome, tree
@@ -111,6 +141,14 @@ def run(module: str, work: Path) -> tuple[Outcome, Path]:
 def show(name: str, tree: Path, env: dict) -> str:
     return subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=tree, env=env,
                           capture_output=True, text=True).stdout
+
+
+def equivalent(diff: str) -> str | None:
+    removed = [l[1:].strip() for l in diff.splitlines() if l.startswith("-") and not l.startswith("---")]
+    added = [l[1:].strip() for l in diff.splitlines() if l.startswith("+") and not l.startswith("+++")]
+    if len(removed) == 1 and len(added) == 1:
+        return EQUIVALENT.get((removed[0], added[0]))
+    return None
 
 
 def only_wording(diff: str, source: str) -> bool:
@@ -235,9 +273,12 @@ def main() -> None:
             outcome, tree = run(module, work)
             outcomes.append(outcome)
             print(f"{module}: killed {outcome.killed}, survived {len(outcome.survived)}, "
-                  f"not run {len(outcome.not_run)}, wording only {len(outcome.wording)}; "
+                  f"not run {len(outcome.not_run)}, wording only {len(outcome.wording)}, "
+                  f"equivalent {len(outcome.equivalent)}; "
                   f"score {outcome.score:.1f}%", flush=True)
             env = {**os.environ, "PYTHONPATH": str(tree)}
+            for why in outcome.equivalent:
+                print(f"  equivalent: {why}")
             for label, names in (("survived", outcome.survived), ("not run", outcome.not_run),
                                  ("wording only", outcome.wording if args.show else [])):
                 for name in names:

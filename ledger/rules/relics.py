@@ -98,10 +98,10 @@ def house_rule(key: str, text: str) -> Any:
 
 
 def _pairs(text: str) -> list[tuple[str, str]]:
-    pairs = [p.split("=", 1) for p in text.split(",") if p.strip()]
-    if not pairs or any(len(p) != 2 for p in pairs):
+    pairs = [p.partition("=") for p in text.split(",") if p.strip()]
+    if not pairs or any(not equals for _, equals, _ in pairs):
         raise ValueError(text)
-    return [(a.strip(), b.strip()) for a, b in pairs]
+    return [(a.strip(), b.strip()) for a, _, b in pairs]
 
 
 def with_house_rules(rules: RulesVersion, house: Mapping[str, Any]) -> RulesVersion:
