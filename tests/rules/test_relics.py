@@ -990,3 +990,8 @@ def test_a_distribution_that_does_not_add_up_says_what_it_should_be():
         check_distribution(3, {"Kira": 1}, ["Kira"])
     with pytest.raises(RuleViolation, match="^The Cohort recovers 2 Stress; the distribution adds up to 1.$"):
         check_distribution(2, {"Kira": 1}, ["Kira"], what="The Cohort recovers 2 Stress")
+
+
+def test_a_pair_with_two_equals_signs_is_unreadable_as_a_whole():
+    with pytest.raises(BadInput, match=r"^threat_auto is written as .*, not 'Minor=5=6'\.$"):
+        house_rule("threat_auto", "Minor=5=6")
