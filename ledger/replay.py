@@ -46,7 +46,7 @@ def find_unit(app: Any, key: str | None) -> Found:
     """The unit `key` names (default: the latest live one); a live one wins over an undone namesake."""
     every = _incarnations(app.recorder)
     live = [f for f in every if f.reversal is None]
-    if key is None:
+    if key is None or not every:
         if not live:
             raise RuleViolation("There is nothing to replay yet.")
         return live[-1]
