@@ -88,6 +88,16 @@ def _reversed_at(app: Any, found: Found) -> int:
     return first
 
 
+def _start(app: Any, unit: Unit) -> int:
+    """The round's first entry of play: a committed correction's own reversal comes before it."""
+    from ledger.reversible import Reversible
+    first, last = unit.ranges[0]
+    for n in app.recorder.select_notifications(first, last - first + 1, stop=last):
+        if not isinstance(app.mapper.to_domain_event(n), Reversible.Reversed):
+            return n.id
+    return first
+
+
 def _events(app: Any, unit: Unit) -> Iterator[Any]:
     """The unit's own events, in order."""
     for first, last in unit.ranges:
@@ -241,7 +251,8 @@ def _fit_faces(side: Side, need: int, name: str, option: str, strict: bool, note
     """
     recorded, given = tuple(side.faces or ()), side.extra
     lacking = need - len(recorded)
-    pool = f"In this replay the {name} pool rolls {need} dice and the record has {len(recorded)} faces"
+    pool = (f"In this replay the {name} pool rolls {_count(need, 'die', 'dice')} and the record has "
+            f"{_count(len(recorded), 'face', 'faces')}")
     if given is None:
         if lacking > 0:
             raise BadInput(f"{pool}: give the {lacking} missing with {option}.")
@@ -258,8 +269,12 @@ def _fit_faces(side: Side, need: int, name: str, option: str, strict: bool, note
     if lacking <= 0:
         raise BadInput(f"{pool}: it lacks none, so {option} has no dice to fill; leave it out"
                        + (f" or give all {need} to try other luck." if whole else "."))
-    raise BadInput(f"{pool}: {option} needs {lacking} faces, not {len(given)}"
+    raise BadInput(f"{pool}: {option} needs {_count(lacking, 'face', 'faces')}, not {len(given)}"
                    + (f" (or all {need} to try other luck)." if whole else "."))
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _listed(faces: tuple[int, ...]) -> str:
@@ -341,7 +356,7 @@ def compare(app: Any, found: Found, changes: Changes) -> dict[str, Any]:
     trial = changed(record, changes)
     last = unit.ranges[-1][1]
     with tempfile.TemporaryDirectory() as tmp:
-        what_if = scratch(app, unit.first - 1, tmp)
+        what_if = scratch(app, _start(app, unit) - 1, tmp)
         replayed = play(what_if, trial)
         notes = replayed.pop("notes")
         result: dict[str, Any] = {"round": unit.key, "undone_at": found.undone_at, "after_round": _side_by_side(

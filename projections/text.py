@@ -154,6 +154,11 @@ def replay_text(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def replay_commit_text(r: dict[str, Any]) -> str:
+    """The entries a committed replay appended, then the replay's notes (faces it left out, say)."""
+    return "\n".join([report_text(r), *(f"note: {n}" for n in r.get("notes", []))])
+
+
 def _shown(value: Any) -> str:
     """A figure one side lacks (a PC not yet in play, a turn not taken) shows as '-', never 'None'."""
     return "-" if value is None else str(value)

@@ -74,6 +74,21 @@ def test_an_undone_round_committed_is_played_again_without_a_second_reversal(dem
     assert demo.json("replay", "Vault Guards:3")["undone_at"] is None   # the live one wins over its namesake
 
 
+def test_a_committed_correction_can_itself_be_replayed(demo):
+    demo("replay", "Vault Guards:3", "--drop-trait", "nothing", "--commit")   # its reversal, then the round
+    report = demo.json("replay", "Vault Guards:3")
+    assert report["undone_at"] is None and report["notes"] == []
+    assert "after_later_rounds" not in report and not any(r["changed"] for r in report["after_round"])
+
+
+def test_a_commit_that_leaves_recorded_faces_out_says_which(demo):
+    demo("undo", "--yes", "Vault Guards:3")
+    demo("undo", "--yes", "Bo pushes the limit (1 Agony)")
+    out = demo("replay", "Vault Guards:2", "--destiny", "0", "--commit").stdout
+    assert "note: In this replay the Cohort pool rolls 5 dice and the record has 6 faces: " \
+           "the first 5 are used (6, 5, 4, 3, 5)" in out
+
+
 def test_replay_speaks_of_replay_never_of_undo(demo, empty, tmp_path):
     demo("undo", "--yes", "--cascade", "Vault Guards:2")
     refusal = demo.refused("replay", "Vault Guards:9")
@@ -148,7 +163,7 @@ def test_faces_for_a_pool_that_lacks_none_are_refused_not_silently_used(demo):
 
 def test_faces_fill_the_dice_a_changed_round_adds_and_a_wrong_count_names_the_number(demo):
     assert "give the 1 missing with --faces" in demo.refused("replay", "Vault Guards:2", "--destiny", "2")
-    assert "--faces needs 1 faces, not 2" in demo.refused("replay", "Vault Guards:2", "--destiny", "2",
+    assert "--faces needs 1 face, not 2" in demo.refused("replay", "Vault Guards:2", "--destiny", "2",
                                                           "--faces", "5,5")
     report = demo.json("replay", "Vault Guards:2", "--destiny", "2", "--faces", "5")
     assert report["choices"]["replayed"]["faces"] == [6, 5, 4, 3, 5, 1]   # the record's faces stay the record's
@@ -156,7 +171,7 @@ def test_faces_fill_the_dice_a_changed_round_adds_and_a_wrong_count_names_the_nu
 
 
 def test_a_committed_correction_never_replaces_recorded_challenge_faces(demo):
-    assert "needs 1 faces, not 3" in demo.refused(
+    assert "needs 1 face, not 3" in demo.refused(
         "replay", "Vault Guards:2", "--drop-trait", "Bo:Steady Hands", "--challenge-faces", "6,6,1",
         "--commit", "--cascade")
 
