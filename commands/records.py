@@ -71,7 +71,7 @@ def audit(ctx: click.Context) -> None:
 @click.option("--faces", help="Faces for a Cohort pool that now rolls more dice than were recorded.")
 @click.option("--challenge-place", "challenge_places", multiple=True, metavar="TRAIT=DICE",
               help="Other Challenge placements.")
-@click.option("--challenge-faces", help="Faces for a Challenge pool that now rolls more dice.")
+@click.option("--challenge-faces", help="Faces for a Challenge pool that now rolls more dice (or all, for a what-if).")
 @click.option("--stress", help="Another Stress distribution, e.g. Kira=2,Bo=1.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
               help="A single roll (action-dice, decision-2d6): change one of its choices, e.g. advantages=1.")
@@ -89,7 +89,7 @@ def replay(ctx: click.Context, round_name: str | None, leader: str | None, assis
     """
     from ledger.dice import parse_faces
     from ledger.replay import Changes
-    from projections.text import replay_text
+    from projections.text import replay_commit_text, replay_text
 
     changes = Changes(leader=leader, assists=assists or None, destiny=destiny, add=tuple(_trait_uses(add)),
                       drop=drop, place=_placing(places, False).given,
@@ -98,7 +98,7 @@ def replay(ctx: click.Context, round_name: str | None, leader: str | None, assis
                       challenge_faces=parse_faces(challenge_faces) if challenge_faces else None,
                       stress=_stress(stress), sets=_sets(sets))
     if commit:
-        _write(ctx, lambda app: app.replay(round_name, changes, commit=True, cascade=cascade))
+        _write(ctx, lambda app: app.replay(round_name, changes, commit=True, cascade=cascade), text=replay_commit_text)
         return
     _read(ctx, lambda app, db: app.replay(round_name, changes), replay_text)
 

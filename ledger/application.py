@@ -326,27 +326,29 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     def replay(self, key: str | None, changes: replaying.Changes, commit: bool = False,
                cascade: bool = False) -> Report:
         """Compare a recorded round with the same faces and other choices; --commit corrects it."""
-        units = undoing.live_units(self.recorder)
-        unit = undoing.find(units, key)
+        found = replaying.find_unit(self, key)  # undone rounds too: a what-if, or played again
+        unit = found.unit
         roll = replay_rolls.roll_event(self, unit)
         if roll is not None:
             if commit:
                 raise BadInput("A replayed roll is shown, not committed: undo the roll and roll it again.")
-            return replay_rolls.compare_roll(self, unit, roll, changes.sets)
+            return replay_rolls.compare_roll(self, found, roll, changes.sets)
         if changes.sets:
             raise BadInput("--set changes a single roll's choices (action-dice, decision-2d6); "
                            "a Relics round takes --leader, --add-trait, --place and the like.")
-        comparison = replaying.compare(self, unit, changes)
+        comparison = replaying.compare(self, found, changes)
         if not commit:
             return comparison
 
         def command(t: Table) -> Report:
+            units = undoing.live_units(self.recorder)
             later = [u for u in units if u.first > unit.first] if cascade else []
-            for target in [*reversed(later), unit]:
+            targets = [*reversed(later)] + ([unit] if found.reversal is None else [])
+            for target in targets:
                 undoing.apply(t, undoing.plan(t, target))
             choices = replaying.changed(replaying.recorded_choices(self, unit), changes)
             played = replaying.play_on(t, choices, {}, strict=True)
-            reversed_keys = [u.key for u in [*reversed(later), unit]]
+            reversed_keys = [u.key for u in targets]
             return {**comparison, "unit": played["unit"],
                     "detail": {"reverses": reversed_keys, "corrects": [unit.first, unit.entries[-1]]}}
         return self.run(command, "replay")

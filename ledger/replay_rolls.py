@@ -1,16 +1,21 @@
 """Replay a contested roll of the action-dice or decision-2d6 rulesets on its own faces.
 
 A roll's choices are read back from its event; `--set KEY=VALUE` changes any of them; the
-roll is played twice on scratch copies of the ledger as it stood before it (as recorded,
-and as changed) through the ruleset's own command, so every rule applies exactly once.
+changed roll is played on a scratch copy of the ledger as it stood before it through the
+ruleset's own command, so every rule applies exactly once. The recorded column is the
+event's own figures, never a re-computation; an undone roll replays as a what-if.
 """
 from __future__ import annotations
 
+import json
 import tempfile
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ledger.errors import BadInput, LedgerError
 from ledger.undo import Unit
+
+if TYPE_CHECKING:
+    from ledger.replay import Found
 
 Choices = dict[str, Any]
 INTS = {"advantages", "disadvantages", "difficulty", "grants", "target"}
@@ -28,21 +33,60 @@ def roll_event(app: Any, unit: Unit) -> Any | None:
     return None
 
 
-def compare_roll(app: Any, unit: Unit, event: Any, sets: dict[str, str]) -> dict[str, Any]:
+def compare_roll(app: Any, found: "Found", event: Any, sets: dict[str, str]) -> dict[str, Any]:
+    """The roll's recorded figures beside the changed roll's; a changed roll the rules refuse is refused."""
     from ledger.replay import scratch, _side_by_side
+    unit = found.unit
     play, choices, figures = _action(event) if hasattr(event, "outcome") else _decision(event)
-    changed = {**choices, **{k: _value(k, v, choices) for k, v in sets.items()}}
-    results = {}
-    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
-        for label, chosen, tmp in (("recorded", choices, a), ("replayed", changed, b)):
-            try:
-                results[label] = figures(play(scratch(app, unit.first - 1, tmp), chosen))
-            except LedgerError as e:
-                results[label] = {"refused": str(e)}
-    return {"round": unit.key, "after_round": _side_by_side(results["recorded"], results["replayed"]),
-            "notes": [f"The changed roll is refused: {results['replayed']['refused']}"]
-            if "refused" in results["replayed"] else [],
-            "choices": {"recorded": choices, "replayed": changed}}
+    changed = {**choices, **{k: _value(k, v, choices) for k, v in sets.items() if k != "faces"}}
+
+    def attempt(c: Choices) -> dict[str, Any]:
+        with tempfile.TemporaryDirectory() as tmp:
+            return figures(play(scratch(app, unit.first - 1, tmp), c))
+    given = _value("faces", sets["faces"], choices) if "faces" in sets else None
+    changed["faces"], notes = _faces(attempt, changed, given)
+    try:
+        replayed = attempt(changed)
+    except LedgerError as e:
+        hint = " (--set faces=... gives the faces of the dice the record lacks)" if given is None else ""
+        raise type(e)(f"The changed roll is refused: {str(e).rstrip('.')}{hint}.") from None
+    if found.undone_at is not None:
+        notes.insert(0, f"{unit.key} was undone at entry #{found.undone_at}; the replayed roll is a what-if")
+    return {"round": unit.key, "undone_at": found.undone_at,
+            "after_round": _side_by_side(_plain(figures(vars(event))), _plain(replayed)),
+            "notes": notes, "choices": {"recorded": choices, "replayed": changed}}
+
+
+def _faces(fits: Callable[[Choices], Any], changed: Choices, given: list[int] | None) -> tuple[list[int], list[str]]:
+    """The faces of the changed roll: the recorded ones, then those given for the dice the record lacks.
+
+    A roll's dice count is only known by the rules (a 6 explodes), so the given faces are
+    tried after the recorded ones, then, as a what-if of other luck, alone (with a note).
+    """
+    recorded = list(changed["faces"])
+    if given is None:
+        return recorded, []
+    refusals: list[str] = []
+    for faces, note in ((recorded + given, []),
+                        (given, [f"The recorded faces ({_listed(recorded)}) are replaced by {_listed(given)}"])):
+        try:
+            fits({**changed, "faces": faces})
+            return faces, note
+        except BadInput as e:
+            refusals.append(str(e).rstrip("."))
+        except LedgerError:
+            return faces, note  # the faces fit; the rules refuse something else (reported by the caller)
+    raise BadInput(f"The faces {_listed(given)} do not fit after the recorded {_listed(recorded)}: "
+                   f"{refusals[0]}; nor alone as a whole roll: {refusals[1]}.")
+
+
+def _listed(faces: list[int]) -> str:
+    return ", ".join(str(f) for f in faces)
+
+
+def _plain(figures: dict[str, Any]) -> dict[str, Any]:
+    """Figures as JSON gives them back (tuples as lists), so equal values compare equal."""
+    return json.loads(json.dumps(figures))
 
 
 def _value(key: str, text: str, choices: Choices) -> Any:

@@ -138,14 +138,27 @@ def audit_text(r: dict[str, Any]) -> str:
 
 
 def replay_text(r: dict[str, Any]) -> str:
-    lines = [f"Replay of {r['round']} on its recorded faces:"]
-    for title, key in (("after the round", "after_round"), ("after the later entries", "after_later_rounds")):
-        if key not in r:
-            continue
-        lines.append(f"  {title}:{'':<22}recorded   replayed")
-        lines += [f"  {'*' if row['changed'] else ' '} {row['figure']:<36} {str(row['recorded']):<10} {row['replayed']}"
-                  for row in r[key]]
+    """Recorded (the ledger's own) and replayed figures; "reproduces" only when no row differs."""
+    undone = f" (undone at entry #{r['undone_at']})" if r.get("undone_at") is not None else ""
+    lines = [f"Replay of {r['round']}{undone} on its recorded faces:"]
+    tables = [(title, r[key]) for title, key in (("after the round", "after_round"),
+                                                  ("now, after the later entries", "after_later_rounds")) if key in r]
+    for title, rows in tables:
+        lines.append(f"  {title}:{'':<{max(1, 36 - len(title))}}recorded   replayed")
+        lines += [f"  {'*' if row['changed'] else ' '} {row['figure']:<36} {_shown(row['recorded']):<10} "
+                  f"{_shown(row['replayed'])}" for row in rows]
     lines += [f"  note: {n}" for n in r.get("notes", [])]
-    if not any(row["changed"] for row in r["after_round"]):
-        lines.append("  The replay reproduces the record.")
+    differ = any(row["changed"] for _, rows in tables for row in rows)
+    lines.append("  The replay differs from the record (rows marked *)." if differ
+                 else "  The replay reproduces the record.")
     return "\n".join(lines)
+
+
+def replay_commit_text(r: dict[str, Any]) -> str:
+    """The entries a committed replay appended, then the replay's notes (faces it left out, say)."""
+    return "\n".join([report_text(r), *(f"note: {n}" for n in r.get("notes", []))])
+
+
+def _shown(value: Any) -> str:
+    """A figure one side lacks (a PC not yet in play, a turn not taken) shows as '-', never 'None'."""
+    return "-" if value is None else str(value)
