@@ -21,7 +21,7 @@ from ledger import undo as undoing
 from ledger.campaign import Campaign
 from ledger.challenge import Challenge
 from ledger.character import Character
-from ledger.errors import BadInput, Conflict, RuleViolation
+from ledger.errors import BadInput, Conflict, LedgerError, RollStands, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
 from ledger.recovery import RecoveryCommands
 from ledger.rules import relics
@@ -52,28 +52,65 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
 
     # --- plumbing ---------------------------------------------------------------------------
 
-    def run(self, command: Callable[[Table], Report], name: str | None = None) -> Report:
+    def run(self, command: Callable[[Table], Report], name: str | None = None,
+            fallbacks: tuple[Callable[[Table], Report], ...] = ()) -> Report:
         """Run a command on fresh state and save all it recorded in one transaction.
 
         The recorder files the entries under the command's name and the unit of play
-        the report names (`report["unit"]`, e.g. a round), for undo and replay.
+        the report names (`report["unit"]`, e.g. a round), for undo and replay. If the
+        program rolled and a later step was refused, the roll is a fact: the first of the
+        `fallbacks` (the same command asking for less) that plays is saved instead.
         """
         box = DiceBox()
         name = name or command.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1]
         for attempt in range(ATTEMPTS):
             box.restart()
             table = Table(self, box, self.gm_override)
-            report = command(table)
-            versions = {a.id: a.version for a in table.touched()}
             try:
-                recordings = self.save(*table.pending_events(), command=name, unit=report.get("unit"),
-                                       detail=report.get("detail"))
-            except (IntegrityError, OperationalError):
-                time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))  # let the other writer finish
-                continue
-            self._snapshot(table, versions, recordings)
-            report["entries"] = [r.notification.id for r in recordings]
-            return report
+                report = command(table)
+            except LedgerError as refusal:
+                if isinstance(refusal, Conflict) or not (box.rolled and fallbacks):
+                    raise
+                return self._keep_the_roll(box, fallbacks, refusal, name)
+            saved = self._save(table, report, name)
+            if saved is not None:
+                return saved[0]
+            time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))  # let the other writer finish
+        raise Conflict("Another process kept changing this campaign at the same moment; "
+                       "nothing was recorded, try the command again.")
+
+    def _save(self, table: Table, report: Report, name: str) -> tuple[Report, list] | None:
+        """Save what the table recorded; None when another process saved first (run it again)."""
+        versions = {a.id: a.version for a in table.touched()}
+        try:
+            recordings = self.save(*table.pending_events(), command=name, unit=report.get("unit"),
+                                   detail=report.get("detail"))
+        except (IntegrityError, OperationalError):
+            return None
+        self._snapshot(table, versions, recordings)
+        report["entries"] = [r.notification.id for r in recordings]
+        return report, recordings
+
+    def _keep_the_roll(self, box: DiceBox, fallbacks: tuple[Callable[[Table], Report], ...],
+                       refusal: LedgerError, name: str) -> Report:
+        """Save the roll and every step before the refused one, then refuse, saying where the turn waits."""
+        for attempt in range(ATTEMPTS):
+            for fallback in fallbacks:
+                box.restart()
+                table = Table(self, box, self.gm_override)
+                try:
+                    report = fallback(table)
+                except LedgerError:
+                    continue
+                saved = self._save(table, report, name)
+                if saved is None:
+                    break
+                report, recordings = saved
+                rolled = next(r.notification.id for r in recordings if getattr(r.domain_event, "entered", None) is False)
+                raise RollStands(turns.roll_stands(str(refusal), rolled, report), report["entries"])
+            else:
+                raise refusal
+            time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))
         raise Conflict("Another process kept changing this campaign at the same moment; "
                        "nothing was recorded, try the command again.")
 
@@ -100,12 +137,25 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     def campaign(self) -> Campaign:
         return self.repository.get(CAMPAIGN_ID)
 
-    def _relics(self, command: Callable[[Table], Report]) -> Report:
+    def _relics(self, command: Callable[[Table], Report], name: str | None = None,
+                fallbacks: tuple[Callable[[Table], Report], ...] = ()) -> Report:
         """Run a Relics of the Moon command, refused on a campaign of another ruleset."""
-        def checked(t: Table) -> Report:
-            t.expect_ruleset("relics")
-            return command(t)
-        return self.run(checked, command.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1])
+        def relics_only(play: Callable[[Table], Report]) -> Callable[[Table], Report]:
+            def checked(t: Table) -> Report:
+                t.expect_ruleset("relics")
+                return play(t)
+            return checked
+        name = name or command.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1]
+        return self.run(relics_only(command), name, tuple(relics_only(f) for f in fallbacks))
+
+    def _turn(self, name: str, play: Callable[[Table, turns.Placing, dict | None, str | None], Report],
+              placing: turns.Placing, stress: dict[str, int] | None) -> Report:
+        """A turn step that may roll. Refused after the program rolled, it keeps as much as
+        still plays: up to the Stress, then up to the placements (none to make), then the roll."""
+        def step(p: turns.Placing, s: dict[str, int] | None, stop: str | None) -> Callable[[Table], Report]:
+            return lambda t: play(t, p, s, stop)
+        return self._relics(step(placing, stress, None), name, fallbacks=(
+            step(placing, None, "stress"), step(turns.Placing(), None, "stress"), step(turns.Placing(), None, "place")))
 
     # --- setting up ---------------------------------------------------------------------------
 
@@ -230,27 +280,27 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     def cohort_turn(self, challenge: str, leader: str | None, assists: list[str] | None,
                     uses: list[turns.TraitUse], destiny: int, throw: turns.Throw,
                     placing: turns.Placing, tactics: turns.Tactics = turns.Tactics()) -> Report:
-        def command(t: Table) -> Report:
+        def play(t: Table, placing_: turns.Placing, _: Any, stop: str | None) -> Report:
             ch = t.challenge(challenge)
             turns.cohort_huddle(t, ch, leader, assists, uses, destiny, tactics)
-            return turns.advance(t, ch, throw, placing, None)
-        return self._relics(command)
+            return turns.advance(t, ch, throw, placing_, None, stop_before=stop)
+        return self._turn("cohort_turn", play, placing, None)
 
     def challenge_turn(self, challenge: str, uses: list[turns.TraitUse], throw: turns.Throw,
                        placing: turns.Placing, stress: dict[str, int] | None) -> Report:
-        def command(t: Table) -> Report:
+        def play(t: Table, placing_: turns.Placing, stress_: dict[str, int] | None, stop: str | None) -> Report:
             ch = t.challenge(challenge)
             turns.challenge_huddle(t, ch, uses)
-            return turns.advance(t, ch, throw, placing, stress)
-        return self._relics(command)
+            return turns.advance(t, ch, throw, placing_, stress_, stop_before=stop)
+        return self._turn("challenge_turn", play, placing, stress)
 
     def roll(self, challenge: str, throw: turns.Throw, placing: turns.Placing,
              stress: dict[str, int] | None) -> Report:
-        def command(t: Table) -> Report:
+        def play(t: Table, placing_: turns.Placing, stress_: dict[str, int] | None, stop: str | None) -> Report:
             ch = t.challenge(challenge)
             ch.expect("cohort-roll", "challenge-roll")
-            return turns.advance(t, ch, turns.Throw(throw.faces, True), placing, stress)
-        return self._relics(command)
+            return turns.advance(t, ch, turns.Throw(throw.faces, True), placing_, stress_, stop_before=stop)
+        return self._turn("roll", play, placing, stress)
 
     def place(self, challenge: str, placing: turns.Placing, stress: dict[str, int] | None) -> Report:
         if not placing.stated:

@@ -22,7 +22,7 @@ def audit(app: Any) -> dict[str, Any]:
                               "broken_entry": None if broken is None else broken.entry,
                               "entries": recorder.max_notification_id() or 0,
                               "overrides": [], "house_rules": [], "reversals": [],
-                              "dice": {}}
+                              "dice": {}, "undone_program_rolls": []}
     if broken is None:
         _scan(app, report)
         report["corrections"] = [{"entries": [first, last], "corrects": detail["corrects"]}
@@ -34,6 +34,7 @@ def _scan(app: Any, report: dict[str, Any]) -> None:
     entered: Counter = Counter()
     rolled: Counter = Counter()
     leaders: dict[Any, str] = {}
+    program_rolls: dict[int, dict[str, Any]] = {}
     start = 0
     while batch := app.recorder.select_notifications(start, 500, inclusive_of_start=False):
         for n in batch:
@@ -47,11 +48,19 @@ def _scan(app: Any, report: dict[str, Any]) -> None:
             if isinstance(e, Reversible.Reversed) and (not report["reversals"]
                                                      or report["reversals"][-1]["unit"] != e.unit):
                 report["reversals"].append({"entry": n.id, "unit": e.unit})
+            if isinstance(e, Reversible.Reversed):
+                for entry in e.entries:
+                    if entry in program_rolls:
+                        report["undone_program_rolls"].append({**program_rolls.pop(entry), "unit": e.unit,
+                                                               "undone_at": n.id})
             if isinstance(e, Challenge.LeaderChosen):
                 leaders[e.originator_id] = e.leader
             if hasattr(e, "faces") and hasattr(e, "entered"):
                 who = _roller(e, leaders)
                 (entered if e.entered else rolled)[who] += len(e.faces)
+                if not e.entered:
+                    program_rolls[n.id] = {"entry": n.id, "by": who, "faces": list(e.faces),
+                                           "side": getattr(e, "side", None)}
         start = batch[-1].id
     for who in sorted(set(entered) | set(rolled)):
         report["dice"][who] = {"entered": entered[who], "rolled": rolled[who]}

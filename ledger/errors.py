@@ -23,3 +23,11 @@ class NotFound(LedgerError):
 
 class Conflict(LedgerError):
     """Another process changed the campaign at the same moment, even after retrying."""
+
+
+class RollStands(RuleViolation):
+    """A later step was refused after the program rolled: the roll was kept, the turn waits."""
+
+    def __init__(self, message: str, entries: list[int]) -> None:
+        super().__init__(message)
+        self.entries = entries

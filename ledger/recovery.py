@@ -82,8 +82,10 @@ class RecoveryCommands:
             t.allow(pc.check_in_game)
             if pc.agony < 1:
                 t.refuse(f"{pc.name} has no Agony to recover.")
-            thrown = dice.entered(faces, pool) if faces is not None else t.dice.roll(pool)
             mods = relics.growth_bonus(t.rules, pc.agony)
+            if placement is not None and t.override is None:  # the stacking rules never read the faces
+                relics.apply_simple((1,) * pool, mods, placement)
+            thrown = dice.entered(faces, pool) if faces is not None else t.dice.roll(pool)
             chosen = placement if placement is not None else relics.best_placement(thrown.faces, mods, {})
             results = t.allow(lambda: relics.apply_simple(thrown.faces, mods, chosen),
                               fallback=relics.apply_simple(thrown.faces, mods, chosen, strict=False))

@@ -35,6 +35,11 @@ class DiceBox:
     def restart(self) -> None:
         self._next = 0
 
+    @property
+    def rolled(self) -> bool:
+        """Whether the program has rolled in this command: those faces are facts from then on."""
+        return bool(self._rolls)
+
     def roll(self, count: int, sides: int = 6) -> dice.Roll:
         if self._next < len(self._rolls) and (len(self._rolls[self._next].faces), self._rolls[self._next].sides) \
                 == (count, sides):

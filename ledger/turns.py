@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger import dice, traits
-from ledger.challenge import CHALLENGE, COHORT, Challenge
+from ledger.challenge import CHALLENGE, COHORT, NEXT_STEP, Challenge
 from ledger.errors import BadInput, RuleViolation
 from ledger.rules import relics
 from ledger.table import Table
@@ -467,20 +467,54 @@ def everyone_stressed_out(t: Table, ch: Challenge | None) -> None:
 
 # --- Running as many steps as the input allows ------------------------------------------------
 
-def advance(t: Table, ch: Challenge, throw: Throw, placing: Placing, stress: dict[str, int] | None) -> dict[str, Any]:
-    """Run the steps the input allows; the report says where the table now waits."""
+def advance(t: Table, ch: Challenge, throw: Throw, placing: Placing, stress: dict[str, int] | None,
+            stop_before: str | None = None) -> dict[str, Any]:
+    """Run the steps the input allows; the report says where the table now waits.
+
+    `stop_before` ("place" or "stress") keeps a refused command's program roll without
+    guessing the step that was refused (not even the lone PC's Stress).
+    """
     report: dict[str, Any] = {"challenge": ch.name, "round": ch.round, "side": (ch.pending or {}).get("side"),
                               "unit": f"{ch.name}:{ch.round}", "pool": dict(ch.pending or {})}
     if ch.phase.endswith("-roll") and throw.given:
+        check_before_rolling(t, ch, placing, stress)
         roll(t, ch, throw)
-    if ch.phase.endswith("-place"):
+    if ch.phase.endswith("-place") and stop_before != "place":
         report["pool"] = dict(ch.pending or {})
         if not place(t, ch, placing):
             report["offered"] = {str(i): [d + 1 for d in ds] for i, ds in offer(ch, placing).items()}
-    if ch.phase == "challenge-stress":
+    if ch.phase == "challenge-stress" and stop_before is None:
         report["pool"] = dict(ch.pending or {})
         if stress is not None or len(t.pcs_in_game()) == 1:
             distribute(t, ch, stress)
     report.update(phase=ch.phase, resolved=ch.resolved, rating=ch.rating,
                   destiny=t.campaign.destiny, doom=t.campaign.doom)
     return report
+
+
+# --- A program roll is a fact (issue: a refused command must not let the dice be thrown again) ----
+
+def check_before_rolling(t: Table, ch: Challenge, placing: Placing, stress: dict[str, int] | None) -> None:
+    """Refuse what the dice cannot change before they are thrown: placements name modifiers of this
+    pool and fit its stacking rules (which never depend on the faces), and Stress goes to PCs facing
+    the Challenge. Only the Stress total is left to check after the roll. A GM override checks later."""
+    if t.override is not None:
+        return
+    pending = ch.pending or {}
+    simple = pending.get("simple", [])
+    given = _given(ch, placing)
+    if simple and given and not placing.best:
+        size = pending["pool"]["size"]
+        mods = [relics.parse_modifier(a["modifier"], a["polarity"]) for a in simple]
+        relics.apply_simple((1,) * size, mods, given)
+    if stress is not None and _side(ch) == CHALLENGE:
+        group = facing(t, ch)
+        named = {t.pc(name).name: n for name, n in stress.items()}
+        relics.check_distribution(sum(named.values()), named, group)
+
+
+def roll_stands(refusal: str, entry: int, report: dict[str, Any]) -> str:
+    """The refusal, then that the program's roll is kept and what the turn waits for now."""
+    name = report["challenge"]
+    return (f"{refusal.rstrip('.')}. The program's roll stands as entry #{entry}; {name} is waiting for "
+            f"{NEXT_STEP[report['phase']]} (see `campaign status`).")

@@ -131,6 +131,9 @@ def audit_text(r: dict[str, Any]) -> str:
     lines.append(f"Corrected rounds: {len(r.get('corrections', []))}" + "".join(
         f"\n  #{c['entries'][0]}-#{c['entries'][1]} correct #{c['corrects'][0]}-#{c['corrects'][1]}"
         for c in r.get("corrections", [])))
+    undone = r.get("undone_program_rolls", [])
+    lines.append(f"Program rolls undone: {len(undone)}" + "".join(
+        f"\n  #{u['entry']} {u['by']} rolled {u['faces']} ({u['unit']}, undone at #{u['undone_at']})" for u in undone))
     lines.append("Dice entered at the table / rolled by the program:")
     lines += [f"  {who}: {d['entered']} entered, {d['rolled']} rolled" for who, d in r["dice"].items()]
     lines.append("Clean." if r["clean"] else "NOT clean.")
