@@ -13,7 +13,7 @@ from eventsourcing.domain import event
 from ledger.errors import NotFound, RuleViolation
 from ledger.ids import challenge_id
 from ledger.reversible import Reversible
-from ledger.upcasts import trait_v1_v2 as traits_v1_v2
+from ledger.upcasts import disaster_v1_v2, trait_v1_v2 as traits_v1_v2
 
 COHORT, CHALLENGE = "cohort", "challenge"
 NEXT_STEP = {
@@ -105,7 +105,15 @@ class Challenge(Reversible):
     def dice_resolved(self, round: int, count: int, resolved: int) -> None:
         self.resolved = resolved
 
-    @event("DisasterStruck")
+    class DisasterStruck(Reversible.Event):
+        """v2: the round the Disaster happened in (v1 named the next round on a Challenge turn)."""
+
+        class_version = 2
+        upcast_v1_v2 = staticmethod(disaster_v1_v2)
+        side: str
+        round: int
+
+    @event(DisasterStruck)
     def disaster_struck(self, side: str, round: int) -> None:
         self.disaster = {"side": side, "round": round}
 

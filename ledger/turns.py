@@ -340,11 +340,11 @@ def place(t: Table, ch: Challenge, placing: Placing) -> bool:
 
 
 def _tally(t: Table, ch: Challenge, side: str, results: tuple[int, ...]) -> None:
-    result = relics.tally(results)
-    ch.round_tallied(side, ch.round, list(results), result.successes, result.criticals,
+    result, round_ = relics.tally(results), ch.round  # a Challenge turn with no success ends the round
+    ch.round_tallied(side, round_, list(results), result.successes, result.criticals,
                      result.overpowering, result.botches, result.major_botches, result.disaster)
     if result.disaster:
-        ch.disaster_struck(side, ch.round)
+        ch.disaster_struck(side, round_)
     if side == COHORT:
         _after_cohort(t, ch, result)
     elif result.successes <= 0:

@@ -11,3 +11,10 @@ def trait_v1_v2(state: dict[str, Any]) -> None:
     """Traits written before frequency limits and Challenge types existed: always, any type."""
     state["frequency"] = "always"
     state["types"] = []
+
+
+def disaster_v1_v2(state: dict[str, Any]) -> None:
+    """A Challenge-turn Disaster was recorded after its round had ended, so it named the next
+    round (a Disaster is -1 successes or fewer, which always ends the Challenge turn)."""
+    if state.get("side") == "challenge":
+        state["round"] = state["round"] - 1

@@ -48,3 +48,9 @@ def m005_trait_limits(db: Database) -> None:
     """Traits say how often they may be used, for which Challenge types, how long they last."""
     for column in ("frequency", "types", "duration", "source"):
         db["traits"].add_column(column, str)
+
+
+@migrations()
+def m006_history_reversed(db: Database) -> None:
+    """The entry that undid each history line's unit, so logs keep an undone round, marked reversed."""
+    db["history"].add_column("reversed_at", int)

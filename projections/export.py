@@ -18,14 +18,19 @@ def markdown_chunks(db: Database, first: int, last: int, title: str) -> Iterator
     yield (f"Entries #{first} to #{last}{when}. Rules: {info.get('ruleset')} {info.get('rules_version')}. "
            f"{session_log.summary(db, first, last)}\n")
     for group in session_log.groups(db, first, last):
-        yield f"\n## {group.title}\n\n{session_log.summary(db, group.first, group.last)}\n\n"
+        undone = group.reversed_at
+        heading = f"~~{group.title}~~ (reversed at #{undone})" if undone else group.title
+        yield f"\n## {heading}\n\n{session_log.summary_of(db, group)}\n\n"
         for row in group.rows:
-            yield f"- #{row['entry']} `{row['time'][11:19]}` {_md(row['line'])}\n"
+            line = _md(row["line"])
+            if row.get("reversed_at"):
+                line = f"~~{line}~~ (reversed at #{row['reversed_at']})"
+            yield f"- #{row['entry']} `{row['time'][11:19]}` {line}\n"
 
 
 def _md(text: str) -> str:
     """Keep the log's text literal where Markdown would read it as markup."""
-    for ch in "\\`*<":
+    for ch in "\\`*<~":
         text = text.replace(ch, "\\" + ch)
     return text
 

@@ -15,7 +15,9 @@ from typing import Iterable, Iterator
 
 from sqlite_utils import Database
 
-FLUSH = 200          # pieces gathered before one is yielded
+from projections import session_log
+
+FLUSH = 200          # rows rendered before a piece is yielded
 BUCKETS = 160        # chart buckets per series: at most 6 points each, so ~1000 points a series
 WIDTH, HEIGHT = 900, 280
 LEFT, RIGHT, TOP, BOTTOM = 48, 18, 34, 34
@@ -43,6 +45,8 @@ section.group { display: flex; flex-direction: column; background: var(--card); 
                 border-radius: 6px; margin: 0 0 1rem; overflow: hidden; }
 section.group > h3 { order: 0; margin: 0; padding: .5rem .8rem; font-size: 1rem; background: #e6f0fa; }
 section.group.between > h3 { background: #f1f1ee; color: #52606d; }
+section.group.reversed > h3 s, tr.reversed td.l { text-decoration: line-through; color: #7b8794; }
+section.group.reversed > h3 .undone { font-weight: normal; font-size: .85rem; }
 section.group > .summary { order: 1; margin: 0; padding: .35rem .8rem; font-size: .85rem; color: #334e68;
                            border-bottom: 1px solid var(--rule); background: #fafcfe; }
 section.group > table { order: 2; }
@@ -132,77 +136,73 @@ def _when(stamp: str | None) -> str:
 # --- the log, streamed group by group ----------------------------------------------------------------
 
 def _log(db: Database, first: int, last: int, day: str) -> Iterator[str]:
+    """Rows in entry order (each row's chips need the one before it), rendered a whole group at a time."""
     before = db.execute("SELECT destiny, doom FROM balances WHERE entry < ? ORDER BY entry DESC LIMIT 1",
                         [first]).fetchone() or (0, 0)
     pools = tuple(before)
-    rows = db.execute("SELECT h.entry, h.time, h.line, h.round, b.destiny, b.doom FROM history h "
+    rows = db.execute("SELECT h.entry, h.time, h.line, h.round, h.reversed_at, b.destiny, b.doom FROM history h "
                       "LEFT JOIN balances b ON b.entry = h.entry WHERE h.entry BETWEEN ? AND ? "
                       "ORDER BY h.entry", [first, last])
     changes = _Peek(db.execute(
         "SELECT entry, balance, value, delta FROM balance_changes WHERE entry BETWEEN ? AND ? "
         "AND (balance LIKE '%:stress' OR balance LIKE '%:agony') ORDER BY entry, balance", [first, last]))
+    grouper = session_log.Grouper(session_log.spans(db, first, last))
     out: list[str] = []
-    group: _Group | None = None
-    number = 0
-    for entry, time, line, round_, destiny, doom in rows:
-        if group is None or round_ != group.round:
-            if group is not None:
-                out.append(group.close(pools))
-            number += 1
-            group = _Group(number, round_, entry, pools)
-            out.append(group.open())
+    number = waiting = 0  # groups so far; rows rendered and not yet yielded
+    for entry, time, line, round_, undone, destiny, doom in rows:
         now = (destiny, doom) if destiny is not None else pools
         chips = [_chip(label.lower(), f"{label} {after - was:+d}")
                  for label, was, after in zip(("Destiny", "Doom"), pools, now) if after != was]
+        notes = []
         for _, balance, value, delta in changes.upto(entry):
             who, _, what = balance.rpartition(":")
-            group.note(who, what, value, delta)
+            notes.append((who, what, value, delta))
             if delta:
                 chips.append(_chip(what, f"{who} {what.capitalize()} {delta:+d}"))
+        row = {"entry": entry, "round": round_, "reversed_at": undone, "before": pools, "after": now,
+               "notes": notes, "html": _row(entry, time or "", line or "", chips, day, undone)}
         pools = now
-        group.last = entry
-        out.append(_row(entry, time or "", line or "", chips, day))
         if time and time[:10] != day:
             day = time[:10]
-        if len(out) >= FLUSH:
+        for group in grouper.add(row):
+            number += 1
+            out.append(_group(number, group))
+            waiting += len(group.rows)
+        if waiting >= FLUSH:
             yield "".join(out)
             out.clear()
-    if group is None:
+            waiting = 0
+    for group in grouper.finish():
+        number += 1
+        out.append(_group(number, group))
+    if not number:
         out.append('<p class="empty">No entries in this range.</p>\n')
-    else:
-        out.append(group.close(pools))
     yield "".join(out)
 
 
-class _Group:
-    """Consecutive entries of one round (or between rounds): its heading now, its summary at its end."""
-
-    def __init__(self, number: int, round_: str | None, entry: int, pools: tuple[int, int]) -> None:
-        self.number, self.round, self.first, self.last, self.before = number, round_, entry, entry, pools
-        self.balances: dict[str, list[int]] = {}
-
-    def open(self) -> str:
-        kind, heading = ("round", _round_heading(self.round)) if self.round else ("between", "Between rounds")
-        attr = f' data-round="{escape(self.round)}"' if self.round else ""
-        return (f'<section class="group {kind}" id="group-{self.number}"{attr}>\n'
-                f'<h3>{escape(heading)}</h3>\n<table class="entries">\n')
-
-    def note(self, who: str, what: str, value: int, delta: int) -> None:
-        key = f"{what}\x00{who}"
-        if key not in self.balances:
-            self.balances[key] = [value - delta, value]
-        self.balances[key][1] = value
-
-    def close(self, after: tuple[int, int]) -> str:
-        parts = [f"#{self.first}\u2013#{self.last}" if self.last != self.first else f"#{self.first}"]
-        for label, was, now in zip(("Destiny", "Doom"), self.before, after):
-            parts.append(_change(label, was, now))
-        for what in ("stress", "agony"):
-            moved = [_change(key.split("\x00", 1)[1], was, now)
-                     for key, (was, now) in self.balances.items() if key.startswith(what + "\x00")]
-            if moved:
-                parts.append(f'{what.capitalize()}: {", ".join(moved)}')
-        return '</table>\n<p class="summary">' + " \u00b7 ".join(parts) + '</p>\n</section>\n'
+def _group(number: int, group: session_log.Group) -> str:
+    """One round (or a stretch between rounds): heading, rows, and what it did to the balances."""
+    undone = group.reversed_at
+    kind = ("round reversed" if undone else "round") if group.round else "between"
+    attr = f' data-round="{escape(group.round)}"' if group.round else ""
+    title = f'<s>{escape(group.title)}</s> <span class="undone">reversed at #{undone}</span>' if undone \
+        else escape(group.title)
+    head = (f'<section class="group {kind}" id="group-{number}"{attr}>\n'
+            f'<h3>{title}</h3>\n<table class="entries">\n')
+    first, last = group.rows[0], group.rows[-1]
+    parts = [f"#{first['entry']}\u2013#{last['entry']}" if last is not first else f"#{first['entry']}"]
+    parts += [_change(label, was, now) for label, was, now in zip(("Destiny", "Doom"), first["before"], last["after"])]
+    balances: dict[str, list[int]] = {}
+    for row in group.rows:
+        for who, what, value, delta in row["notes"]:
+            balances.setdefault(f"{what}\x00{who}", [value - delta, value])[1] = value
+    for what in ("stress", "agony"):
+        moved = [_change(key.split("\x00", 1)[1], was, now)
+                 for key, (was, now) in balances.items() if key.startswith(what + "\x00")]
+        if moved:
+            parts.append(f'{what.capitalize()}: {", ".join(moved)}')
+    rows = "".join(r["html"] for r in group.rows)
+    return f'{head}{rows}</table>\n<p class="summary">' + " \u00b7 ".join(parts) + '</p>\n</section>\n'
 
 
 def _round_heading(round_: str) -> str:
@@ -220,10 +220,11 @@ def _chip(kind: str, text: str) -> str:
     return f'<span class="chip {escape(kind)}">{escape(text)}</span>'
 
 
-def _row(entry: int, time: str, line: str, chips: list[str], day: str) -> str:
+def _row(entry: int, time: str, line: str, chips: list[str], day: str, undone: int | None = None) -> str:
     shown = time[11:19] if time[:10] == day else _when(time)
     cls = "t" if time[:10] == day else "t day"
-    return (f'<tr id="entry-{entry}"><td class="n">#{entry}</td>'
+    mark = f' class="reversed" title="reversed at #{undone}"' if undone else ""
+    return (f'<tr id="entry-{entry}"{mark}><td class="n">#{entry}</td>'
             f'<td class="{cls}"><time datetime="{escape(time)}">{escape(shown)}</time></td>'
             f'<td class="l">{escape(line)}</td><td class="c">{"".join(chips)}</td></tr>\n')
 
@@ -307,14 +308,25 @@ def _pools_chart(db: Database, first: int, last: int) -> str:
     low, high = db.execute("SELECT min(min(destiny), min(doom)), max(max(destiny), max(doom)) FROM balances "
                            "WHERE entry BETWEEN ? AND ?", [first, last]).fetchone()
     destiny, doom = _Steps(x0, last, start[0]), _Steps(x0, last, start[1])
+    undone, previous, offset = _undone(db, first, last), tuple(start), [0, 0]
     for entry, d, m in db.execute("SELECT entry, destiny, doom FROM balances WHERE entry BETWEEN ? AND ? "
                                   "ORDER BY entry", [first, last]):
-        destiny.add(entry, d)
-        doom.add(entry, m)
+        if entry in undone:  # an undone round, and the undo that took it back, leave the lines alone
+            offset = [offset[0] + d - previous[0], offset[1] + m - previous[1]]
+        else:
+            destiny.add(entry, d - offset[0])
+            doom.add(entry, m - offset[1])
+        previous = (d, m)
     series = [("Destiny", POOL_COLOURS["Destiny"], destiny.finish()), ("Doom", POOL_COLOURS["Doom"], doom.finish())]
     values = [v for v in (low, high, *start) if v is not None]
     return _figure("chart-pools", "Destiny and Doom",
                    f"Destiny and Doom after each entry, #{first}\u2013#{last}", x0, last, values, series)
+
+
+def _undone(db: Database, first: int, last: int) -> set[int]:
+    """Entries the charts leave out: those of undone units, and the undos that reversed them."""
+    return {r[0] for r in db.execute("SELECT entry FROM history WHERE entry BETWEEN ? AND ? AND "
+                                     "(reversed_at IS NOT NULL OR type LIKE '%Reversed')", [first, last])}
 
 
 def _stress_chart(db: Database, first: int, last: int) -> str:
@@ -324,14 +336,17 @@ def _stress_chart(db: Database, first: int, last: int) -> str:
     if not pcs:
         return ('<figure class="chart" id="figure-stress"><figcaption>Stress</figcaption>'
                 '<p class="empty">No PC has a Stress track in this range.</p></figure>\n')
-    series, values = [], [0]
+    series, values, undone = [], [0], _undone(db, first, last)
     for i, (balance,) in enumerate(pcs):
         row = db.execute("SELECT value FROM balance_changes WHERE balance = ? AND entry <= ? "
                          "ORDER BY entry DESC LIMIT 1", [balance, x0]).fetchone()
-        steps = _Steps(x0, last, row[0] if row else 0)
-        for entry, value in db.execute("SELECT entry, value FROM balance_changes WHERE balance = ? "
-                                       "AND entry BETWEEN ? AND ? ORDER BY entry", [balance, first, last]):
-            steps.add(entry, value)
+        steps, offset = _Steps(x0, last, row[0] if row else 0), 0
+        for entry, value, delta in db.execute("SELECT entry, value, delta FROM balance_changes WHERE balance = ? "
+                                              "AND entry BETWEEN ? AND ? ORDER BY entry", [balance, first, last]):
+            if entry in undone:
+                offset += delta
+            else:
+                steps.add(entry, value - offset)
         points = steps.finish()
         values += [min(v for _, v in points), max(v for _, v in points)]
         series.append((balance.rpartition(":")[0], COLOURS[i % len(COLOURS)], points))

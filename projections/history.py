@@ -1,6 +1,7 @@
 """The campaign history: one readable line per ledger entry, with its number and time."""
 from __future__ import annotations
 
+import json
 from typing import Any, Callable
 
 from sqlite_utils import Database
@@ -23,6 +24,10 @@ def apply(db: Database, entry: int, e: Any) -> None:
     db.execute("INSERT INTO history (entry, time, type, line, round, about) VALUES (?, ?, ?, ?, ?, ?)",
                [entry, e.timestamp.isoformat(timespec="seconds"), type(e).__qualname__, line,
                 _round_of(db, entry, e), e.originator_id.hex])
+    if isinstance(e, Reversible.Reversed) and e.entries:
+        db.execute("UPDATE history SET reversed_at = ? WHERE entry BETWEEN ? AND ? AND reversed_at IS NULL "
+                   "AND entry IN (SELECT value FROM json_each(?))",
+                   [entry, min(e.entries), max(e.entries), json.dumps(list(e.entries))])
 
 
 def _round_of(db: Database, entry: int, e: Any) -> str | None:
