@@ -58,7 +58,7 @@ def _unique(names: Sequence[str], what: str) -> None:
 def _undoable(pc: ActionCharacter, change: Callable[[ActionCharacter], Report]) -> Report:
     """A condition change is a unit `campaign undo` can reverse."""
     report = change(pc)
-    return {**report, "unit": f"{pc.name}'s {report['condition']} (change #{pc.version})"}
+    return {**report, "unit": f"condition {pc.name} {report['condition']}"}
 
 
 class ActionDiceCommands:
