@@ -40,6 +40,8 @@ NOT_UNITS = ("start", "undo")  # `new` makes the campaign; an undo is undone by 
 SUBJECTS = ("pc", "hero", "character", "difficulty", "challenge", "item", "tracker", "contest", "conflict",
             "owner", "rule", "scenario", "title", "name")
 
+RULESET_PREFIXES = ("d2d6_", "beer_run_")  # `supply roll Rope`, whichever way it was played
+
 Touches = frozenset[tuple[str, str]]
 
 
@@ -90,6 +92,8 @@ def filed(command: str, report: dict[str, Any], touched: set[tuple[str, str]]) -
 def label(command: str, report: dict[str, Any]) -> str:
     """What the GM did, in a few words: the command and what it was about (`add pc Kira`)."""
     subject = next((report[k] for k in SUBJECTS if isinstance(report.get(k), str) and report[k]), "")
+    for prefix in RULESET_PREFIXES:
+        command = command.removeprefix(prefix)
     return f"{command.replace('_', ' ')} {subject}".strip()
 
 
