@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ledger import undo
@@ -133,7 +133,7 @@ def _undo_random_unit_equals_scratch(tmp: Path, ruleset: str, data) -> None:
     t = Table(tmp / "played.db")
     for args in SETUP[ruleset]:
         t(*args)
-    played = _play(t, data.draw(st.lists(MOVES[ruleset], min_size=1, max_size=16)))
+    played = _play(t, data.draw(st.lists(MOVES[ruleset], min_size=3, max_size=20)))
     listed = t.json("undo", "--list", "--limit", "1000")
     names = [u["unit"] for u in listed]
     assert len(names) == len(set(names))
@@ -141,8 +141,10 @@ def _undo_random_unit_equals_scratch(tmp: Path, ruleset: str, data) -> None:
     undoable = [u for u in listed if ": made" not in u["did"]
                 and not any(": made" in by_name[d]["did"] for d in u["dependents"])]
     if not undoable:
+        event("nothing but making things to undo")
         return
     target = data.draw(st.sampled_from(undoable))
+    event("undo with a cascade" if target["dependents"] else "undo of an independent unit")
     ranges = {u.key: u.ranges for u in _units(t.path)}
     if target["dependents"]:
         refusal = t.refused("undo", target["unit"])
@@ -162,26 +164,26 @@ def _undo_random_unit_equals_scratch(tmp: Path, ruleset: str, data) -> None:
     assert target["unit"] not in [u.key for u in _units(t.path)]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                                                 HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_undoing_a_relics_unit_equals_a_campaign_played_without_it(tmp_path_factory, data):
     _undo_random_unit_equals_scratch(tmp_path_factory.mktemp("relics"), "relics", data)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_undoing_an_action_dice_unit_equals_a_campaign_played_without_it(tmp_path_factory, data):
     _undo_random_unit_equals_scratch(tmp_path_factory.mktemp("ad"), AD, data)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_undoing_a_decision_2d6_unit_equals_a_campaign_played_without_it(tmp_path_factory, data):
     _undo_random_unit_equals_scratch(tmp_path_factory.mktemp("d2"), D, data)
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_undoing_a_beer_run_unit_equals_a_campaign_played_without_it(tmp_path_factory, data):
     _undo_random_unit_equals_scratch(tmp_path_factory.mktemp("br"), BR, data)
