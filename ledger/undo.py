@@ -34,9 +34,13 @@ from ledger.errors import NotFound, RuleViolation
 from ledger.reversible import recording
 from ledger.table import Table
 
-ROUND = re.compile(r"^[^#]+:\d+$")  # "Vault Guards:2": the commands of one round share it
+ROUND = re.compile(r"^.+:\d+$")  # "Vault Guards:2": the commands of one round share it
 ANY = "*"  # every attribute of an aggregate (units logged before reads were recorded)
 NOT_UNITS = ("start", "undo")  # `new` makes the campaign; an undo is undone by nothing
+# The commands that play a round (their unit is `Name:round`, shared by the round's commands).
+ROUND_COMMANDS = frozenset({"cohort_turn", "challenge_turn", "roll", "place", "distribute", "replay",
+                            "beer_run_goal", "beer_run_help", "beer_run_roll", "beer_run_pips", "beer_run_cede"})
+OWN_COUNT = re.compile(r"\(#\d+\)$")  # a roll's own per-character count: `Billy's Strength roll (#1)`
 SUBJECTS = ("pc", "hero", "character", "difficulty", "challenge", "item", "tracker", "contest", "conflict",
             "owner", "rule", "scenario", "title", "name")
 
@@ -82,10 +86,9 @@ def filed(command: str, report: dict[str, Any], touched: set[tuple[str, str]]) -
     for aggregate_id, name in sorted(touched):
         by_aggregate.setdefault(aggregate_id, []).append(name)
     detail["touches"] = by_aggregate
-    unit = report.get("unit")
-    if unit is None:
-        detail["single"] = True
-        unit = label(command, report)
+    unit = report.get("unit") or label(command, report)
+    if command not in ROUND_COMMANDS or not ROUND.match(unit):
+        detail["single"] = True  # a name like `push Bo:1` is no round
     return unit, detail
 
 
@@ -101,12 +104,13 @@ def live_units(recorder: Any) -> list[Unit]:
     """Units not yet reversed, in the order they began."""
     open_: dict[str, dict[str, Any]] = {}
     seen: dict[str, int] = {}
+    taken: set[str] = set()
     for first, last, command, stored, detail in chained(recorder).commands():
         for key in detail.get("reverses", []):
             _close(open_, key)
         if not stored or command in NOT_UNITS:
             continue
-        name = _name(stored, detail, seen)
+        name = _name(stored, first, detail, seen, taken)
         unit = open_.setdefault(name, {"ranges": [], "stored": stored, "touches": set(), "commands": []})
         unit["ranges"].append((first, last))
         unit["commands"].append(command)
@@ -119,14 +123,20 @@ def live_units(recorder: Any) -> list[Unit]:
     return sorted(units, key=lambda u: u.first)
 
 
-def _name(stored: str, detail: dict, seen: dict[str, int]) -> str:
-    """A round keeps its name; another command gets its per-campaign sequence number."""
+def _name(stored: str, first: int, detail: dict, seen: dict[str, int], taken: set[str]) -> str:
+    """A round keeps its name; another command gets its per-campaign sequence number.
+
+    Counted in log order, so a name never changes; a name a GM's odd naming would repeat
+    (a PC called `Kira #2`) takes its first entry number too."""
     if ROUND.match(stored) and not detail.get("single"):
         return stored
     seen[stored] = seen.get(stored, 0) + 1
-    if "#" in stored:  # an older name that carries its own number
-        return stored if seen[stored] == 1 else f"{stored} #{seen[stored]}"
-    return f"{stored} #{seen[stored]}"
+    own = OWN_COUNT.search(stored) or ("#" in stored and "touches" not in detail)  # older names: own number
+    name = stored if own and seen[stored] == 1 else f"{stored} #{seen[stored]}"
+    if name in taken:
+        name = f"{name} (entry {first})"
+    taken.add(name)
+    return name
 
 
 def _close(open_: dict[str, dict[str, Any]], key: str) -> None:

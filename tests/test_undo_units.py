@@ -290,3 +290,16 @@ def test_undoing_a_condition_keeps_the_characters_other_conditions_in_their_orde
     t(AD, "worsen", "Mara", "Tired")
     t("undo", "--yes")
     assert [c["name"] for c in _aggregate(t, pc_id("Mara"))["conditions"].values()] == ["Tired", "Bruised", "Achy"]
+
+
+def test_odd_names_never_make_two_units_share_a_name(tmp_path):
+    t = _heist(tmp_path)
+    t("pc", "add", "Kira #2", "--expertise", "Phantom=3", "--primary", "Phantom")
+    t("pc", "add", "Bo:1", "--expertise", "Phantom=3", "--primary", "Phantom")
+    for owner, trait in (("Kira", "Quick"), ("Kira", "Sly"), ("Kira #2", "Quick"), ("Kira #2", "Slow")):
+        t("trait", "add", owner, trait, "+1 / 1d")
+    t("push", "Bo:1", *OVERRIDE)
+    t("push", "Bo:1", *OVERRIDE)
+    names = [u["unit"] for u in t.json("undo", "--list", "--limit", "100")]
+    assert len(names) == len(set(names)) and {"push Bo:1 #1", "push Bo:1 #2"} <= set(names)
+    assert [r["unit"] for r in t.json("undo", "push Bo:1 #2", "--dry-run")["reversed"]] == ["push Bo:1 #2"]
