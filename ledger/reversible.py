@@ -3,23 +3,25 @@ from __future__ import annotations
 
 import copy
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, ClassVar, Iterator
 
 from eventsourcing.domain import Aggregate, event
 
 # The (aggregate id, attribute) pairs the running command read or assigned, while one is
-# recording (undo's dependencies: see ledger/undo.py). A list so the hook reads one global.
-_touched: list[set[tuple[str, str]] | None] = [None]
+# recording (undo's dependencies: see ledger/undo.py). A context variable, so two commands
+# running in threads of one process never record into each other's set.
+_touched: ContextVar[set[tuple[str, str]] | None] = ContextVar("touched", default=None)
 
 
 @contextmanager
 def recording(touched: set[tuple[str, str]] | None) -> Iterator[None]:
     """Record into `touched` (None: record nothing, e.g. while an aggregate is loaded)."""
-    outer, _touched[0] = _touched[0], touched
+    token = _touched.set(touched)
     try:
         yield
     finally:
-        _touched[0] = outer
+        _touched.reset(token)
 
 
 class Reversible(Aggregate):
@@ -34,13 +36,13 @@ class Reversible(Aggregate):
     STATE_DEFAULTS: ClassVar[dict[str, Any]] = {}
 
     def __getattribute__(self, name: str) -> Any:
-        touched = _touched[0]
+        touched = _touched.get()
         if touched is not None and name[0] != "_" and _is_state(self, name):
             touched.add((str(object.__getattribute__(self, "_id")), name))
         return object.__getattribute__(self, name)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        touched = _touched[0]
+        touched = _touched.get()
         if touched is not None and name[0] != "_":
             touched.add((str(object.__getattribute__(self, "_id")), name))
         object.__setattr__(self, name, value)
