@@ -11,20 +11,27 @@ from cli import BadInput, cli, json_option, _open, _placing, _print, _progress, 
 
 
 @cli.command()
-@click.argument("round_name", metavar="[ROUND]", required=False)
-@click.option("--cascade", is_flag=True, help="Also reverse every later round, newest first.")
+@click.argument("round_name", metavar="[UNIT]", required=False)
+@click.option("--cascade", is_flag=True, help="Also reverse the later units that used it, newest first.")
 @click.option("--dry-run", is_flag=True, help="Only show what would be reversed.")
+@click.option("--list", "list_", is_flag=True, help="List the units that can be undone, newest first.")
+@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True, help="How many --list shows.")
 @click.option("--yes", is_flag=True, help="Do not ask before appending (on a terminal it asks).")
 @json_option
 @click.pass_context
-def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: bool, yes: bool) -> None:
-    """Reverse the latest round (or ROUND, e.g. "Vault Guards:2") with new entries; nothing is deleted.
+def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: bool, list_: bool, limit: int,
+         yes: bool) -> None:
+    """Reverse the latest unit (or UNIT: a name from --list, e.g. "Vault Guards:2" or "push Kira #2",
+    or its first entry number) with new entries; nothing is deleted.
 
     Example: campaign undo "Vault Guards:2" --cascade --dry-run
     """
     from projections.text import undo_text
 
     app, _ = _open(ctx)
+    if list_:
+        _print(ctx, app.undo_list(limit), _units_text)
+        return
     plan = app.undo(round_name, cascade, dry_run=True)
     if dry_run:
         _print(ctx, plan, undo_text)
@@ -34,6 +41,18 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
         if not yes and sys.stdin.isatty() and not click.confirm("Append this reversal?"):
             raise BadInput("Nothing was appended.")
     _write(ctx, lambda app: app.undo(round_name, cascade))
+
+
+def _units_text(units: list[dict[str, Any]]) -> str:
+    """`undo --list` for a GM: one unit a line, its dependents under it."""
+    if not units:
+        return "Nothing to undo."
+    lines = []
+    for u in units:
+        lines.append(f"#{u['entries'][0]}-#{u['entries'][1]}  {u['unit']}: {u['did']}")
+        if u["dependents"]:
+            lines.append(f"    --cascade would also reverse: {', '.join(u['dependents'])}")
+    return "\n".join(lines)
 
 
 @cli.command()

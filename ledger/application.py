@@ -24,6 +24,7 @@ from ledger.character import Character
 from ledger.errors import BadInput, Conflict, LedgerError, RollStands, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
 from ledger.recovery import RecoveryCommands
+from ledger.reversible import recording
 from ledger.rules import relics
 from ledger.scenes import SceneCommands, frame
 from ledger.systems.action_dice import ActionDiceCommands
@@ -66,25 +67,29 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         for attempt in range(ATTEMPTS):
             box.restart()
             table = Table(self, box, self.gm_override)
+            touched: set[tuple[str, str]] = set()
             try:
-                report = command(table)
+                with recording(touched):
+                    report = command(table)
             except LedgerError as refusal:
                 if isinstance(refusal, Conflict) or not (box.rolled and fallbacks):
                     raise
                 return self._keep_the_roll(box, fallbacks, refusal, name)
-            saved = self._save(table, report, name)
+            saved = self._save(table, report, name, touched)
             if saved is not None:
                 return saved[0]
             time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))  # let the other writer finish
         raise Conflict("Another process kept changing this campaign at the same moment; "
                        "nothing was recorded, try the command again.")
 
-    def _save(self, table: Table, report: Report, name: str) -> tuple[Report, list] | None:
-        """Save what the table recorded; None when another process saved first (run it again)."""
+    def _save(self, table: Table, report: Report, name: str,
+              touched: set[tuple[str, str]]) -> tuple[Report, list] | None:
+        """Save what the table recorded, filed under its unit with what it read and wrote;
+        None when another process saved first (run it again)."""
         versions = {a.id: a.version for a in table.touched()}
+        unit, detail = undoing.filed(name, report, touched)
         try:
-            recordings = self.save(*table.pending_events(), command=name, unit=report.get("unit"),
-                                   detail=report.get("detail"))
+            recordings = self.save(*table.pending_events(), command=name, unit=unit, detail=detail)
         except (IntegrityError, OperationalError):
             return None
         self._snapshot(table, versions, recordings)
@@ -98,11 +103,13 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             for fallback in fallbacks:
                 box.restart()
                 table = Table(self, box, self.gm_override)
+                touched: set[tuple[str, str]] = set()
                 try:
-                    report = fallback(table)
+                    with recording(touched):
+                        report = fallback(table)
                 except LedgerError:
                     continue
-                saved = self._save(table, report, name)
+                saved = self._save(table, report, name, touched)
                 if saved is None:
                     break
                 report, recordings = saved
@@ -326,7 +333,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             t.allow(pc.check_stressed_out)
             pc.push_the_limit(t.rules)
             return {"pc": pc.name, "stress": pc.stress, "agony": pc.agony, "out": pc.out,
-                    "unit": f"{pc.name} pushes the limit ({pc.agony} Agony)"}
+                    "unit": f"push {pc.name}"}
         return self._relics(command)
 
 
@@ -355,20 +362,18 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     # --- undo ----------------------------------------------------------------------------------
 
     def undo(self, key: str | None, cascade: bool, dry_run: bool = False) -> Report:
-        """Reverse a unit of play (default: the latest); with cascade, every later one first."""
+        """Reverse a unit of play (default: the latest); with cascade, the later units that used it first."""
         def command(t: Table) -> Report:
             units = undoing.live_units(self.recorder)
-            target = undoing.find(units, key)
-            later = [u for u in units if u.first > target.first] if cascade else []
-            reversals = []
-            for unit in [*reversed(later), target]:
-                reversal = undoing.plan(t, unit)
-                undoing.apply(t, reversal)
-                reversals.append(reversal)
+            reversals = undoing.reversals(t, units, undoing.find(units, key), cascade)
             return {"dry_run": dry_run, "detail": {"reverses": [r.unit.key for r in reversals]},
                     "reversed": [{"unit": r.unit.key, "entries": [r.unit.first, r.unit.entries[-1]],
                                   "changes": r.lines} for r in reversals]}
         return self.preview(command) if dry_run else self.run(command, "undo")
+
+    def undo_list(self, limit: int | None = None) -> list[Report]:
+        """The units that can be undone now, newest first, each with the dependents a cascade takes."""
+        return undoing.listing(self, limit)
 
 
     # --- replay --------------------------------------------------------------------------------
@@ -392,13 +397,11 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
 
         def command(t: Table) -> Report:
             units = undoing.live_units(self.recorder)
-            later = [u for u in units if u.first > unit.first] if cascade else []
-            targets = [*reversed(later)] + ([unit] if found.reversal is None else [])
-            for target in targets:
-                undoing.apply(t, undoing.plan(t, target))
+            # An undone round played again has nothing of itself left to reverse.
+            reversed_keys = [r.unit.key for r in undoing.reversals(t, units, unit, cascade)] \
+                if found.reversal is None else []
             choices = replaying.changed(replaying.recorded_choices(self, unit), changes)
             played = replaying.play_on(t, choices, {}, strict=True)
-            reversed_keys = [u.key for u in targets]
             return {**comparison, "unit": played["unit"],
                     "detail": {"reverses": reversed_keys, "corrects": [unit.first, unit.entries[-1]]}}
         return self.run(command, "replay")

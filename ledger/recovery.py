@@ -96,7 +96,7 @@ class RecoveryCommands:
             if passed and pc.agony:
                 pc.agony_recovered(pc.agony - 1)
             return {"pc": pc.name, "results": list(results), "successes": result.successes, "passed": passed,
-                    "agony": pc.agony, "unit": f"{pc.name}'s Growth Test (Agony {pc.agony})"}
+                    "agony": pc.agony, "unit": f"Growth Test {pc.name}"}
         return self._relics(command)
 
     def agony_trait(self, pc: str, name: str, modifier: str) -> Report:

@@ -22,6 +22,7 @@ from ledger.challenge import Challenge
 from ledger.errors import BadInput, LedgerError, NotFound, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
 from ledger.turns import Placing, Throw, TraitUse
+from ledger import undo as undoing
 from ledger.undo import Unit
 
 
@@ -65,16 +66,7 @@ def _incarnations(recorder: Any) -> list[Found]:
 
     A key can come back (a round undone and played again): each coming is its own unit.
     """
-    open_: dict[str, list[tuple[int, int]]] = {}
-    every: list[Found] = []
-    for first, last, command, unit, detail in chained(recorder).commands():
-        for key in detail.get("reverses", []):
-            if key in open_:
-                every.append(Found(Unit(key, tuple(open_.pop(key))), (first, last)))
-        if unit and command != "undo":
-            open_.setdefault(unit, []).append((first, last))
-    every += [Found(Unit(k, tuple(r))) for k, r in open_.items()]
-    return sorted(every, key=lambda f: f.unit.first)
+    return [Found(unit, reversal) for unit, reversal in undoing.every_unit(recorder)]
 
 
 def _reversed_at(app: Any, found: Found) -> int:

@@ -2,9 +2,26 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, ClassVar
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, ClassVar, Iterator
 
 from eventsourcing.domain import Aggregate, event
+
+# The (aggregate id, attribute) pairs the running command read or assigned, while one is
+# recording (undo's dependencies: see ledger/undo.py). A context variable, so two commands
+# running in threads of one process never record into each other's set.
+_touched: ContextVar[set[tuple[str, str]] | None] = ContextVar("touched", default=None)
+
+
+@contextmanager
+def recording(touched: set[tuple[str, str]] | None) -> Iterator[None]:
+    """Record into `touched` (None: record nothing, e.g. while an aggregate is loaded)."""
+    token = _touched.set(touched)
+    try:
+        yield
+    finally:
+        _touched.reset(token)
 
 
 class Reversible(Aggregate):
@@ -17,6 +34,18 @@ class Reversible(Aggregate):
     # Attributes added after ledgers were written: old events and snapshots lack them, so
     # they read as these values (never mutated in place: bodies assign new values).
     STATE_DEFAULTS: ClassVar[dict[str, Any]] = {}
+
+    def __getattribute__(self, name: str) -> Any:
+        touched = _touched.get()
+        if touched is not None and name[0] != "_" and _is_state(self, name):
+            touched.add((str(object.__getattribute__(self, "_id")), name))
+        return object.__getattribute__(self, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        touched = _touched.get()
+        if touched is not None and name[0] != "_":
+            touched.add((str(object.__getattribute__(self, "_id")), name))
+        object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str) -> Any:
         defaults = type(self).STATE_DEFAULTS
@@ -34,3 +63,8 @@ class Reversible(Aggregate):
         state = copy.deepcopy(type(self).STATE_DEFAULTS)
         state.update({k: v for k, v in vars(self).items() if not k.startswith("_")})
         return state
+
+
+def _is_state(aggregate: Any, name: str) -> bool:
+    """A game-state attribute (not a method, not bookkeeping)."""
+    return name in object.__getattribute__(aggregate, "__dict__") or name in type(aggregate).STATE_DEFAULTS

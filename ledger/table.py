@@ -17,6 +17,7 @@ from ledger.challenge import Challenge
 from ledger.character import Character
 from ledger.errors import NotFound, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
+from ledger.reversible import recording
 from ledger.rules import relics
 
 if TYPE_CHECKING:
@@ -73,7 +74,9 @@ class Table:
     def _get(self, id_: UUID, missing: Callable[[], str]) -> Any:
         if id_ not in self._loaded:
             try:
-                self.add(self.app.repository.get(id_))
+                with recording(None):  # replaying its events is loading, not this command reading
+                    loaded = self.app.repository.get(id_)
+                self.add(loaded)
             except AggregateNotFoundError:
                 raise NotFound(missing()) from None
         return self._loaded[id_]

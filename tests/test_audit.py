@@ -59,6 +59,6 @@ def test_audit_finds_read_tables_that_no_longer_match_the_ledger(demo):
 
 
 def test_audit_lists_reversals(demo):
-    demo("undo")
+    demo("undo", "Vault Guards:3")
     code, report = _audit(demo)
     assert code == 0 and [r["unit"] for r in report["reversals"]] == ["Vault Guards:3"]

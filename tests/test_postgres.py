@@ -53,7 +53,7 @@ def test_the_demo_plays_with_its_ledger_on_postgresql(tmp_path, postgres_ledger)
 def test_undo_audit_export_and_import_work_on_postgresql(tmp_path, postgres_ledger, monkeypatch):
     t = Table(tmp_path / "read.db")
     t("demo")
-    t("undo", "--yes")
+    t("undo", "Vault Guards:3", "--yes")
     audit = t.json("audit")
     assert audit["clean"] and [r["unit"] for r in audit["reversals"]] == ["Vault Guards:3"]
     exported = tmp_path / "pg.jsonl"

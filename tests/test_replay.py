@@ -13,7 +13,7 @@ def demo(empty):
 
 def _rounds(t):
     app = open_ledger(t.path)
-    return [u.key for u in undo.live_units(app.recorder) if ":" in u.key]
+    return [u.key for u in undo.live_units(app.recorder) if undo.ROUND.match(u.key)]
 
 
 def test_replaying_every_round_of_the_demo_with_its_recorded_choices_reproduces_it(demo):
@@ -67,7 +67,7 @@ def test_commit_appends_a_reversal_and_the_corrected_round(demo):
 
 def test_only_rounds_can_be_replayed(demo):
     demo("undo", "--cascade", "Vault Guards:3")
-    assert "not a round" in demo.refused("replay", "Bo pushes the limit (1 Agony)")
+    assert "not a round" in demo.refused("replay", "push Bo #1")
 
 
 @pytest.mark.parametrize("system", ["action-dice", "decision-2d6"])

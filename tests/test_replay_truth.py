@@ -83,7 +83,7 @@ def test_a_committed_correction_can_itself_be_replayed(demo):
 
 def test_a_commit_that_leaves_recorded_faces_out_says_which(demo):
     demo("undo", "--yes", "Vault Guards:3")
-    demo("undo", "--yes", "Bo pushes the limit (1 Agony)")
+    demo("undo", "--yes", "push Bo #1")
     out = demo("replay", "Vault Guards:2", "--destiny", "0", "--commit").stdout
     assert "note: In this replay the Cohort pool rolls 5 dice and the record has 6 faces: " \
            "the first 5 are used (6, 5, 4, 3, 5)" in out

@@ -63,7 +63,7 @@ def test_an_undone_round_can_be_played_again_and_undone_again(table):
     assert table.json("status")["challenges"][0]["resolved"] == 2
     table("undo")
     assert table.json("status")["challenges"][0]["resolved"] == 0
-    assert "nothing to undo" in table.refused("undo").lower()
+    assert not any(":" in u["unit"] for u in table.json("undo", "--list"))  # no round left to undo
 
 
 def test_an_unfinished_turn_can_be_undone(table):
@@ -77,7 +77,7 @@ def test_an_unfinished_turn_can_be_undone(table):
 
 def test_undo_names_only_rounds_that_exist(table):
     _round(table, "2,2,3,3,4", "2,2,2,2")
-    assert "No round 'Guards:7'" in table.refused("undo", "Guards:7")
+    assert "No unit 'Guards:7'" in table.refused("undo", "Guards:7")
 
 
 def _aggregates(app):

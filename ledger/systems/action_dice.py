@@ -6,6 +6,7 @@ Table's dice box is the only way the program rolls), and records the result as o
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -58,7 +59,7 @@ def _unique(names: Sequence[str], what: str) -> None:
 def _undoable(pc: ActionCharacter, change: Callable[[ActionCharacter], Report]) -> Report:
     """A condition change is a unit `campaign undo` can reverse."""
     report = change(pc)
-    return {**report, "unit": f"{pc.name}'s {report['condition']} (change #{pc.version})"}
+    return {**report, "unit": f"condition {pc.name} {report['condition']}"}
 
 
 class ActionDiceCommands:
@@ -67,6 +68,7 @@ class ActionDiceCommands:
     run: Callable[[Callable[["Table"], Report]], Report]
 
     def _action_dice(self, command: Callable[["Table"], Report]) -> Report:
+        @functools.wraps(command)  # the command log files it under the command's own name
         def checked(t: "Table") -> Report:
             t.expect_ruleset(RULESET)
             return command(t)

@@ -8,6 +8,7 @@ ledger/rules/beer_run.py.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Sequence
 
 from ledger.errors import BadInput, NotFound, RuleViolation
@@ -38,6 +39,7 @@ class BeerRunCommands:
     repository: Any
 
     def _beer_run(self, command: Callable[[Any], Report]) -> Report:
+        @functools.wraps(command)  # the command log files it under the command's own name
         def checked(t: Any) -> Report:
             t.expect_ruleset(RULESET)
             return command(t)

@@ -8,6 +8,7 @@ Campaign settings (`campaign new X --ruleset decision-2d6 --setting KEY=VALUE`):
 """
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ledger.errors import BadInput, RuleViolation
@@ -33,6 +34,7 @@ class Decision2d6Commands(PoolCommands):
     run: Callable[[Callable[[Table], Report]], Report]
 
     def _decision_2d6(self, command: Callable[[Table], Report]) -> Report:
+        @functools.wraps(command)  # the command log files it under the command's own name
         def checked(t: Table) -> Report:
             t.expect_ruleset(RULESET)
             return command(t)

@@ -107,7 +107,7 @@ class PoolCommands:
                                purpose.strip())
             return {"item": item.name, "before": die_name(result.before), "face": face,
                     "after": item.die, "lowered": result.lowered, "entered": entered,
-                    "unit": f"{item.name} supply roll (#{item.version})"}
+                    "unit": f"supply roll {item.name}"}
         return self._decision_2d6(command)
 
     def d2d6_restock(self, name: str, die: str, why: str = "") -> Report:
@@ -166,7 +166,7 @@ class PoolCommands:
                                    tracker.step, entered, purpose.strip())
             return {"tracker": tracker.name, "before": before, "face": face, "after": tracker.value,
                     "supplied": use.supplied, "entered": entered,
-                    "unit": f"{tracker.name} tracker roll (#{tracker.version})"}
+                    "unit": f"tracker roll {tracker.name}"}
         return self._decision_2d6(command)
 
     def d2d6_tracker_set(self, name: str, value: int, why: str = "") -> Report:
