@@ -16,9 +16,10 @@ from eventsourcing.persistence import IntegrityError, OperationalError
 
 from ledger import traits, turns
 from ledger import replay as replaying
-from ledger import replay_rolls
+from ledger import replay_rolls, values
 from ledger import undo as undoing
 from ledger.campaign import Campaign
+from ledger.chain import chained
 from ledger.challenge import Challenge
 from ledger.character import Character
 from ledger.errors import BadInput, Conflict, RuleViolation
@@ -49,6 +50,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     name = "CampaignLedger"
     is_snapshotting_enabled = True
     gm_override: str | None = None  # the GM's reason for letting the next commands break a rule
+    command_key: str | None = None  # the idempotency key of the next command (see `run`)
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -61,21 +63,39 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         box = DiceBox()
         name = name or command.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1]
         for attempt in range(ATTEMPTS):
+            if self.command_key and (done := self._already_recorded(self.command_key)):
+                return done
             box.restart()
             table = Table(self, box, self.gm_override)
             report = command(table)
             versions = {a.id: a.version for a in table.touched()}
+            pending = table.pending_events()
+            values.check_recordable(pending)
             try:
-                recordings = self.save(*table.pending_events(), command=name, unit=report.get("unit"),
-                                       detail=report.get("detail"))
+                recordings = self.save(*pending, command=name, unit=report.get("unit"),
+                                       detail=self._keyed(report.get("detail")))
             except (IntegrityError, OperationalError):
                 time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))  # let the other writer finish
                 continue
             self._snapshot(table, versions, recordings)
             report["entries"] = [r.notification.id for r in recordings]
+            self.command_key = None  # one key, one command: a later run in this process is another
             return report
         raise Conflict("Another process kept changing this campaign at the same moment; "
                        "nothing was recorded, try the command again.")
+
+    def _keyed(self, detail: dict | None) -> dict | None:
+        """The command's detail for the command log, with its idempotency key if it has one."""
+        return {**(detail or {}), "key": self.command_key} if self.command_key else detail
+
+    def _already_recorded(self, key: str) -> Report | None:
+        """A retry of a command the log already holds: nothing to append, its entries to report."""
+        found = chained(self.recorder).command_with_key(key)
+        if found is None:
+            return None
+        first, last, command = found
+        self.command_key = None
+        return {"repeated": True, "key": key, "command": command, "entries": list(range(first, last + 1))}
 
     def _snapshot(self, table: Table, before: dict, recordings: list) -> None:
         """Snapshots make a cold process load fast; losing one to a race costs nothing."""
@@ -167,14 +187,11 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
 
         def command(t: Table) -> Report:
             if owner.strip().casefold() == traits.COHORT.casefold() and not challenge:
-                known = {**t.campaign.cohort_traits, traits.RALLYING_CRY["name"].casefold(): None}
-                if trait["name"].casefold() in known:
-                    raise RuleViolation(f"The Cohort already has a trait named '{trait['name']}'.")
+                traits.check_free(t, traits.COHORT, trait["name"])
                 t.campaign.cohort_trait_gained(trait)
                 return {"owner": traits.COHORT, **trait}
             holder = t.challenge(owner) if challenge else t.pc(owner)
-            if trait["name"].casefold() in holder.traits:
-                raise RuleViolation(f"{holder.name} already has a trait named '{trait['name']}'.")
+            traits.check_free(t, holder.name, trait["name"], holder.traits)
             holder.trait_gained(**trait)
             return {"owner": holder.name, **trait}
         return self._relics(command)

@@ -23,3 +23,16 @@ class NotFound(LedgerError):
 
 class Conflict(LedgerError):
     """Another process changed the campaign at the same moment, even after retrying."""
+
+
+class ReadModelStuck(LedgerError):
+    """The read tables cannot apply a ledger entry; they stop at the entry before it.
+
+    The ledger itself is intact: reads show the campaign as it stood before `entry`,
+    and `audit` and `rebuild` name the entry.
+    """
+
+    def __init__(self, entry: int, reason: str) -> None:
+        self.entry = entry
+        super().__init__(f"the read tables cannot apply entry #{entry} ({reason}); "
+                         f"they show the campaign as of entry #{entry - 1}.")
