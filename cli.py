@@ -132,7 +132,7 @@ def _command_key(ctx: click.Context) -> str:
     from ledger import values
 
     obj = ctx.find_root().obj
-    obj["key_used"] = values.key(obj["key"]) if obj.get("key") else uuid.uuid4().hex[:12]
+    obj["key_used"] = values.key(obj["key"]) if obj.get("key") is not None else uuid.uuid4().hex[:12]
     return obj["key_used"]
 
 
@@ -141,7 +141,7 @@ def _recorded_but(report: dict, failure: Exception) -> None:
     from ledger.errors import ReadModelStuck
 
     entries = report.get("entries") or []
-    if isinstance(failure, ReadModelStuck) and (not entries or failure.entry < entries[0]):
+    if isinstance(failure, ReadModelStuck) and (report.get("repeated") or not entries or failure.entry < entries[0]):
         _warn(failure)
         return
     if not entries:
@@ -263,7 +263,8 @@ def _at(db: Any, at: str | None) -> int | None:
     if at is None:
         return None
     if at.strip().isdigit():
-        return int(at)
+        from ledger import values
+        return values.integer(int(at.strip()), "--at", 0)
     try:
         when = datetime.fromisoformat(at.strip())
     except ValueError:
@@ -722,8 +723,12 @@ def history(ctx: click.Context, limit: int | None, at: str | None) -> None:
 
     Example: campaign history --limit 20 --at 40
     """
+    from ledger import values
     from projections.text import history_text
     from projections import views
+
+    if limit is not None:
+        values.integer(limit, "--limit", 0)
     _read(ctx, lambda app, db: views.history(db, last=_at(db, at), limit=limit), history_text)
 
 

@@ -130,6 +130,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     # --- setting up ---------------------------------------------------------------------------
 
     def start(self, name: str, ruleset: str, version: str | None, settings: dict | None = None) -> Report:
+        name = values.name(name, "A campaign's name")
         if ruleset not in RULESETS:
             raise BadInput(f"'{ruleset}' is not a ruleset; choose one of {', '.join(RULESETS)}.")
         if ruleset == "relics":
@@ -151,13 +152,13 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         return self.run(command)
 
     def add_pc(self, name: str, expertise: dict[str, int], primary: str) -> Report:
-        name = name.strip()
+        name = values.name(name, "A PC's name")
         ranks = {relics.canonical(k, relics.TYPES, "type of Expertise"): v for k, v in expertise.items()}
         if any(not 0 <= v <= 5 for v in ranks.values()):
             raise BadInput("Expertise ranks go from 0 to 5.")
+        if not ranks:
+            raise BadInput("A PC needs at least one Expertise, e.g. --expertise Phantom=3.")
         primary = relics.canonical(primary, relics.TYPES, "type of Expertise")
-        if not name:
-            raise BadInput("A PC needs a name.")
 
         def command(t: Table) -> Report:
             camp = t.campaign
@@ -182,7 +183,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         kinds = [relics.canonical(k, relics.TYPES, "Challenge type") for k in (types or [])]
         if mod.kind == "add" and target == "challenge":
             raise RuleViolation("Add Dice never change a Challenge pool; it is the Challenge's rating.")
-        trait = {"name": name.strip(), "modifier": str(mod), "polarity": mod.polarity, "cost": cost,
+        trait = {"name": values.name(name, "A trait's name"), "modifier": str(mod), "polarity": mod.polarity, "cost": cost,
                  "target": target, "frequency": frequency, "types": kinds}
 
         def command(t: Table) -> Report:
@@ -197,6 +198,8 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         return self._relics(command)
 
     def start_scenario(self, title: str) -> Report:
+        title = values.name(title, "A Scenario's title")
+
         def command(t: Table) -> Report:
             camp = t.campaign
             if camp.turn:
@@ -216,8 +219,14 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         """Open a Challenge in the Event going on (if any): faced by a group, timed, or a Test."""
         threat = relics.canonical(threat, relics.THREATS, "Threat")
         type_ = relics.canonical(type_, relics.TYPES, "Challenge type")
+        name = values.name(name, "A Challenge's name")
         if rating < 1:
             raise BadInput("A Challenge's rating is at least 1.")
+        values.integer(rating, "A Challenge's rating", 1, relics.MOST_DICE)
+        if rounds is not None:
+            values.integer(rounds, "A timed Challenge's rounds", 1, relics.MOST_DICE)
+        if test is not None:
+            values.integer(test["needed"], "A Test's successes needed", 1, rating)
 
         def command(t: Table) -> Report:
             t.campaign.check_scenario()
@@ -232,6 +241,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     def set_house_rule(self, rule: str, value: str, reason: str) -> Report:
         """Amend a rule for this campaign; entries from now on use it, history shows when."""
         parsed = relics.house_rule(rule, value)
+        reason = values.text(reason)
 
         def command(t: Table) -> Report:
             camp = t.campaign
@@ -304,10 +314,8 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             camp = t.campaign
             if camp.session_open is not None:
                 raise RuleViolation(f"Session {camp.sessions} ('{camp.session_open}') is still open; end it first.")
-            if not title.strip():
-                raise BadInput("A session needs a title.")
-            camp.session_started(camp.sessions + 1, title.strip())
-            return {"session": camp.sessions, "title": title.strip()}
+            camp.session_started(camp.sessions + 1, values.name(title, "A session's title"))
+            return {"session": camp.sessions, "title": camp.session_open}
         return self.run(command)
 
     def end_session(self) -> Report:

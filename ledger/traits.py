@@ -11,6 +11,7 @@ from typing import Any
 
 from ledger.challenge import Challenge
 from ledger.errors import BadInput, NotFound
+from ledger import values
 from ledger.rules import relics
 from ledger.table import Table
 
@@ -81,7 +82,7 @@ def create(t: Table, ch: Challenge | None, owner: str, name: str, modifier: str,
     if duration not in relics.DURATIONS:
         raise BadInput(f"A trait lasts a {', a '.join(relics.DURATIONS)}; not '{duration}'.")
     mod = relics.parse_modifier(modifier, polarity)
-    trait = {"owner": owner, "name": name.strip(), "modifier": str(mod), "polarity": mod.polarity, "cost": "free",
+    trait = {"owner": owner, "name": values.name(name, "A trait's name"), "modifier": str(mod), "polarity": mod.polarity, "cost": "free",
              "target": target, "frequency": "always", "types": [], "duration": duration,
              "expires": scope(t, ch, duration) if duration != "semi-permanent" else None, "source": source}
     check_free(t, owner, trait["name"])

@@ -40,10 +40,10 @@ def integer(value: int, what: str, low: int = INT_MIN, high: int = INT_MAX) -> i
         return value
     if high == INT_MAX:
         raise BadInput(f"{what} must be at least {low}, not {_short(value)}." if value < low else
-                       f"{what} is too large to record: {_short(value)}.")
+                       f"{what} is too large: {_short(value)}.")
     if low == INT_MIN:
         raise BadInput(f"{what} can be at most {high}, not {_short(value)}." if value > high else
-                       f"{what} is too small to record: {_short(value)}.")
+                       f"{what} is too small: {_short(value)}.")
     raise BadInput(f"{what} goes from {low} to {high}, not {_short(value)}.")
 
 

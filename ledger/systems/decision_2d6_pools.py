@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ledger import dice
+from ledger import dice, values
 from ledger.errors import BadInput, RuleViolation
 from ledger.rules import decision_2d6 as d2
 from ledger.systems import decision_2d6_rolls as rolls
@@ -73,9 +73,9 @@ class PoolCommands:
 
     def d2d6_add_item(self, name: str, die: str, holder: str | None = None) -> Report:
         def command(t: Table) -> Report:
-            clean = name.strip()
-            if not clean:
+            if not name.strip():
                 raise BadInput("An item needs a name.")
+            clean = values.name(name, "An item's name")
             if t.exists(item_id(clean)):
                 raise RuleViolation(f"There is already an item named {clean}.")
             owner = rolls.hero(t, holder).name if holder else None
@@ -127,9 +127,9 @@ class PoolCommands:
     def d2d6_add_tracker(self, name: str, value: int = 100, step: int | None = None,
                          holder: str | None = None) -> Report:
         def command(t: Table) -> Report:
-            clean = name.strip()
-            if not clean:
+            if not name.strip():
                 raise BadInput("A tracker needs a name.")
+            clean = values.name(name, "A tracker's name")
             if t.exists(tracker_id(clean)):
                 raise RuleViolation(f"There is already a tracker named {clean}.")
             d2.D100Tracker(value)  # a percentage from 0 to 100
