@@ -146,11 +146,15 @@ def _recorded_but(report: dict, failure: Exception) -> None:
         return
     if not entries:
         raise failure
-    span = f"#{entries[0]}" + (f"-#{entries[-1]}" if len(entries) > 1 else "")
+    span = _span(entries)
     cause = str(failure) if isinstance(failure, ReadModelStuck) else \
         f"the read tables could not catch up ({type(failure).__name__}: {failure})"
     raise click.ClickException(f"entries {span} were recorded (key {report['key']}), but {cause} "
                                f"Run `campaign audit`; a retry with --key {report['key']} appends nothing.")
+
+
+def _span(entries: list[int]) -> str:
+    return f"#{entries[0]}" + (f"-#{entries[-1]}" if len(entries) > 1 else "")
 
 
 def _warn(stuck: Exception) -> None:
@@ -158,8 +162,7 @@ def _warn(stuck: Exception) -> None:
 
 
 def _repeated_text(report: dict) -> str:
-    entries = report["entries"]
-    span = f"#{entries[0]}-#{entries[-1]}" if entries else "no entries"
+    span = _span(report["entries"]) if report["entries"] else "no entries"
     return f"Already recorded under key {report['key']} ({report['command']}: {span}); nothing appended."
 
 
@@ -192,7 +195,7 @@ def _text_report(report: dict) -> str:
 
     entries = report.get("entries")
     if entries and not report.get("history"):  # the read tables are stuck before them (warned)
-        return f"Recorded entries #{entries[0]}-#{entries[-1]}; the read tables cannot show them yet."
+        return f"Recorded entries {_span(entries)}; the read tables cannot show them yet."
     return report_text(report)
 
 

@@ -63,7 +63,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         box = DiceBox()
         name = name or command.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1]
         for attempt in range(ATTEMPTS):
-            if self.command_key and (done := self._already_recorded(self.command_key)):
+            if self.command_key and (done := self._already_recorded(self.command_key, name)):
                 return done
             box.restart()
             table = Table(self, box, self.gm_override)
@@ -88,12 +88,16 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         """The command's detail for the command log, with its idempotency key if it has one."""
         return {**(detail or {}), "key": self.command_key} if self.command_key else detail
 
-    def _already_recorded(self, key: str) -> Report | None:
-        """A retry of a command the log already holds: nothing to append, its entries to report."""
+    def _already_recorded(self, key: str, name: str) -> Report | None:
+        """A retry of a command the log already holds: nothing to append, its entries to report.
+        A key logged with another command is a mistake, not a retry: refused."""
         found = chained(self.recorder).command_with_key(key)
         if found is None:
             return None
         first, last, command = found
+        if command != name:
+            raise BadInput(f"The key {key} belongs to another command ({command}, entries #{first}-#{last}); "
+                           "give this one its own key.")
         self.command_key = None
         return {"repeated": True, "key": key, "command": command, "entries": list(range(first, last + 1))}
 
@@ -223,10 +227,10 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         if rating < 1:
             raise BadInput("A Challenge's rating is at least 1.")
         values.integer(rating, "A Challenge's rating", 1, relics.MOST_DICE)
-        if rounds is not None:
-            values.integer(rounds, "A timed Challenge's rounds", 1, relics.MOST_DICE)
+        if rounds is not None:  # the lower bounds are the rules' own, checked where the Challenge is framed
+            values.integer(rounds, "A timed Challenge's rounds", high=relics.MOST_DICE)
         if test is not None:
-            values.integer(test["needed"], "A Test's successes needed", 1, rating)
+            values.integer(test["needed"], "A Test's successes needed", high=relics.MOST_DICE)
 
         def command(t: Table) -> Report:
             t.campaign.check_scenario()

@@ -124,6 +124,11 @@ def test_growth_test_faces_given_empty_are_refused_not_rolled(relics_demo):
     assert "you entered 0 faces" in relics_demo.refused("growth-test", "Bo", "--pool", "2", "--faces", "")
 
 
+def test_a_key_already_used_by_another_command_is_refused(table):
+    table("--key", "k1", "session", "start", "Night one")
+    assert "belongs to another command" in table.refused("--key", "k1", "scene", "start", "The vault")
+
+
 def test_the_key_may_come_from_the_environment(table, monkeypatch):
     monkeypatch.setenv("CAMPAIGN_COMMAND_KEY", "from-env")
     table("session", "start", "Night one")
@@ -153,8 +158,8 @@ WEAK = [
     (["scene", "start", "tab\there"], "control characters"),
     (["scene", "end", "--reason", "x" * 2001], "the most is 2,000"),
     (["challenge", "open", "Rats", "--threat", "Minor", "--type", "Scav", "--rating", "9" * 30], "rating"),
-    (["challenge", "open", "Rats", "--threat", "Minor", "--type", "Scav", "--rating", "3", "--rounds", "0"],
-     "rounds"),
+    (["challenge", "open", "Rats", "--threat", "Minor", "--type", "Scav", "--rating", "3", "--rounds", "9" * 30],
+     "rounds can be at most 100"),
     (["trait", "add", "Kira", "Huge", "+" + "9" * 30 + " / 1d"], "size the game does not use"),
     (["history", "--at", "1" + "0" * 400], "--at is too large"),
     (["history", "--limit", "9" * 30], "--limit is too large"),
