@@ -173,3 +173,10 @@ def test_weak_values_are_refused_with_a_message_a_gm_reads(table, args, message)
 
 def test_names_are_trimmed_but_keep_their_unicode(table):
     assert table.json("pc", "add", "  Ñoño 🐉 ", "--expertise", "Scav=1", "--primary", "Scav")["pc"] == "Ñoño 🐉"
+
+
+@pytest.mark.parametrize("ruleset, setting", [("decision-2d6", "supply_threshold"), ("beer-run", "intensity"),
+                                              ("action-dice", "features_limit")])
+def test_a_setting_past_the_games_bounds_is_refused_when_the_campaign_is_made(empty, ruleset, setting):
+    result = empty("new", "S", "--ruleset", ruleset, "--setting", f"{setting}={'9' * 23}", ok=False)
+    assert result.exit_code == 1 and "23-digit number" in result.stderr and "Traceback" not in result.output

@@ -22,6 +22,9 @@ RULESET = "action-dice"
 Report = dict[str, Any]
 
 
+FEATURES_LIMIT_MAX = 100  # the seed leaves it to the table; past this it is a typo
+
+
 def features_limit(settings: dict[str, Any]) -> int:
     """The campaign setting `features_limit`: features one character may invoke on a roll."""
     value = settings.get("features_limit", rules.DEFAULT_FEATURES_LIMIT)
@@ -31,7 +34,7 @@ def features_limit(settings: dict[str, Any]) -> int:
         limit = -1
     if limit < 0:
         raise BadInput(f"The campaign setting features_limit must be a whole number from 0 up, not '{value}'.")
-    return limit
+    return values.integer(limit, "The campaign setting features_limit", high=FEATURES_LIMIT_MAX)
 
 
 def check_settings(settings: dict[str, Any]) -> None:

@@ -57,7 +57,7 @@ def starting_intensity(t: Table) -> int:
     text = t.campaign.settings.get("intensity", str(DEFAULT_INTENSITY))
     if not text.strip().isdigit():
         raise BadInput(f"The campaign's intensity setting must be a whole number, not '{text}'.")
-    return int(text)
+    return values.integer(int(text), "The campaign's intensity setting", 0, rules.INTENSITY_MAX)
 
 
 def dead_strike_back(t: Table) -> bool:

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 Report = dict[str, Any]
 
 
+SETTING_MAX = 100  # a supply threshold is a die face, a D100 step a percentage: neither goes past 100
+
+
 def whole(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadInput(f"{what} must be a whole number, not '{value}'.")
@@ -33,9 +36,10 @@ def _setting(t: Table, key: str, default: int) -> int:
     if text is None:
         return default
     try:
-        return int(text)
+        number = int(text)
     except ValueError:
         raise BadInput(f"The campaign setting {key} must be a whole number, not '{text}'.") from None
+    return values.integer(number, f"The campaign setting {key}", 0, SETTING_MAX)
 
 
 def _die(text: str) -> d2.SupplyDie:
