@@ -25,6 +25,9 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
     from projections.text import undo_text
 
     app, _ = _open(ctx)
+    key = ctx.find_root().obj.get("key")
+    if key and not dry_run and app.already_recorded(key, "undo"):  # a retry: no new plan to show
+        return _write(ctx, lambda app: app.undo(round_name, cascade))
     plan = app.undo(round_name, cascade, dry_run=True)
     if dry_run:
         _print(ctx, plan, undo_text)

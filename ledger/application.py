@@ -63,7 +63,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         box = DiceBox()
         name = name or command.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1]
         for attempt in range(ATTEMPTS):
-            if self.command_key and (done := self._already_recorded(self.command_key, name)):
+            if self.command_key and (done := self.already_recorded(self.command_key, name)):
                 return done
             box.restart()
             table = Table(self, box, self.gm_override)
@@ -88,7 +88,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         """The command's detail for the command log, with its idempotency key if it has one."""
         return {**(detail or {}), "key": self.command_key} if self.command_key else detail
 
-    def _already_recorded(self, key: str, name: str) -> Report | None:
+    def already_recorded(self, key: str, name: str) -> Report | None:
         """A retry of a command the log already holds: nothing to append, its entries to report.
         A key logged with another command is a mistake, not a retry: refused."""
         found = chained(self.recorder).command_with_key(key)
@@ -355,6 +355,8 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     def replay(self, key: str | None, changes: replaying.Changes, commit: bool = False,
                cascade: bool = False) -> Report:
         """Compare a recorded round with the same faces and other choices; --commit corrects it."""
+        if commit and self.command_key and (done := self.already_recorded(self.command_key, "replay")):
+            return done  # a retried correction: the round it corrected has changed since, compare nothing
         units = undoing.live_units(self.recorder)
         unit = undoing.find(units, key)
         roll = replay_rolls.roll_event(self, unit)

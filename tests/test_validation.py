@@ -180,3 +180,19 @@ def test_names_are_trimmed_but_keep_their_unicode(table):
 def test_a_setting_past_the_games_bounds_is_refused_when_the_campaign_is_made(empty, ruleset, setting):
     result = empty("new", "S", "--ruleset", ruleset, "--setting", f"{setting}={'9' * 23}", ok=False)
     assert result.exit_code == 1 and "23-digit number" in result.stderr and "Traceback" not in result.output
+
+
+def test_an_undo_retried_with_its_key_shows_no_new_plan_and_appends_nothing(relics_demo):
+    relics_demo("--key", "u1", "undo", "--yes")
+    before = relics_demo.entries()
+    again = relics_demo("--key", "u1", "undo", "--yes")
+    assert again.stdout.startswith("Already recorded under key u1 (undo") and relics_demo.entries() == before
+
+
+def test_a_committed_replay_retried_with_its_key_appends_nothing(relics_demo):
+    relics_demo("--key", "r1", "replay", "Vault Guards:1", "--drop-trait", "Kira:Shadowstep", "--commit",
+                "--cascade")
+    before = relics_demo.entries()
+    again = relics_demo("--key", "r1", "replay", "Vault Guards:1", "--drop-trait", "Kira:Shadowstep", "--commit",
+                        "--cascade")
+    assert "Already recorded under key r1 (replay" in again.stdout and relics_demo.entries() == before
