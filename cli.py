@@ -141,7 +141,8 @@ def _recorded_but(report: dict, failure: Exception) -> None:
     from ledger.errors import ReadModelStuck
 
     entries = report.get("entries") or []
-    if isinstance(failure, ReadModelStuck) and (report.get("repeated") or not entries or failure.entry < entries[0]):
+    earlier = not entries or failure.entry < entries[0] if isinstance(failure, ReadModelStuck) else False
+    if isinstance(failure, ReadModelStuck) and (report.get("repeated") or earlier):
         _warn(failure)
         return
     if not entries:

@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from cli import BadInput, cli, json_option, _caught_up, _open, _placing, _print, _progress, _read, _stress, _trait_uses, _write
+from cli import (BadInput, cli, json_option, _caught_up, _open, _placing, _print, _progress, _read, _stress,
+                 _trait_uses, _write)
 
 
 @cli.command()

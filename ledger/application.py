@@ -187,7 +187,8 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         kinds = [relics.canonical(k, relics.TYPES, "Challenge type") for k in (types or [])]
         if mod.kind == "add" and target == "challenge":
             raise RuleViolation("Add Dice never change a Challenge pool; it is the Challenge's rating.")
-        trait = {"name": values.name(name, "A trait's name"), "modifier": str(mod), "polarity": mod.polarity, "cost": cost,
+        name = values.name(name, "A trait's name")
+        trait = {"name": name, "modifier": str(mod), "polarity": mod.polarity, "cost": cost,
                  "target": target, "frequency": frequency, "types": kinds}
 
         def command(t: Table) -> Report:

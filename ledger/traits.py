@@ -82,7 +82,8 @@ def create(t: Table, ch: Challenge | None, owner: str, name: str, modifier: str,
     if duration not in relics.DURATIONS:
         raise BadInput(f"A trait lasts a {', a '.join(relics.DURATIONS)}; not '{duration}'.")
     mod = relics.parse_modifier(modifier, polarity)
-    trait = {"owner": owner, "name": values.name(name, "A trait's name"), "modifier": str(mod), "polarity": mod.polarity, "cost": "free",
+    name = values.name(name, "A trait's name")
+    trait = {"owner": owner, "name": name, "modifier": str(mod), "polarity": mod.polarity, "cost": "free",
              "target": target, "frequency": "always", "types": [], "duration": duration,
              "expires": scope(t, ch, duration) if duration != "semi-permanent" else None, "source": source}
     check_free(t, owner, trait["name"])

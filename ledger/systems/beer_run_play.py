@@ -101,7 +101,8 @@ def new_abilities(t: Table, given: Sequence[tuple[str, str, str]]) -> list[rules
     for cat, name, die in given:
         if not name.strip():
             raise BadInput("Every ability needs a name, e.g. Physical:Brawn=d8.")
-        name = rules.HEALTH if name.strip().casefold() == rules.HEALTH.casefold() else values.name(name, "An ability's name")
+        name = rules.HEALTH if name.strip().casefold() == rules.HEALTH.casefold() \
+            else values.name(name, "An ability's name")
         if any(a.name.casefold() == name.casefold() for a in abilities):
             raise BadInput(f"{name} is named twice.")
         abilities.append(rules.Ability(name, category(t, cat), rules.parse_die(die)))
