@@ -196,3 +196,23 @@ def test_a_committed_replay_retried_with_its_key_appends_nothing(relics_demo):
     again = relics_demo("--key", "r1", "replay", "Vault Guards:1", "--drop-trait", "Kira:Shadowstep", "--commit",
                         "--cascade")
     assert "Already recorded under key r1 (replay" in again.stdout and relics_demo.entries() == before
+
+
+def test_two_processes_racing_with_one_key_append_once(table, monkeypatch):
+    """The second writer checked the log before the first committed; its insert still finds the key."""
+    from ledger.application import CampaignLedger, open_ledger
+
+    table("--key", "race", "session", "start", "Night one")
+    table("session", "end")  # so a second start would be allowed: only the key stops it
+    before = table.entries()
+    looked = []
+    real = CampaignLedger.already_recorded
+
+    def too_early(self, key, name):  # the first look happens before the other process committed
+        looked.append(key)
+        return None if len(looked) == 1 else real(self, key, name)
+    monkeypatch.setattr(CampaignLedger, "already_recorded", too_early)
+    app = open_ledger(table.path)
+    app.command_key = "race"
+    report = app.start_session("Night one")
+    assert report["repeated"] and table.entries() == before and len(looked) == 2
