@@ -11,6 +11,7 @@ from ledger import values
 from ledger.errors import BadInput
 from projections import runner, sessions
 from tests.conftest import Table
+from tests.test_postgres import postgres_ledger  # noqa: F401 (a fixture)
 
 
 def _commands(path: str) -> list[tuple[int, int, str, dict]]:
@@ -216,3 +217,12 @@ def test_two_processes_racing_with_one_key_append_once(table, monkeypatch):
     app.command_key = "race"
     report = app.start_session("Night one")
     assert report["repeated"] and table.entries() == before and len(looked) == 2
+
+
+def test_a_retried_key_appends_nothing_with_the_ledger_on_postgresql(tmp_path, postgres_ledger):
+    t = Table(tmp_path / "read.db")
+    t("demo")
+    t("--key", "pg-1", "session", "start", "Session 2")
+    before = t.entries()
+    assert "Already recorded under key pg-1" in t("--key", "pg-1", "session", "start", "Session 2").stdout
+    assert t.entries() == before
