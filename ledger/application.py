@@ -168,6 +168,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             camp = t.campaign
             if t.exists(pc_id(name)):
                 raise RuleViolation(f"There is already a PC named {t.pc(name).name}.")
+            traits.check_new_owner(t, name)
             camp.pc_joined(name)
             t.add(Character(name=name, expertise=ranks, primary=primary))
             return {"pc": name, "expertise": ranks, "primary": primary}
@@ -237,6 +238,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             t.campaign.check_scenario()
             if t.exists(challenge_id(name)):
                 raise RuleViolation(f"There is already a Challenge named {t.challenge(name).name}.")
+            traits.check_new_owner(t, name)
             ch = t.add(Challenge(name=name.strip(), threat=threat, type=type_, rating=rating))
             frame(t, ch, group or [], rounds, test)
             return {"challenge": name.strip(), "threat": threat, "type": type_, "rating": rating,

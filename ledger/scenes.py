@@ -85,6 +85,7 @@ class SceneCommands:
             ch.expect("cohort")
             if t.exists(challenge_id(into)):
                 raise RuleViolation(f"There is already a Challenge named {into.strip()}.")
+            traits.check_new_owner(t, into)
             if not 1 <= dice < ch.unresolved:
                 t.refuse(f"{ch.name} has {ch.unresolved} unresolved dice; a split moves 1 to {ch.unresolved - 1}.")
             pcs = [t.pc(n) for n in group]

@@ -89,6 +89,7 @@ class TacticsCommands:
         spec = {**spec, "name": values.name(spec.get("name", ""), "A Challenge's name")}
         if t.exists(challenge_id(spec["name"])):
             raise RuleViolation(f"There is already a Challenge named {spec.get('name')}.")
+        traits.check_new_owner(t, spec["name"])
         ch = t.add(Challenge(name=spec["name"], threat=relics.canonical(spec["threat"], relics.THREATS, "Threat"),
                              type=relics.canonical(spec["type"], relics.TYPES, "Challenge type"),
                              rating=int(spec["rating"])))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.challenge import Challenge
-from ledger.errors import BadInput, NotFound
+from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger import values
 from ledger.rules import relics
 from ledger.table import Table
@@ -100,6 +100,16 @@ def check_free(t: Table, owner: str, name: str, holder: dict[str, Any] | None = 
                     for x in t.campaign.temporary)
     if temporary or wanted in _permanent(t, owner) or wanted in (holder or {}):
         raise BadInput(f"{owner} already has a trait named '{name.strip()}'.")
+
+
+def check_new_owner(t: Table, name: str) -> None:
+    """A new PC's or Challenge's name must not already mean another owner of traits: OWNER:TRAIT,
+    trait add and the read tables all find an owner by its name (the Cohort, a PC, then a Challenge)."""
+    from ledger.ids import challenge_id, pc_id
+    if name.strip().casefold() == COHORT.casefold():
+        raise BadInput(f"'{name.strip()}' is the Cohort's name; choose another.")
+    if t.exists(pc_id(name)) or t.exists(challenge_id(name)):
+        raise RuleViolation(f"'{name.strip()}' already names a PC or a Challenge; choose another name.")
 
 
 def _permanent(t: Table, owner: str) -> dict[str, Any]:

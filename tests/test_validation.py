@@ -226,3 +226,11 @@ def test_a_retried_key_appends_nothing_with_the_ledger_on_postgresql(tmp_path, p
     before = t.entries()
     assert "Already recorded under key pg-1" in t("--key", "pg-1", "session", "start", "Session 2").stdout
     assert t.entries() == before
+
+
+@pytest.mark.parametrize("args", [["pc", "add", "cohort", "--expertise", "Scav=1", "--primary", "Scav"],
+                                  ["pc", "add", "Guards", "--expertise", "Scav=1", "--primary", "Scav"],
+                                  ["challenge", "open", "Kira", "--threat", "Minor", "--type", "Scav", "--rating", "2"],
+                                  ["challenge", "open", "Cohort", "--threat", "Minor", "--type", "Scav", "--rating", "2"]])
+def test_a_new_pc_or_challenge_may_not_take_a_name_that_already_means_another_owner(table, args):
+    assert "choose another" in table.refused(*args)
