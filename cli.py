@@ -30,8 +30,10 @@ class LedgerGroup(click.Group):
         except Exception as e:  # a failure we did not foresee still gets one line, never a traceback
             if os.environ.get("CAMPAIGN_DEBUG"):
                 raise
+            key = (ctx.obj or {}).get("key_used")
+            retry = f"; to retry, use --key {key}: nothing is then recorded twice" if key else ""
             raise click.ClickException(f"the command failed unexpectedly ({type(e).__name__}: {e}); "
-                                       "nothing was recorded unless its entries were printed.") from None
+                                       f"nothing was recorded unless its entries were printed{retry}.") from None
 
     def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         try:
@@ -51,13 +53,16 @@ class LedgerGroup(click.Group):
 @click.option("--db", default="campaign.db", envvar="CAMPAIGN_DB", show_default=True,
               help="The campaign file (also $CAMPAIGN_DB).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.option("--key", default=None, envvar="CAMPAIGN_COMMAND_KEY", metavar="K",
+              help="This command's idempotency key (also $CAMPAIGN_COMMAND_KEY): a command run again with "
+                   "the key of one already recorded appends nothing. Generated when absent.")
 @click.pass_context
-def cli(ctx: click.Context, db: str, as_json: bool) -> None:
+def cli(ctx: click.Context, db: str, as_json: bool, key: str | None) -> None:
     """An append-only ledger of a tabletop campaign: every action an entry, every number replayed.
 
     Example: campaign --db heist.db new "The Moon Heist"
     """
-    ctx.obj = {"db": db, "json": as_json}
+    ctx.obj = {"db": db, "json": as_json, "key": key}
 
 
 def override_option(f: Callable) -> Callable:
@@ -72,10 +77,16 @@ def override_option(f: Callable) -> Callable:
 
 
 def json_option(f: Callable) -> Callable:
-    """Every command takes --json (before or after its name)."""
+    """Every command takes --json and --key (before or after its name)."""
     def callback(ctx: click.Context, _: Any, value: bool) -> None:
         if value:
             ctx.find_root().obj["json"] = True
+
+    def key(ctx: click.Context, _: Any, value: str | None) -> None:
+        if value is not None:
+            ctx.find_root().obj["key"] = value
+    f = click.option("--key", expose_value=False, callback=key, metavar="K",
+                     help="This command's idempotency key: run again with it, it appends nothing.")(f)
     return click.option("--json", "as_json", is_flag=True, expose_value=False, callback=callback,
                         help="Print JSON instead of text.")(f)
 
@@ -101,18 +112,76 @@ def _write(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = T
     from projections import runner, views
 
     app, db = _open(ctx, must_exist)
+    app.command_key = _command_key(ctx)
     report = call(app)
-    runner.catch_up(app, db)
+    report.setdefault("key", ctx.find_root().obj["key_used"])
+    try:
+        runner.catch_up(app, db)
+    except Exception as e:  # the entries are in the ledger: say which, whatever failed after
+        _recorded_but(report, e)
     report["history"] = views.entries(db, report.get("entries", []))
+    if report.get("repeated"):
+        text = _repeated_text
     _print(ctx, report, text or _text_report)
 
 
+def _command_key(ctx: click.Context) -> str:
+    """The key this invocation's entries are logged under: the GM's (--key) or a fresh one."""
+    import uuid
+
+    from ledger import values
+
+    obj = ctx.find_root().obj
+    obj["key_used"] = values.key(obj["key"]) if obj.get("key") is not None else uuid.uuid4().hex[:12]
+    return obj["key_used"]
+
+
+def _recorded_but(report: dict, failure: Exception) -> None:
+    """After the ledger saved: a read side stuck before these entries only warns; else one Error line."""
+    from ledger.errors import ReadModelStuck
+
+    entries = report.get("entries") or []
+    earlier = not entries or failure.entry < entries[0] if isinstance(failure, ReadModelStuck) else False
+    if isinstance(failure, ReadModelStuck) and (report.get("repeated") or earlier):
+        _warn(failure)
+        return
+    if not entries:
+        raise failure
+    span = _span(entries)
+    cause = str(failure) if isinstance(failure, ReadModelStuck) else \
+        f"the read tables could not catch up ({type(failure).__name__}: {failure})"
+    raise click.ClickException(f"entries {span} were recorded (key {report['key']}), but {cause} "
+                               f"Run `campaign audit`; a retry with --key {report['key']} appends nothing.")
+
+
+def _span(entries: list[int]) -> str:
+    return f"#{entries[0]}" + (f"-#{entries[-1]}" if len(entries) > 1 else "")
+
+
+def _warn(stuck: Exception) -> None:
+    click.echo(f"Warning: {stuck}", err=True)
+
+
+def _repeated_text(report: dict) -> str:
+    span = _span(report["entries"]) if report["entries"] else "no entries"
+    return f"Already recorded under key {report['key']} ({report['command']}: {span}); nothing appended."
+
+
 def _read(ctx: click.Context, query: Callable[[Any, Any], Any], text: Callable[[Any], str]) -> None:
+    _print(ctx, query(*_caught_up(ctx)), text)
+
+
+def _caught_up(ctx: click.Context) -> tuple[Any, Any]:
+    """The ledger and its read tables, caught up as far as they can go (a stuck entry warns)."""
+    from ledger.errors import ReadModelStuck
     from projections import runner
 
     app, db = _open(ctx)
-    runner.catch_up(app, db)
-    _print(ctx, query(app, db), text)
+    try:
+        runner.catch_up(app, db)
+    except ReadModelStuck as e:
+        _warn(e)
+    return app, db
 
 
 def _print(ctx: click.Context, value: Any, text: Callable[[Any], str]) -> None:
@@ -124,6 +193,10 @@ def _print(ctx: click.Context, value: Any, text: Callable[[Any], str]) -> None:
 
 def _text_report(report: dict) -> str:
     from projections.text import report_text
+
+    entries = report.get("entries")
+    if entries and not report.get("history"):  # the read tables are stuck before them (warned)
+        return f"Recorded entries {_span(entries)}; the read tables cannot show them yet."
     return report_text(report)
 
 
@@ -194,7 +267,8 @@ def _at(db: Any, at: str | None) -> int | None:
     if at is None:
         return None
     if at.strip().isdigit():
-        return int(at)
+        from ledger import values
+        return values.integer(int(at.strip()), "--at", 0)
     try:
         when = datetime.fromisoformat(at.strip())
     except ValueError:
@@ -653,8 +727,12 @@ def history(ctx: click.Context, limit: int | None, at: str | None) -> None:
 
     Example: campaign history --limit 20 --at 40
     """
+    from ledger import values
     from projections.text import history_text
     from projections import views
+
+    if limit is not None:
+        values.integer(limit, "--limit", 0)
     _read(ctx, lambda app, db: views.history(db, last=_at(db, at), limit=limit), history_text)
 
 

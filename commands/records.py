@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from cli import BadInput, cli, json_option, _open, _placing, _print, _progress, _read, _stress, _trait_uses, _write
+from cli import (BadInput, cli, json_option, _caught_up, _open, _placing, _print, _progress, _read, _stress,
+                 _trait_uses, _write)
 
 
 @cli.command()
@@ -32,6 +33,9 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
     if list_:
         _print(ctx, app.undo_list(limit), _units_text)
         return
+    key = ctx.find_root().obj.get("key")
+    if key and not dry_run and app.already_recorded(key, "undo"):  # a retry: no new plan to show
+        return _write(ctx, lambda app: app.undo(round_name, cascade))
     plan = app.undo(round_name, cascade, dry_run=True)
     if dry_run:
         _print(ctx, plan, undo_text)
@@ -65,15 +69,21 @@ def audit(ctx: click.Context) -> None:
     Example: campaign audit
     """
     from ledger.audit import audit as audit_ledger
+    from ledger.errors import ReadModelStuck
     from projections import runner
     from projections.text import audit_text
 
     app, db = _open(ctx)
     report = audit_ledger(app)
+    report["stuck_entry"] = None
     if report["broken_entry"] is None:
-        runner.catch_up(app, db)
-        report["read_tables_differ"] = runner.matches_rebuild(app, db)
-    report["clean"] = report["broken_entry"] is None and not report.get("read_tables_differ")
+        try:
+            runner.catch_up(app, db)
+            report["read_tables_differ"] = runner.matches_rebuild(app, db)
+        except ReadModelStuck as e:
+            report["stuck_entry"], report["stuck"] = e.entry, str(e)
+    report["clean"] = report["broken_entry"] is None and report["stuck_entry"] is None \
+        and not report.get("read_tables_differ")
     _print(ctx, report, audit_text)
     if not report["clean"]:
         ctx.exit(1)
@@ -137,10 +147,9 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
     JSON Lines carries every entry with its number, time, type, data and hash: `import` reads it.
     Example: campaign export --format html --session 1 -o session1.html
     """
-    from projections import runner, sessions
+    from projections import sessions
 
-    app, db = _open(ctx)
-    runner.catch_up(app, db)
+    app, db = _caught_up(ctx)
     newest = app.recorder.max_notification_id() or 0
     title = "the whole campaign"
     if session_number is not None:

@@ -311,4 +311,5 @@ def growth_test(ctx: click.Context, pc_name: str, pool: int, faces: str | None, 
     """
     from ledger.dice import parse_faces
     placement = {0: tuple(p - 1 for p in parse_faces(places))} if places else None
-    _write(ctx, lambda app: app.growth_test(pc_name, pool, parse_faces(faces) if faces else None, placement))
+    _write(ctx, lambda app: app.growth_test(pc_name, pool, parse_faces(faces) if faces is not None else None,
+                                            placement))

@@ -16,9 +16,10 @@ from eventsourcing.persistence import IntegrityError, OperationalError
 
 from ledger import traits, turns
 from ledger import replay as replaying
-from ledger import replay_rolls
+from ledger import replay_rolls, values
 from ledger import undo as undoing
 from ledger.campaign import Campaign
+from ledger.chain import chained
 from ledger.challenge import Challenge
 from ledger.character import Character
 from ledger.errors import BadInput, Conflict, LedgerError, RollStands, RuleViolation
@@ -50,6 +51,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     name = "CampaignLedger"
     is_snapshotting_enabled = True
     gm_override: str | None = None  # the GM's reason for letting the next commands break a rule
+    command_key: str | None = None  # the idempotency key of the next command (see `run`)
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -65,6 +67,8 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         box = DiceBox()
         name = name or command.__qualname__.split(".<locals>")[0].rsplit(".", 1)[-1]
         for attempt in range(ATTEMPTS):
+            if self.command_key and (done := self.already_recorded(self.command_key, name)):
+                return done
             box.restart()
             table = Table(self, box, self.gm_override)
             touched: set[tuple[str, str]] = set()
@@ -88,12 +92,15 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         None when another process saved first (run it again)."""
         versions = {a.id: a.version for a in table.touched()}
         unit, detail = undoing.filed(name, report, touched)
+        pending = table.pending_events()  # one call: it empties the aggregates' lists
+        values.check_recordable(pending)
         try:
-            recordings = self.save(*table.pending_events(), command=name, unit=unit, detail=detail)
+            recordings = self.save(*pending, command=name, unit=unit, detail=self._keyed(detail))
         except (IntegrityError, OperationalError):
             return None
         self._snapshot(table, versions, recordings)
         report["entries"] = [r.notification.id for r in recordings]
+        self.command_key = None  # one key, one command: a later run in this process is another
         return report, recordings
 
     def _keep_the_roll(self, box: DiceBox, fallbacks: tuple[Callable[[Table], Report], ...],
@@ -120,6 +127,23 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))
         raise Conflict("Another process kept changing this campaign at the same moment; "
                        "nothing was recorded, try the command again.")
+
+    def _keyed(self, detail: dict | None) -> dict | None:
+        """The command's detail for the command log, with its idempotency key if it has one."""
+        return {**(detail or {}), "key": self.command_key} if self.command_key else detail
+
+    def already_recorded(self, key: str, name: str) -> Report | None:
+        """A retry of a command the log already holds: nothing to append, its entries to report.
+        A key logged with another command is a mistake, not a retry: refused."""
+        found = chained(self.recorder).command_with_key(key)
+        if found is None:
+            return None
+        first, last, command = found
+        if command != name:
+            raise BadInput(f"The key {key} belongs to another command ({command}, entries #{first}-#{last}); "
+                           "give this one its own key.")
+        self.command_key = None
+        return {"repeated": True, "key": key, "command": command, "entries": list(range(first, last + 1))}
 
     def _snapshot(self, table: Table, before: dict, recordings: list) -> None:
         """Snapshots make a cold process load fast; losing one to a race costs nothing."""
@@ -167,6 +191,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     # --- setting up ---------------------------------------------------------------------------
 
     def start(self, name: str, ruleset: str, version: str | None, settings: dict | None = None) -> Report:
+        name = values.name(name, "A campaign's name")
         if ruleset not in RULESETS:
             raise BadInput(f"'{ruleset}' is not a ruleset; choose one of {', '.join(RULESETS)}.")
         if ruleset == "relics":
@@ -188,18 +213,19 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         return self.run(command)
 
     def add_pc(self, name: str, expertise: dict[str, int], primary: str) -> Report:
-        name = name.strip()
+        name = values.name(name, "A PC's name")
         ranks = {relics.canonical(k, relics.TYPES, "type of Expertise"): v for k, v in expertise.items()}
         if any(not 0 <= v <= 5 for v in ranks.values()):
             raise BadInput("Expertise ranks go from 0 to 5.")
+        if not ranks:
+            raise BadInput("A PC needs at least one Expertise, e.g. --expertise Phantom=3.")
         primary = relics.canonical(primary, relics.TYPES, "type of Expertise")
-        if not name:
-            raise BadInput("A PC needs a name.")
 
         def command(t: Table) -> Report:
             camp = t.campaign
             if t.exists(pc_id(name)):
                 raise RuleViolation(f"There is already a PC named {t.pc(name).name}.")
+            traits.check_new_owner(t, name)
             camp.pc_joined(name)
             t.add(Character(name=name, expertise=ranks, primary=primary))
             return {"pc": name, "expertise": ranks, "primary": primary}
@@ -219,24 +245,24 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         kinds = [relics.canonical(k, relics.TYPES, "Challenge type") for k in (types or [])]
         if mod.kind == "add" and target == "challenge":
             raise RuleViolation("Add Dice never change a Challenge pool; it is the Challenge's rating.")
-        trait = {"name": name.strip(), "modifier": str(mod), "polarity": mod.polarity, "cost": cost,
+        name = values.name(name, "A trait's name")
+        trait = {"name": name, "modifier": str(mod), "polarity": mod.polarity, "cost": cost,
                  "target": target, "frequency": frequency, "types": kinds}
 
         def command(t: Table) -> Report:
             if owner.strip().casefold() == traits.COHORT.casefold() and not challenge:
-                known = {**t.campaign.cohort_traits, traits.RALLYING_CRY["name"].casefold(): None}
-                if trait["name"].casefold() in known:
-                    raise RuleViolation(f"The Cohort already has a trait named '{trait['name']}'.")
+                traits.check_free(t, traits.COHORT, trait["name"])
                 t.campaign.cohort_trait_gained(trait)
                 return {"owner": traits.COHORT, **trait}
             holder = t.challenge(owner) if challenge else t.pc(owner)
-            if trait["name"].casefold() in holder.traits:
-                raise RuleViolation(f"{holder.name} already has a trait named '{trait['name']}'.")
+            traits.check_free(t, holder.name, trait["name"], holder.traits)
             holder.trait_gained(**trait)
             return {"owner": holder.name, **trait}
         return self._relics(command)
 
     def start_scenario(self, title: str) -> Report:
+        title = values.name(title, "A Scenario's title")
+
         def command(t: Table) -> Report:
             camp = t.campaign
             if camp.turn:
@@ -256,13 +282,20 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         """Open a Challenge in the Event going on (if any): faced by a group, timed, or a Test."""
         threat = relics.canonical(threat, relics.THREATS, "Threat")
         type_ = relics.canonical(type_, relics.TYPES, "Challenge type")
+        name = values.name(name, "A Challenge's name")
         if rating < 1:
             raise BadInput("A Challenge's rating is at least 1.")
+        values.integer(rating, "A Challenge's rating", 1, relics.MOST_DICE)
+        if rounds is not None:  # the lower bounds are the rules' own, checked where the Challenge is framed
+            values.integer(rounds, "A timed Challenge's rounds", high=relics.MOST_DICE)
+        if test is not None:
+            values.integer(test["needed"], "A Test's successes needed", high=relics.MOST_DICE)
 
         def command(t: Table) -> Report:
             t.campaign.check_scenario()
             if t.exists(challenge_id(name)):
                 raise RuleViolation(f"There is already a Challenge named {t.challenge(name).name}.")
+            traits.check_new_owner(t, name)
             ch = t.add(Challenge(name=name.strip(), threat=threat, type=type_, rating=rating))
             frame(t, ch, group or [], rounds, test)
             return {"challenge": name.strip(), "threat": threat, "type": type_, "rating": rating,
@@ -272,6 +305,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     def set_house_rule(self, rule: str, value: str, reason: str) -> Report:
         """Amend a rule for this campaign; entries from now on use it, history shows when."""
         parsed = relics.house_rule(rule, value)
+        reason = values.text(reason)
 
         def command(t: Table) -> Report:
             camp = t.campaign
@@ -344,10 +378,8 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             camp = t.campaign
             if camp.session_open is not None:
                 raise RuleViolation(f"Session {camp.sessions} ('{camp.session_open}') is still open; end it first.")
-            if not title.strip():
-                raise BadInput("A session needs a title.")
-            camp.session_started(camp.sessions + 1, title.strip())
-            return {"session": camp.sessions, "title": title.strip()}
+            camp.session_started(camp.sessions + 1, values.name(title, "A session's title"))
+            return {"session": camp.sessions, "title": camp.session_open}
         return self.run(command)
 
     def end_session(self) -> Report:
@@ -381,6 +413,8 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     def replay(self, key: str | None, changes: replaying.Changes, commit: bool = False,
                cascade: bool = False) -> Report:
         """Compare a recorded round with the same faces and other choices; --commit corrects it."""
+        if commit and self.command_key and (done := self.already_recorded(self.command_key, "replay")):
+            return done  # a retried correction: the round it corrected has changed since, compare nothing
         found = replaying.find_unit(self, key)  # undone rounds too: a what-if, or played again
         unit = found.unit
         roll = replay_rolls.roll_event(self, unit)

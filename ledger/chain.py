@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
 from ledger.errors import LedgerError
@@ -46,8 +46,20 @@ def write_chain(execute: Callable[[str, tuple], Any], last_hash: str, ids: Seque
     groups = kwargs.get("commands") or [(0, len(ids) - 1, kwargs.get("command", "?"), kwargs.get("unit"),
                                          kwargs.get("detail"))]
     for start, end, name, unit, detail in groups:
+        _check_key_unused(execute, (detail or {}).get("key"))
         execute("INSERT INTO ledger_commands VALUES (?, ?, ?, ?, ?)",
                 (ids[start], ids[end], name, unit, json.dumps(detail or {})))
+
+
+def _check_key_unused(execute: Callable[[str, tuple], Any], key: str | None) -> None:
+    """Two processes running one command with one key: the second to write sees the first's
+    key inside its own (locked) insert and rolls back; `CampaignLedger.run` then reports the first."""
+    if not key:
+        return
+    escaped = key.replace("!", "!!").replace("%", "!%").replace("_", "!_")
+    if execute("SELECT 1 FROM ledger_commands WHERE detail LIKE ? ESCAPE '!'",
+               (f'%"key": "{escaped}"%',)).fetchone():
+        raise IntegrityError(f"The command key {key} is already in the command log.")
 
 
 class ChainQueries:
@@ -64,6 +76,15 @@ class ChainQueries:
         rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
                             "ORDER BY first_entry")
         return [(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}")) for r in rows]
+
+    def command_with_key(self, key: str) -> tuple[int, int, str] | None:
+        """(first, last, command) of the logged command run under this idempotency key, if any."""
+        rows = self._select("SELECT first_entry, last_entry, command, detail FROM ledger_commands "
+                            "WHERE detail LIKE ? ORDER BY first_entry", (f'%"key": "{key}"%',))
+        for first, last, command, detail in rows:  # LIKE's '_' matches any character: read it back
+            if json.loads(detail or "{}").get("key") == key:
+                return first, last, command
+        return None
 
     def hash_of(self, entry: int) -> str:
         rows = self._select("SELECT hash FROM ledger_chain WHERE entry = ?", (entry,))
@@ -115,7 +136,8 @@ class ChainedSQLiteRecorder(ChainQueries, SQLiteApplicationRecorder):
         if ids:
             c.execute("SELECT hash FROM ledger_chain ORDER BY entry DESC LIMIT 1")
             row = c.fetchone()
-            write_chain(c.execute, row[0] if row else GENESIS, ids, stored_events, kwargs)
+            run = lambda sql, params: (c.execute(sql, params), c)[1]  # noqa: E731 (the cursor, as psycopg's)
+            write_chain(run, row[0] if row else GENESIS, ids, stored_events, kwargs)
         return ids
 
     def _select(self, sql: str, params: tuple = ()) -> list[tuple]:

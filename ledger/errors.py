@@ -31,3 +31,16 @@ class RollStands(RuleViolation):
     def __init__(self, message: str, entries: list[int]) -> None:
         super().__init__(message)
         self.entries = entries
+
+
+class ReadModelStuck(LedgerError):
+    """The read tables cannot apply a ledger entry; they stop at the entry before it.
+
+    The ledger itself is intact: reads show the campaign as it stood before `entry`,
+    and `audit` and `rebuild` name the entry.
+    """
+
+    def __init__(self, entry: int, reason: str) -> None:
+        self.entry = entry
+        super().__init__(f"the read tables cannot apply entry #{entry} ({reason}); "
+                         f"they show the campaign as of entry #{entry - 1}.")

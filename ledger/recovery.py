@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger import dice, traits
+from ledger import dice, traits, values
 from ledger.challenge import Challenge
 from ledger.errors import BadInput, RuleViolation
 from ledger.ids import challenge_id
@@ -76,6 +76,7 @@ class RecoveryCommands:
         """A Growth Test after a narrative quest: the GM sets the pool; each Agony helps; passing removes 1."""
         if pool < 1:
             raise BadInput("A Growth Test rolls at least 1 die.")
+        values.integer(pool, "A Growth Test's pool", 1, relics.MOST_DICE)
 
         def command(t: Table) -> Report:
             pc = t.pc(name)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger import traits, turns
+from ledger import traits, turns, values
 from ledger.challenge import Challenge
 from ledger.errors import BadInput, RuleViolation
 from ledger.ids import challenge_id
@@ -35,6 +35,8 @@ class SceneCommands:
         return self._relics(command)
 
     def end_scene(self, reason: str = "") -> Report:
+        reason = values.text(reason)
+
         def command(t: Table) -> Report:
             camp = t.campaign
             if camp.scene is None:
@@ -42,7 +44,7 @@ class SceneCommands:
             if camp.encounter is not None:
                 _end_encounter(t, "the Scene ends")
             number = camp.scene["number"]
-            camp.scene_ended(number, camp.scene["title"], reason.strip())
+            camp.scene_ended(number, camp.scene["title"], reason)
             traits.expire(t, f"scene {number}")
             return {"scene": number}
         return self._relics(command)
@@ -62,11 +64,13 @@ class SceneCommands:
         return self._relics(command)
 
     def end_encounter(self, reason: str = "") -> Report:
+        reason = values.text(reason)
+
         def command(t: Table) -> Report:
             if t.campaign.encounter is None:
                 raise RuleViolation("No Event is going on.")
             number = t.campaign.encounter["number"]
-            _end_encounter(t, reason.strip())
+            _end_encounter(t, reason)
             return {"event": number}
         return self._relics(command)
 
@@ -74,12 +78,14 @@ class SceneCommands:
         """Split a Challenge (Destiny or Doom; the GM running the command approves it)."""
         if paid not in ("destiny", "doom"):
             raise BadInput("A split is paid with Destiny or Doom: --pay destiny or --pay doom.")
+        into = values.name(into, "The new Challenge's name")
 
         def command(t: Table) -> Report:
             ch = t.challenge(name)
             ch.expect("cohort")
             if t.exists(challenge_id(into)):
                 raise RuleViolation(f"There is already a Challenge named {into.strip()}.")
+            traits.check_new_owner(t, into)
             if not 1 <= dice < ch.unresolved:
                 t.refuse(f"{ch.name} has {ch.unresolved} unresolved dice; a split moves 1 to {ch.unresolved - 1}.")
             pcs = [t.pc(n) for n in group]
@@ -134,5 +140,5 @@ def _end_encounter(t: Table, reason: str) -> None:
 def _title(text: str, what: str) -> str:
     if not text.strip():
         raise BadInput(f"{what} needs a title.")
-    return text.strip()
+    return values.name(text, f"{what}'s title")
 

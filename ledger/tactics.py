@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger import traits, turns
+from ledger import traits, turns, values
 from ledger.errors import BadInput, RuleViolation
 from ledger.rules import relics
 from ledger.table import Table
@@ -29,6 +29,7 @@ class TacticsCommands:
                 raise RuleViolation(f"{owner.name} already has a Motto.")
             if not words.strip():
                 raise BadInput("A Motto needs its words.")
+            values.text(words, "A Motto")
             owner.trait_gained(turns.MOTTO, str(relics.MOTTO), relics.MOTTO.polarity, "destiny-or-doom", "cohort",
                                "scenario", [])
             return {"pc": owner.name, "motto": words.strip()}
@@ -85,8 +86,10 @@ class TacticsCommands:
         from ledger.challenge import Challenge
         from ledger.ids import challenge_id
         from ledger.scenes import frame
-        if t.exists(challenge_id(spec.get("name", ""))):
+        spec = {**spec, "name": values.name(spec.get("name", ""), "A Challenge's name")}
+        if t.exists(challenge_id(spec["name"])):
             raise RuleViolation(f"There is already a Challenge named {spec.get('name')}.")
+        traits.check_new_owner(t, spec["name"])
         ch = t.add(Challenge(name=spec["name"], threat=relics.canonical(spec["threat"], relics.THREATS, "Threat"),
                              type=relics.canonical(spec["type"], relics.TYPES, "Challenge type"),
                              rating=int(spec["rating"])))

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.challenge import Challenge
-from ledger.errors import BadInput, NotFound
+from ledger.errors import BadInput, NotFound, RuleViolation
+from ledger import values
 from ledger.rules import relics
 from ledger.table import Table
 
@@ -81,13 +82,46 @@ def create(t: Table, ch: Challenge | None, owner: str, name: str, modifier: str,
     if duration not in relics.DURATIONS:
         raise BadInput(f"A trait lasts a {', a '.join(relics.DURATIONS)}; not '{duration}'.")
     mod = relics.parse_modifier(modifier, polarity)
-    trait = {"owner": owner, "name": name.strip(), "modifier": str(mod), "polarity": mod.polarity, "cost": "free",
+    name = values.name(name, "A trait's name")
+    trait = {"owner": owner, "name": name, "modifier": str(mod), "polarity": mod.polarity, "cost": "free",
              "target": target, "frequency": "always", "types": [], "duration": duration,
              "expires": scope(t, ch, duration) if duration != "semi-permanent" else None, "source": source}
-    if any(x["owner"] == owner and x["name"].casefold() == trait["name"].casefold() for x in t.campaign.temporary):
-        raise BadInput(f"{owner} already has a trait named '{trait['name']}'.")
+    check_free(t, owner, trait["name"])
     t.campaign.temporary_trait_created(owner, trait)
     return trait
+
+
+def check_free(t: Table, owner: str, name: str, holder: dict[str, Any] | None = None) -> None:
+    """One trait of a name per owner, permanent and temporary alike: the read tables key traits
+    by owner and name, so a second one would be an entry they cannot apply (issue 16).
+    `holder` is the owner's own traits when the name alone could mean a PC or a Challenge."""
+    wanted = name.strip().casefold()
+    temporary = any(x["owner"].casefold() == owner.casefold() and x["name"].casefold() == wanted
+                    for x in t.campaign.temporary)
+    if temporary or wanted in _permanent(t, owner) or wanted in (holder or {}):
+        raise BadInput(f"{owner} already has a trait named '{name.strip()}'.")
+
+
+def check_new_owner(t: Table, name: str) -> None:
+    """A new PC's or Challenge's name must not already mean another owner of traits: OWNER:TRAIT,
+    trait add and the read tables all find an owner by its name (the Cohort, a PC, then a Challenge)."""
+    from ledger.ids import challenge_id, pc_id
+    if name.strip().casefold() == COHORT.casefold():
+        raise BadInput(f"'{name.strip()}' is the Cohort's name; choose another.")
+    if t.exists(pc_id(name)) or t.exists(challenge_id(name)):
+        raise RuleViolation(f"'{name.strip()}' already names a PC or a Challenge; choose another name.")
+
+
+def _permanent(t: Table, owner: str) -> dict[str, Any]:
+    """The permanent traits of the owner a name means, looked up as the read tables do (a PC first)."""
+    from ledger.ids import challenge_id, pc_id
+    if owner.casefold() == COHORT.casefold():
+        return {**t.campaign.cohort_traits, RALLYING_CRY["name"].casefold(): RALLYING_CRY}
+    if t.exists(pc_id(owner)):
+        return t.pc(owner).traits
+    if t.exists(challenge_id(owner)):
+        return t.challenge(owner).traits
+    return {}
 
 
 def expire(t: Table, key: str | None) -> None:

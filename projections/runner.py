@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterator
 
 from sqlite_utils import Database
 
+from ledger.errors import ReadModelStuck
 from migrations import migrations
 from projections import (action_dice, balances, beer_run, campaign, challenges, decision_2d6, history, pools,
                          sessions, sheets, traits)
@@ -42,12 +43,20 @@ def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = No
 
 
 def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None) -> int:
-    """Throw the read model away and derive it again from the whole ledger, in one transaction."""
+    """Throw the read model away and derive it again from the whole ledger, in one transaction.
+
+    An entry the tables cannot apply stops it there: what came before is kept, and the
+    ReadModelStuck error that names the entry is raised once that is committed.
+    """
     with _immediate(db):
         for table in READ_TABLES:
             db.execute(f"DELETE FROM [{table}]")
         db.execute("DELETE FROM position WHERE name = ?", [NAME])
-        return _drain(app, db, progress, contextlib.nullcontext)
+        try:
+            return _drain(app, db, progress, contextlib.nullcontext)
+        except ReadModelStuck as e:
+            stuck = e
+    raise stuck
 
 
 def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
@@ -55,22 +64,40 @@ def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
     applied = 0
     while True:
         with transaction():
-            count = _next_batch(app, db)
+            count, stuck = _next_batch(app, db)
         applied += count
         if progress and count:
             progress(count)
+        if stuck is not None:
+            raise stuck
         if count < BATCH:
             return applied
 
 
-def _next_batch(app: Any, db: Database) -> int:
-    """Inside a write transaction: apply the next batch of entries and move the position."""
-    notifications = app.recorder.select_notifications(position(db), BATCH, inclusive_of_start=False)
+def _next_batch(app: Any, db: Database, stop: int | None = None) -> tuple[int, ReadModelStuck | None]:
+    """Inside a write transaction: apply the next batch of entries and move the position.
+
+    An entry that cannot be applied leaves no row behind (its savepoint is rolled back);
+    the position stops at the entry before it, so every later read says where it stands.
+    """
+    notifications = app.recorder.select_notifications(position(db), BATCH, stop=stop, inclusive_of_start=False)
+    applied, stuck = 0, None
     for n in notifications:
-        _apply(db, n.id, app.mapper.to_domain_event(n))
-    if notifications:
-        db.table("position").upsert({"name": NAME, "entry": notifications[-1].id}, pk="name")
-    return len(notifications)
+        db.execute("SAVEPOINT entry")
+        try:
+            _apply(db, n.id, app.mapper.to_domain_event(n))
+        except sqlite3.OperationalError:  # a locked or full file is no fault of the entry: roll it all back
+            raise
+        except Exception as e:  # any failure: the ledger holds an entry these tables cannot take
+            db.execute("ROLLBACK TO entry")
+            stuck = ReadModelStuck(n.id, f"{type(e).__name__}: {e}")
+        db.execute("RELEASE entry")
+        if stuck is not None:
+            break
+        applied += 1
+    if applied:
+        db.table("position").upsert({"name": NAME, "entry": notifications[applied - 1].id}, pk="name")
+    return applied, stuck
 
 
 def _apply(db: Database, entry: int, event: Any) -> None:
@@ -123,14 +150,9 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
         db = connect(str(Path(scratch) / "as_of.db"))
         with _immediate(db):
             while True:
-                start = position(db)
-                batch = app.recorder.select_notifications(start, BATCH, stop=last, inclusive_of_start=False)
-                for n in batch:
-                    _apply(db, n.id, app.mapper.to_domain_event(n))
-                if batch:
-                    db.table("position").upsert({"name": NAME, "entry": batch[-1].id}, pk="name")
-                if len(batch) < BATCH:
-                    break
+                count, stuck = _next_batch(app, db, stop=last)
+                if stuck is not None or count < BATCH:
+                    break  # a stuck entry: the past shown stops before it, as the present does
         try:
             yield db
         finally:

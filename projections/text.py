@@ -123,7 +123,11 @@ def audit_text(r: dict[str, Any]) -> str:
         lines.append(f"BROKEN at entry #{r['broken_entry']}: the ledger was changed outside the program.")
         return "\n".join(lines)
     differ = r.get("read_tables_differ") or []
-    lines.append("Read tables: " + (f"differ from a rebuild: {', '.join(differ)}" if differ else "equal a fresh rebuild."))
+    if r.get("stuck_entry") is not None:
+        lines.append(f"Read tables: STUCK at entry #{r['stuck_entry']}: {r['stuck']}")
+    else:
+        lines.append("Read tables: " + (f"differ from a rebuild: {', '.join(differ)}" if differ else
+                                        "equal a fresh rebuild."))
     lines.append(f"GM overrides: {len(r['overrides'])}" + "".join(f"\n  #{o['entry']} {o['reason']}" for o in r["overrides"]))
     lines.append(f"House-rule changes: {len(r['house_rules'])}" + "".join(
         f"\n  #{h['entry']} {h['rule']}: {h['reason'] or 'no reason given'}" for h in r["house_rules"]))

@@ -1,6 +1,7 @@
 """The read side: incremental catch-up equals a rebuild, row for row, and a crash applies nothing twice."""
 import pytest
 
+from ledger.errors import ReadModelStuck
 from ledger.application import open_ledger
 from ledger.demo import play
 from projections import runner
@@ -35,7 +36,8 @@ def test_catching_up_one_entry_at_a_time_equals_catching_up_at_once(demo, monkey
     assert list(runner.tables(db)) == at_once
 
 
-def test_a_crash_mid_batch_applies_nothing_and_the_next_catch_up_applies_everything_once(demo, monkeypatch):
+def test_a_crash_mid_batch_keeps_the_entries_before_it_and_the_next_catch_up_applies_everything_once(demo,
+                                                                                                      monkeypatch):
     app, path = demo
     db = runner.connect(path)
     original = runner.history.apply
@@ -48,9 +50,9 @@ def test_a_crash_mid_batch_applies_nothing_and_the_next_catch_up_applies_everyth
         original(db_, entry, event)
 
     monkeypatch.setattr(runner, "PROJECTIONS", runner.PROJECTIONS[:-1] + (crash_on_the_tenth,))
-    with pytest.raises(RuntimeError):
+    with pytest.raises(ReadModelStuck, match="entry #10 .*RuntimeError: power cut"):
         runner.catch_up(app, db)
-    assert runner.position(db) == 0 and db["history"].count == 0 and db["sheets"].count == 0
+    assert runner.position(db) == 9 and db["history"].count == 9  # the tenth left no row behind
     monkeypatch.setattr(runner, "PROJECTIONS", runner.PROJECTIONS[:-1] + (original,))
     runner.catch_up(app, db)
     assert db["history"].count == app.recorder.max_notification_id()

@@ -16,6 +16,7 @@ from ledger.errors import BadInput, NotFound, RuleViolation
 # none; body, mind and manner cover a fight, a ritual and a bargain. Health sits in Physical.
 DEFAULT_CATEGORIES: tuple[str, ...] = ("Physical", "Mental", "Social")
 HEALTH = "Health"
+INTENSITY_MAX = 10_000  # the seed sets no ceiling; past this an Intensity is a typo, refused before the ledger
 GOAL_DIFFICULTY_DICE = 3  # seed "Helping Goal": the GM may replace up to three dice
 
 

@@ -176,7 +176,8 @@ def parse_modifier(text: str, polarity: str | None = None) -> Modifier:
         mod = Modifier("simple", int(m[2]), int(m[3]), _sign_polarity(m[1], polarity, t))
     else:
         raise BadInput(f"'{text}' is not a modifier; write it as +2d6, -1d6, A6 / 1d, +1 / 2d or -2 / 1d.")
-    if mod.amount < 1 or mod.dice < 1 or (mod.kind == "auto" and mod.amount > 9):
+    if mod.amount < 1 or mod.dice < 1 or (mod.kind == "auto" and mod.amount > 9) \
+            or max(mod.amount, mod.dice) > MOST_DICE:
         raise BadInput(f"'{text}' has a size the game does not use.")
     return mod
 
@@ -484,6 +485,7 @@ RALLYING_CRY = Modifier("auto", 6, 1, BENEFICIAL)
 HAND_OF_DOOM_COST = 5
 HAND_OF_DOOM_STRESS = 2  # unavoidable, for each PC
 DOWNTIME_STRESS = 3  # extended downtime, for each PC
+MOST_DICE = 100  # no seed caps a rating or a pool; past this it is a typo, and the program would roll it
 
 
 def set_recovery(stallion_ranks: Sequence[int]) -> int:

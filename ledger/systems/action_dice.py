@@ -10,6 +10,7 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
+from ledger import values
 from ledger.errors import BadInput, RuleViolation
 from ledger.ids import pc_id
 from ledger.rules import action_dice as rules
@@ -22,6 +23,9 @@ RULESET = "action-dice"
 Report = dict[str, Any]
 
 
+FEATURES_LIMIT_MAX = 100  # the seed leaves it to the table; past this it is a typo
+
+
 def features_limit(settings: dict[str, Any]) -> int:
     """The campaign setting `features_limit`: features one character may invoke on a roll."""
     value = settings.get("features_limit", rules.DEFAULT_FEATURES_LIMIT)
@@ -31,7 +35,7 @@ def features_limit(settings: dict[str, Any]) -> int:
         limit = -1
     if limit < 0:
         raise BadInput(f"The campaign setting features_limit must be a whole number from 0 up, not '{value}'.")
-    return limit
+    return values.integer(limit, "The campaign setting features_limit", high=FEATURES_LIMIT_MAX)
 
 
 def check_settings(settings: dict[str, Any]) -> None:
@@ -86,9 +90,9 @@ class ActionDiceCommands:
     def add_action_character(self, name: str, assets: dict[str, str | int] | None = None,
                              features: Sequence[str] = ()) -> Report:
         def command(t: "Table") -> Report:
-            clean = name.strip()
-            if not clean:
+            if not name.strip():
                 raise BadInput("A character needs a name.")
+            clean = values.name(name, "A character's name")
             if t.exists(pc_id(clean)):
                 raise RuleViolation(f"There is already a character named {self._character(t, clean).name}.")
             _unique(list(assets or {}), "asset")
@@ -96,20 +100,29 @@ class ActionDiceCommands:
             sizes = {a.strip(): rules.parse_die(d) for a, d in (assets or {}).items()}
             if any(not a for a in sizes) or any(not f.strip() for f in features):
                 raise BadInput("Every asset and feature needs a name.")
-            named = [f.strip() for f in features]
+            for a in sizes:
+                values.name(a, "An asset's name")
+            named = [values.name(f, "A feature") for f in features]
             t.add(ActionCharacter(name=clean, assets=sizes, features=named))
             return {"character": clean, "assets": sizes, "features": named}
         return self._action_dice(command)
 
     def set_action_asset(self, character: str, asset: str, die: str | int) -> Report:
+        if asset.strip():
+            values.name(asset, "An asset's name")
         return self._action_dice(lambda t: self._character(t, character).set_asset(asset, die))
 
     def add_action_feature(self, character: str, feature: str) -> Report:
+        if feature.strip():
+            values.name(feature, "A feature")
         return self._action_dice(lambda t: self._character(t, character).gain_feature(feature))
 
     def set_action_condition(self, character: str, condition: str, level: int,
                              impacts: Sequence[str] | None = None) -> Report:
         listed = None if impacts is None else list(impacts)
+        if condition.strip():
+            values.name(condition, "A condition's name")
+        values.integer(level, "A condition's level")
         return self._action_dice(lambda t: _undoable(self._character(t, character),
                                                      lambda pc: pc.set_condition(condition, level, listed)))
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
+from ledger import values
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.rules import beer_run as rules
 from ledger.systems import beer_run_effects as effects
@@ -50,11 +51,11 @@ class BeerRunCommands:
     def beer_run_add_character(self, name: str, abilities: Sequence[tuple[str, str, str]],
                                intensity: int | None = None) -> Report:
         """abilities: (category, name, die) such as ("Physical", "Brawn", "d8"); Health is required."""
-        name = name.strip()
-        if not name:
-            raise BadInput("A character needs a name.")
+        name = values.name(name, "A character's name")
         if intensity is not None and intensity < 0:
             raise BadInput("Intensity cannot be negative.")
+        if intensity is not None:
+            values.integer(intensity, "Intensity", 0, rules.INTENSITY_MAX)
 
         def command(t: Any) -> Report:
             sheet = play.new_abilities(t, abilities)
@@ -69,10 +70,11 @@ class BeerRunCommands:
 
     def beer_run_add_difficulty(self, name: str, dice: Sequence[tuple[str | None, str]]) -> Report:
         """A GM's static difficulty pool: dice (name or None, die), e.g. (None, "d8") is "Die 1"."""
-        name = name.strip()
-        if not name or not dice:
+        if not name.strip() or not dice:
             raise BadInput("A difficulty pool needs a name and at least one die.")
-        named = [((n or "").strip() or f"Die {i}", d) for i, (n, d) in enumerate(dice, 1)]
+        name = values.name(name, "A difficulty pool's name")
+        named = [(values.name(n, "A die's name") if (n or "").strip() else f"Die {i}", d)
+                 for i, (n, d) in enumerate(dice, 1)]
 
         def command(t: Any) -> Report:
             if len({n.casefold() for n, _ in named}) != len(named):
@@ -86,9 +88,13 @@ class BeerRunCommands:
 
     def beer_run_intensity(self, name: str, change: int, reason: str) -> Report:
         """The GM gives (change > 0) or takes Intensity; the seed does not say where it comes from."""
+        values.integer(change, "An Intensity change", -rules.INTENSITY_MAX, rules.INTENSITY_MAX)
+        reason = values.text(reason)
+
         def command(t: Any) -> Report:
             ch = play.character(t, name)
-            ch.adjust_intensity(change, reason.strip())
+            values.integer(ch.intensity + change, f"{ch.name}'s Intensity", high=rules.INTENSITY_MAX)
+            ch.adjust_intensity(change, reason)
             return {"character": ch.name, "change": change, "intensity": ch.intensity}
         return self._beer_run(command)
 
@@ -163,7 +169,8 @@ class BeerRunCommands:
             ch.check_character("gains outcome dice")
             ch.check_alive()
             existing = [a["name"] for a in ch.abilities if a["name"].casefold() == ability.strip().casefold()]
-            gained = rules.Ability(existing[0] if existing else ability.strip(), play.category(t, category),
+            gained = rules.Ability(existing[0] if existing else values.name(ability, "An ability's name"),
+                                   play.category(t, category),
                                    rules.parse_die(die))
             ch.gain_outcome(gained, reason.strip())
             return {"character": ch.name, "gained": vars(gained)}

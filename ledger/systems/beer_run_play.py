@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ledger import values
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.rules import beer_run as rules
 from ledger.systems.beer_run_character import DIFFICULTY, BeerRunCharacter, character_id
@@ -56,7 +57,7 @@ def starting_intensity(t: Table) -> int:
     text = t.campaign.settings.get("intensity", str(DEFAULT_INTENSITY))
     if not text.strip().isdigit():
         raise BadInput(f"The campaign's intensity setting must be a whole number, not '{text}'.")
-    return int(text)
+    return values.integer(int(text), "The campaign's intensity setting", 0, rules.INTENSITY_MAX)
 
 
 def dead_strike_back(t: Table) -> bool:
@@ -98,9 +99,10 @@ def new_abilities(t: Table, given: Sequence[tuple[str, str, str]]) -> list[rules
     """(category, name, die) as typed -> abilities; Health is spelled as the rules spell it."""
     abilities: list[rules.Ability] = []
     for cat, name, die in given:
-        name = rules.HEALTH if name.strip().casefold() == rules.HEALTH.casefold() else name.strip()
-        if not name:
+        if not name.strip():
             raise BadInput("Every ability needs a name, e.g. Physical:Brawn=d8.")
+        name = rules.HEALTH if name.strip().casefold() == rules.HEALTH.casefold() \
+            else values.name(name, "An ability's name")
         if any(a.name.casefold() == name.casefold() for a in abilities):
             raise BadInput(f"{name} is named twice.")
         abilities.append(rules.Ability(name, category(t, cat), rules.parse_die(die)))
@@ -108,9 +110,9 @@ def new_abilities(t: Table, given: Sequence[tuple[str, str, str]]) -> list[rules
 
 
 def open_conflict(t: Table, name: str, sides: Sequence[str], target: str | None) -> BeerRunConflict:
-    name = name.strip()
-    if not name:
+    if not name.strip():
         raise BadInput("A conflict needs a name.")
+    name = values.name(name, "A conflict's name")
     if t.exists(conflict_id(name)):
         raise RuleViolation(f"There is already a conflict named {conflict(t, name).name}.")
     chars = [character(t, s) for s in sides]

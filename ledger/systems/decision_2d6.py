@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from ledger import values
 from ledger.errors import BadInput, RuleViolation
 from ledger.rules import decision_2d6 as d2
 from ledger.systems import decision_2d6_rolls as rolls
@@ -47,9 +48,9 @@ class Decision2d6Commands(PoolCommands):
                            attributes: dict[str, int] | None = None) -> Report:
         """A character with Level, Will, Fort (Stress and Vitality follow) and its stats."""
         def command(t: Table) -> Report:
-            clean = name.strip()
-            if not clean:
+            if not name.strip():
                 raise BadInput("A character needs a name.")
+            clean = values.name(name, "A character's name")
             if t.exists(Hero.create_id(clean)):
                 raise RuleViolation(f"There is already a character named {clean}.")
             scores = _scores(level, will, fort, stats or {}, attributes or {})
@@ -118,6 +119,7 @@ class Decision2d6Commands(PoolCommands):
 def _check_name(label: str, kind: str) -> None:
     if not label:
         raise BadInput(f"A {kind} needs a name.")
+    values.name(label, f"A {kind}'s name")
     if kind in (STAT, ATTRIBUTE) and label.casefold() in CORE:
         raise BadInput(f"{CORE[label.casefold()]} is set with its own option, not as a {kind}.")
 

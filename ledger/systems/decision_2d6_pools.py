@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ledger import dice
+from ledger import dice, values
 from ledger.errors import BadInput, RuleViolation
 from ledger.rules import decision_2d6 as d2
 from ledger.systems import decision_2d6_rolls as rolls
@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from ledger.table import Table
 
 Report = dict[str, Any]
+
+
+SETTING_MAX = 100  # a supply threshold is a die face, a D100 step a percentage: neither goes past 100
 
 
 def whole(value: Any, what: str) -> int:
@@ -33,9 +36,10 @@ def _setting(t: Table, key: str, default: int) -> int:
     if text is None:
         return default
     try:
-        return int(text)
+        number = int(text)
     except ValueError:
         raise BadInput(f"The campaign setting {key} must be a whole number, not '{text}'.") from None
+    return values.integer(number, f"The campaign setting {key}", 0, SETTING_MAX)
 
 
 def _die(text: str) -> d2.SupplyDie:
@@ -73,9 +77,9 @@ class PoolCommands:
 
     def d2d6_add_item(self, name: str, die: str, holder: str | None = None) -> Report:
         def command(t: Table) -> Report:
-            clean = name.strip()
-            if not clean:
+            if not name.strip():
                 raise BadInput("An item needs a name.")
+            clean = values.name(name, "An item's name")
             if t.exists(item_id(clean)):
                 raise RuleViolation(f"There is already an item named {clean}.")
             owner = rolls.hero(t, holder).name if holder else None
@@ -127,9 +131,9 @@ class PoolCommands:
     def d2d6_add_tracker(self, name: str, value: int = 100, step: int | None = None,
                          holder: str | None = None) -> Report:
         def command(t: Table) -> Report:
-            clean = name.strip()
-            if not clean:
+            if not name.strip():
                 raise BadInput("A tracker needs a name.")
+            clean = values.name(name, "A tracker's name")
             if t.exists(tracker_id(clean)):
                 raise RuleViolation(f"There is already a tracker named {clean}.")
             d2.D100Tracker(value)  # a percentage from 0 to 100

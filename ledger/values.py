@@ -1,0 +1,97 @@
+"""The values a command may record: checked before anything is appended.
+
+The ledger keeps every entry for ever and the read tables must be able to apply each one:
+an entry they cannot store (a number past SQLite's 64 bits, a name that breaks a history
+line) would stop the campaign's read side. So each value a projection stores is checked
+here, once, when it enters: commands call `name`, `text` and `integer`, and
+`CampaignLedger.run` passes every pending event through `check_recordable` as the last net.
+"""
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, Iterable
+
+from ledger.errors import BadInput
+
+NAME_MAX = 200      # a PC, trait, Challenge, campaign name or a title
+TEXT_MAX = 2000     # a reason, a Motto, a note
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1  # what an SQLite INTEGER holds
+KEY_MAX = 64        # an idempotency key
+_SKIPPED = frozenset({"originator_id", "originator_version", "timestamp"})
+
+
+def name(value: str, what: str = "A name") -> str:
+    """A name or title: trimmed, not empty, one line of at most NAME_MAX characters."""
+    value = _line(value, what, NAME_MAX)
+    if not value:
+        raise BadInput(f"{what} cannot be empty.")
+    return value
+
+
+def text(value: str, what: str = "A reason") -> str:
+    """Free text (a reason, a Motto): trimmed, may be empty, one line of at most TEXT_MAX characters."""
+    return _line(value, what, TEXT_MAX)
+
+
+def integer(value: int, what: str, low: int = INT_MIN, high: int = INT_MAX) -> int:
+    """A whole number within the game's bounds, which never reach past SQLite's 64 bits."""
+    low, high = max(low, INT_MIN), min(high, INT_MAX)
+    if low <= value <= high:
+        return value
+    if high == INT_MAX:
+        raise BadInput(f"{what} must be at least {low}, not {_short(value)}." if value < low else
+                       f"{what} is too large: {_short(value)}.")
+    if low == INT_MIN:
+        raise BadInput(f"{what} can be at most {high}, not {_short(value)}." if value > high else
+                       f"{what} is too small: {_short(value)}.")
+    raise BadInput(f"{what} goes from {low} to {high}, not {_short(value)}.")
+
+
+def key(value: str) -> str:
+    """An idempotency key: letters, digits, '-' and '_' only, so it reads back exactly."""
+    value = value.strip()
+    if not value or len(value) > KEY_MAX or not all(c.isascii() and (c.isalnum() or c in "-_") for c in value):
+        raise BadInput(f"A command key is 1 to {KEY_MAX} letters, digits, '-' or '_'.")
+    return value
+
+
+def check_recordable(events: Iterable[Any]) -> None:
+    """Refuse any value in the pending events that the read tables could not store.
+
+    The commands check their own values first with a message in the game's words; this
+    is the net under all of them, so no entry the read side cannot apply is ever appended.
+    """
+    for event in events:
+        for field, value in vars(event).items():
+            if field not in _SKIPPED:
+                _recordable(value, field)
+
+
+def _recordable(value: Any, field: str) -> None:
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, int):
+        integer(value, f"A number ({field})")
+    elif isinstance(value, str):
+        _line(value, f"A text ({field})", TEXT_MAX, trim=False)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _recordable(k, field)
+            _recordable(v, field)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            _recordable(v, field)
+
+
+def _line(value: str, what: str, limit: int, trim: bool = True) -> str:
+    value = value.strip() if trim else value
+    if len(value) > limit:
+        raise BadInput(f"{what} is {len(value):,} characters long; the most is {limit:,}.")
+    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in value):
+        raise BadInput(f"{what} cannot hold line breaks, tabs or other control characters.")
+    return value
+
+
+def _short(value: int) -> str:
+    digits = str(abs(value))
+    return str(value) if len(digits) <= 20 else f"{'-' if value < 0 else ''}a {len(digits)}-digit number"
