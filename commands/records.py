@@ -1,13 +1,14 @@
 """The record itself: undo, replay, audit, export and import."""
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from typing import Any
 
 import click
 
-from cli import BadInput, cli, json_option, _open, _placing, _print, _progress, _read, _stress, _trait_uses, _write
+from cli import BadInput, cli, json_option, _catch_up_warning, _open, _placing, _print, _progress, _read, _stress, _trait_uses, _write
 
 
 @cli.command()
@@ -22,9 +23,13 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
 
     Example: campaign undo "Vault Guards:2" --cascade --dry-run
     """
+    from ledger.chain import chained
     from projections.text import undo_text
 
     app, _ = _open(ctx)
+    broken = chained(app.recorder).verify_all()  # undo reads the whole command log: check it whole
+    if broken is not None:
+        raise broken.error().refusing("undo", "run `campaign audit`")
     plan = app.undo(round_name, cascade, dry_run=True)
     if dry_run:
         _print(ctx, plan, undo_text)
@@ -37,27 +42,51 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
 
 
 @cli.command()
+@click.option("--anchor", metavar="LINE", help="An anchor kept outside the file: the ledger must still extend it.")
 @json_option
 @click.pass_context
-def audit(ctx: click.Context) -> None:
-    """Verify the hash chain and the read tables; list overrides, house rules, reversals, dice.
+def audit(ctx: click.Context, anchor: str | None) -> None:
+    """Verify the hash chain, command log, snapshots and read tables; list overrides, house rules,
+    reversals, dice.
 
     Exit status 0 when the campaign is clean, 1 when anything is broken.
-    Example: campaign audit
+    Example: campaign audit --anchor "campaign-ledger anchor #57 sha256:9f2c..."
     """
     from ledger.audit import audit as audit_ledger
+    from ledger.chain import ChainBroken
     from projections import runner
     from projections.text import audit_text
 
     app, db = _open(ctx)
-    report = audit_ledger(app)
+    report = audit_ledger(app, anchor)
+    runner.record_verdict(db, report["broken_entry"], report["broken_entry"] and report["chain"])
     if report["broken_entry"] is None:
-        runner.catch_up(app, db)
+        try:
+            runner.catch_up(app, db)
+        except ChainBroken as e:
+            report.update(chain=e.reason, broken_entry=e.entry)
+    if report["broken_entry"] is None:
         report["read_tables_differ"] = runner.matches_rebuild(app, db)
     report["clean"] = report["broken_entry"] is None and not report.get("read_tables_differ")
     _print(ctx, report, audit_text)
     if not report["clean"]:
         ctx.exit(1)
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def anchor(ctx: click.Context) -> None:
+    """Print the head of the hash chain as one line to keep outside the file (a chat, a printout).
+
+    Later, `campaign audit --anchor LINE` proves the ledger still extends it.
+    Example: campaign anchor
+    """
+    from ledger.chain import anchor_line, chained
+
+    app, _ = _open(ctx)
+    entry, hash_ = chained(app.recorder).head()
+    _print(ctx, {"entry": entry, "hash": hash_, "anchor": anchor_line(entry, hash_)}, lambda r: r["anchor"])
 
 
 @cli.command()
@@ -118,10 +147,10 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
     JSON Lines carries every entry with its number, time, type, data and hash: `import` reads it.
     Example: campaign export --format html --session 1 -o session1.html
     """
-    from projections import runner, sessions
+    from projections import sessions
 
     app, db = _open(ctx)
-    runner.catch_up(app, db)
+    _catch_up_warning(app, db)
     newest = app.recorder.max_notification_id() or 0
     title = "the whole campaign"
     if session_number is not None:
@@ -153,17 +182,20 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
 
 
 def _export_chunks(app: Any, db: Any, fmt: str, first: int, last: int, title: str):
+    """Each format's chunks, ending with the anchor line (the head of the chain when exported)."""
     from ledger import interchange
+    from ledger.chain import anchor_line, chained
     from projections import export as exporting
 
+    anchor = anchor_line(*chained(app.recorder).head())
     if fmt == "jsonl":
-        return (line + "\n" for line in interchange.export_lines(app, first, last))
+        return (line + "\n" for line in interchange.export_lines(app, first, last, anchor=anchor))
     if fmt == "csv":
-        return exporting.csv_chunks(db, first, last)
+        return itertools.chain(exporting.csv_chunks(db, first, last), [anchor + "\r\n"])
     if fmt == "html":
         from projections.export_html import html_chunks
-        return html_chunks(db, first, last, title)
-    return exporting.markdown_chunks(db, first, last, title)
+        return html_chunks(db, first, last, title, anchor=anchor)
+    return itertools.chain(exporting.markdown_chunks(db, first, last, title), [f"\n{anchor}\n"])
 
 
 @cli.command("import")

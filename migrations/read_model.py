@@ -48,3 +48,11 @@ def m005_trait_limits(db: Database) -> None:
     """Traits say how often they may be used, for which Challenge types, how long they last."""
     for column in ("frequency", "types", "duration", "source"):
         db["traits"].add_column(column, str)
+
+
+@migrations()
+def m006_chain_checked(db: Database) -> None:
+    """How far catching up has verified the hash chain (so it resumes from there), and the last
+    audit's or rebuild's verdict on the whole chain (a broken one refuses writes)."""
+    db["chain_checked"].create({"name": str, "entry": int, "hash": str, "command_end": int,
+                                "broken_entry": int, "reason": str}, pk="name")

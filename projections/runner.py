@@ -3,6 +3,11 @@
 `BEGIN IMMEDIATE` takes the file's write lock before the position is read, so two
 processes catching up at once queue instead of applying an entry twice; a crash
 rolls back rows and position together, so no entry is ever skipped or doubled.
+
+Catching up also verifies the hash chain of the entries it applies, continuing from the
+hash it verified last (kept in `chain_checked` beside the position): an entry that does not
+match stops it there, and so does a verified entry whose hash has since changed (hashes
+recomputed over an edit). It raises the ledger's ChainBroken after keeping what verified.
 """
 from __future__ import annotations
 
@@ -41,36 +46,72 @@ def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = No
     return _drain(app, db, progress, lambda: _immediate(db))
 
 
-def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None) -> int:
-    """Throw the read model away and derive it again from the whole ledger, in one transaction."""
+def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None, check: bool = True) -> int:
+    """Throw the read model away and derive it again from the whole ledger, in one transaction
+    (`check=False`: on a chain known to be broken, when the GM forces it)."""
     with _immediate(db):
         for table in READ_TABLES:
             db.execute(f"DELETE FROM [{table}]")
         db.execute("DELETE FROM position WHERE name = ?", [NAME])
-        return _drain(app, db, progress, contextlib.nullcontext)
+        db.execute("DELETE FROM chain_checked WHERE name = ?", [NAME])
+        return _drain(app, db, progress, contextlib.nullcontext, check)
+
+
+def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
+    """Keep the whole-chain verdict of an audit or rebuild: while it names an entry, catching up
+    refuses (so writes are refused and reads warn) until a clean audit or a rebuild."""
+    with _immediate(db):
+        db.execute("INSERT INTO chain_checked (name, broken_entry, reason) VALUES (?, ?, ?) ON CONFLICT(name) "
+                   "DO UPDATE SET broken_entry = excluded.broken_entry, reason = excluded.reason",
+                   [NAME, entry, reason])
 
 
 def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
-           transaction: Callable[[], Any]) -> int:
+           transaction: Callable[[], Any], check: bool = True) -> int:
     applied = 0
     while True:
         with transaction():
-            count = _next_batch(app, db)
+            count, broken = _next_batch(app, db, check)
         applied += count
         if progress and count:
             progress(count)
+        if broken is not None:
+            raise broken.error()
         if count < BATCH:
             return applied
 
 
-def _next_batch(app: Any, db: Database) -> int:
-    """Inside a write transaction: apply the next batch of entries and move the position."""
+def _next_batch(app: Any, db: Database, check: bool = True) -> tuple[int, Any]:
+    """Inside a write transaction: apply the next batch of entries (those that verify) and move the position."""
     notifications = app.recorder.select_notifications(position(db), BATCH, inclusive_of_start=False)
+    broken = None
+    if check:
+        notifications, broken = _verified(app, db, notifications)
     for n in notifications:
         _apply(db, n.id, app.mapper.to_domain_event(n))
     if notifications:
         db.table("position").upsert({"name": NAME, "entry": notifications[-1].id}, pk="name")
-    return len(notifications)
+    return len(notifications), broken
+
+
+def _verified(app: Any, db: Database, notifications: list) -> tuple[list, Any]:
+    """The notifications that extend the chain verified so far, and the first break if any."""
+    row = db.execute("SELECT entry, hash, command_end, broken_entry, reason FROM chain_checked WHERE name = ?",
+                     [NAME]).fetchone()
+    recorder, at = app.recorder, position(db)
+    if row and row[3] is not None:
+        return [], recorder.broken(row[3], f"{row[4]} (found by audit)")
+    if row is None or row[0] is None or row[0] != at:  # read tables older than the check: trust them
+        row = (at, recorder.hash_of(at) if at else None, recorder.command_end(at) if at else None)
+    elif at and recorder.hash_of(at) != row[1]:
+        return [], recorder.broken(at, f"entry #{at} no longer has the hash it had when the read tables "
+                                       "applied it (the ledger was rewritten at or before it)")
+    good, last_hash, command_end, broken = recorder.check_batch(row[1], row[2], notifications)
+    if good:
+        db.execute("INSERT INTO chain_checked (name, entry, hash, command_end) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT(name) DO UPDATE SET entry = excluded.entry, hash = excluded.hash, "
+                   "command_end = excluded.command_end", [NAME, notifications[good - 1].id, last_hash, command_end])
+    return notifications[:good], broken
 
 
 def _apply(db: Database, entry: int, event: Any) -> None:
