@@ -685,7 +685,7 @@ def rebuild(ctx: click.Context, force: bool) -> None:
     from projections import runner
 
     app, db = _open(ctx)
-    broken = chained(app.recorder).verify_all()
+    broken = chained(app.recorder).verify_all() or runner.recorded_break(app, db)
     if broken is not None and not force:
         raise broken.error().refusing("rebuild", "`campaign rebuild --force` copies it into the tables anyway")
     with _progress(ctx, app.recorder.max_notification_id() or 0, "Rebuilding") as bar:

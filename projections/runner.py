@@ -94,18 +94,33 @@ def _next_batch(app: Any, db: Database, check: bool = True) -> tuple[int, Any]:
     return len(notifications), broken
 
 
+def recorded_break(app: Any, db: Database) -> Any:
+    """A break known without reading the ledger: the last audit's verdict, or the newest applied
+    entry's hash changed since (hashes recomputed over an edit: `rebuild` would copy the forgery)."""
+    row = db.execute("SELECT broken_entry, reason FROM chain_checked WHERE name = ?", [NAME]).fetchone()
+    if row and row[0] is not None:
+        return app.recorder.broken(row[0], f"{row[1]} (found by audit or rebuild)")
+    checked = _checked(db)
+    if checked and checked[0] and app.recorder.hash_of(checked[0]) != checked[1]:
+        return app.recorder.broken(checked[0], f"entry #{checked[0]} no longer has the hash it had when the "
+                                               "read tables applied it (the ledger was rewritten at or before it)")
+    return None
+
+
+def _checked(db: Database) -> tuple | None:
+    row = db.execute("SELECT entry, hash, command_end FROM chain_checked WHERE name = ?", [NAME]).fetchone()
+    return tuple(row) if row and row[0] is not None else None
+
+
 def _verified(app: Any, db: Database, notifications: list) -> tuple[list, Any]:
     """The notifications that extend the chain verified so far, and the first break if any."""
-    row = db.execute("SELECT entry, hash, command_end, broken_entry, reason FROM chain_checked WHERE name = ?",
-                     [NAME]).fetchone()
+    broken = recorded_break(app, db)
+    if broken is not None:
+        return [], broken
     recorder, at = app.recorder, position(db)
-    if row and row[3] is not None:
-        return [], recorder.broken(row[3], f"{row[4]} (found by audit)")
-    if row is None or row[0] is None or row[0] != at:  # read tables older than the check: trust them
+    row = _checked(db)
+    if row is None or row[0] != at:  # read tables older than the check: trust what they applied
         row = (at, recorder.hash_of(at) if at else None, recorder.command_end(at) if at else None)
-    elif at and recorder.hash_of(at) != row[1]:
-        return [], recorder.broken(at, f"entry #{at} no longer has the hash it had when the read tables "
-                                       "applied it (the ledger was rewritten at or before it)")
     good, last_hash, command_end, broken = recorder.check_batch(row[1], row[2], notifications)
     if good:
         db.execute("INSERT INTO chain_checked (name, entry, hash, command_end) VALUES (?, ?, ?, ?) "
