@@ -42,7 +42,8 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
 
 
 @cli.command()
-@click.option("--anchor", metavar="LINE", help="An anchor kept outside the file: the ledger must still extend it.")
+@click.option("--anchor", metavar="LINE", callback=lambda _c, _p, v: _anchor(v),
+              help="An anchor kept outside the file: the ledger must still extend it.")
 @json_option
 @click.pass_context
 def audit(ctx: click.Context, anchor: str | None) -> None:
@@ -219,6 +220,18 @@ def import_cmd(ctx: click.Context, source: str) -> None:
     with _progress(ctx, report["entries"], "Building the read tables") as bar:
         runner.rebuild(app, db, bar.update if bar is not None else None)
     _print(ctx, report, lambda r: f"Imported {r['entries']} entries into {target}; every hash checked.")
+
+
+def _anchor(value: str | None) -> str | None:
+    """A malformed anchor is a malformed value (exit 2), refused before the ledger is read."""
+    from ledger.chain import parse_anchor
+
+    if value is not None:
+        try:
+            parse_anchor(value)
+        except BadInput as e:
+            raise click.BadParameter(str(e)) from None
+    return value
 
 
 def _sets(values: tuple[str, ...]) -> dict[str, str]:
