@@ -125,8 +125,8 @@ def _catch_up_warning(app: Any, db: Any) -> None:
     try:
         runner.catch_up(app, db)
     except ChainBroken as e:
-        click.echo(f"Warning: the hash chain is broken at entry #{e.entry} ({e.reason}); "
-                   "run `campaign audit`.", err=True)
+        click.echo(f"Warning: the hash chain is broken at entry #{e.entry}: {e.reason}; what follows may "
+                   "not match the record; run `campaign audit`.", err=True)
 
 
 def _print(ctx: click.Context, value: Any, text: Callable[[Any], str]) -> None:

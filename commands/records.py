@@ -60,7 +60,8 @@ def audit(ctx: click.Context, anchor: str | None) -> None:
 
     app, db = _open(ctx)
     report = audit_ledger(app, anchor)
-    runner.record_verdict(db, report["broken_entry"], report["broken_entry"] and report["chain"])
+    if not report["broken_by_anchor"]:  # a wrong anchor may be a mistyped one: it does not lock the file
+        runner.record_verdict(db, report["broken_entry"], report["broken_entry"] and report["chain"])
     if report["broken_entry"] is None:
         try:
             runner.catch_up(app, db)

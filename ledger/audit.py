@@ -19,9 +19,12 @@ from ledger.reversible import Reversible
 
 def audit(app: Any, anchor: str | None = None) -> dict[str, Any]:
     recorder = chained(app.recorder)
-    broken = recorder.verify_all() or check_anchor(recorder, anchor) or check_snapshots(app, recorder)
+    broken = recorder.verify_all() or check_snapshots(app, recorder)
+    by_anchor = broken is None and check_anchor(recorder, anchor)
+    broken = broken or by_anchor or None
     report: dict[str, Any] = {"chain": "intact" if broken is None else broken.reason,
                               "broken_entry": None if broken is None else broken.entry,
+                              "broken_by_anchor": bool(by_anchor),
                               "entries": recorder.max_notification_id() or 0,
                               "overrides": [], "house_rules": [], "reversals": [],
                               "dice": {}}
@@ -40,7 +43,8 @@ def check_anchor(recorder: ChainQueries, anchor: str | None) -> Break | None:
     entry, kept = parse_anchor(anchor)
     found = recorder.hashes(entry, entry).get(entry)
     if found is None:
-        return Break(entry, f"entry #{entry} of the anchor is no longer in the ledger (entries were removed)")
+        return Break(entry, f"entry #{entry} of the anchor is not in the ledger (entries were removed, "
+                            "or the anchor is another campaign's)")
     if found != kept:
         return Break(entry, f"entry #{entry} no longer has the anchor's hash: the ledger was rewritten "
                             f"at or before entry #{entry}")

@@ -99,7 +99,7 @@ def recorded_break(app: Any, db: Database) -> Any:
     entry's hash changed since (hashes recomputed over an edit: `rebuild` would copy the forgery)."""
     row = db.execute("SELECT broken_entry, reason FROM chain_checked WHERE name = ?", [NAME]).fetchone()
     if row and row[0] is not None:
-        return app.recorder.broken(row[0], f"{row[1]} (found by audit or rebuild)")
+        return app.recorder.broken(row[0], f"audit or rebuild found {row[1]}")
     checked = _checked(db)
     if checked and checked[0] and app.recorder.hash_of(checked[0]) != checked[1]:
         return app.recorder.broken(checked[0], f"entry #{checked[0]} no longer has the hash it had when the "

@@ -162,3 +162,10 @@ def test_an_export_of_a_version_2_ledger_imports_with_the_same_hashes(demo, tmp_
 def test_removing_the_chain_version_marker_breaks_the_chain(demo):
     _sql(demo, "DELETE FROM ledger_meta")
     assert _audit(demo)[1]["broken_entry"] == 1
+
+
+def test_an_anchor_the_ledger_does_not_extend_fails_audit_but_does_not_lock_the_file(demo):
+    wrong = f"campaign-ledger anchor #{demo.entries()} sha256:{'a' * 64}"
+    code, report = _audit(demo, "--anchor", wrong)
+    assert (code, report["broken_entry"]) == (1, demo.entries()) and "rewritten" in report["chain"]
+    demo("pc", "add", "Wren", "--expertise", "Phantom=2", "--primary", "Phantom")  # perhaps a mistyped anchor

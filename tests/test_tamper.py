@@ -244,3 +244,27 @@ def test_a_forged_snapshot_is_found_before_commands_build_on_it(copy):
     result = t("audit", "--json", ok=False)
     assert (result.exit_code, json.loads(result.stdout)["broken_entry"]) == (1, entry)
 
+
+
+def test_on_postgresql_the_command_log_and_anchor_are_checked_too(tmp_path, monkeypatch):
+    """The same chain version 2 on the real local server: a command row edited is named by audit,
+    and undo refuses to plan from it."""
+    import psycopg
+
+    from tests.test_postgres import SERVER, _database
+
+    name = _database(monkeypatch)
+    try:
+        t = Table(tmp_path / "read.db")
+        t("demo")
+        anchor = t.json("anchor")["anchor"]
+        assert t.json("audit", "--anchor", anchor)["clean"]
+        with psycopg.connect(dbname=name, autocommit=True, **SERVER) as conn:
+            first = conn.execute("SELECT min(first_entry) FROM ledger_commands WHERE unit IS NOT NULL").fetchone()[0]
+            conn.execute("UPDATE ledger_commands SET unit = 'Nobody:1' WHERE first_entry = %s", (first,))
+        result = t("audit", "--json", ok=False)
+        assert (result.exit_code, json.loads(result.stdout)["broken_entry"]) == (1, first)
+        assert f"#{first}" in t.refused("undo", "--dry-run")
+    finally:
+        with psycopg.connect(dbname="postgres", autocommit=True, **SERVER) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
