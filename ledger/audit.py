@@ -19,9 +19,9 @@ from ledger.reversible import Reversible
 
 def audit(app: Any, anchor: str | None = None) -> dict[str, Any]:
     recorder = chained(app.recorder)
-    broken = recorder.verify_all() or check_snapshots(app, recorder)
-    by_anchor = broken is None and check_anchor(recorder, anchor)
-    broken = broken or by_anchor or None
+    broken = recorder.verify_all()
+    by_anchor = check_anchor(recorder, anchor) if broken is None else None
+    broken = broken or by_anchor or check_snapshots(app, recorder)
     report: dict[str, Any] = {"chain": "intact" if broken is None else broken.reason,
                               "broken_entry": None if broken is None else broken.entry,
                               "broken_by_anchor": bool(by_anchor),
