@@ -1,4 +1,4 @@
-"""The record itself: undo, replay, audit, export and import."""
+"""The record itself: undo, replay, audit, anchor, export and import."""
 from __future__ import annotations
 
 import itertools
