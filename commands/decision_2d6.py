@@ -5,7 +5,7 @@ from typing import Any, Callable
 
 import click
 
-from cli import BadInput, cli, json_option, _open, _pairs, _print, _write
+from cli import BadInput, cli, json_option, _catch_up_warning, _open, _pairs, _print, _write
 
 
 # --- decision-2d6 (seed 004) ------------------------------------------------------------------
@@ -337,10 +337,10 @@ def d2d6_sheet(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign decision-2d6 sheet Billy
     """
-    from projections import decision_2d6 as read, runner
+    from projections import decision_2d6 as read
 
     app, db = _open(ctx)
-    runner.catch_up(app, db)
+    _catch_up_warning(app, db)
     rows = read.sheets(db, name)
     if name and not rows:
         raise BadInput(f"There is no character named '{name}' in this campaign.")
@@ -356,8 +356,8 @@ def d2d6_pools(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign decision-2d6 pools Torches
     """
-    from projections import decision_2d6 as read, runner
+    from projections import decision_2d6 as read
 
     app, db = _open(ctx)
-    runner.catch_up(app, db)
+    _catch_up_warning(app, db)
     _print(ctx, {"name": name, "rows": read.statement(db, name)} if name else read.pools(db), _d2d6_pools_text)

@@ -169,3 +169,14 @@ def test_an_anchor_the_ledger_does_not_extend_fails_audit_but_does_not_lock_the_
     code, report = _audit(demo, "--anchor", wrong)
     assert (code, report["broken_entry"]) == (1, demo.entries()) and "rewritten" in report["chain"]
     demo("pc", "add", "Wren", "--expertise", "Phantom=2", "--primary", "Phantom")  # perhaps a mistyped anchor
+
+
+@pytest.mark.parametrize("read", [("history",), ("sheet",), ("export", "--format", "md"),
+                                  ("decision-2d6", "sheet")])
+def test_reads_on_a_broken_chain_answer_with_one_warning_line(demo, read):
+    _sql(demo, "UPDATE ledger_commands SET unit = 'Nobody:1' WHERE first_entry = "
+               "(SELECT max(first_entry) FROM ledger_commands WHERE first_entry < 40)")
+    demo("audit", ok=False)
+    result = demo(*read, ok=False)
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("Warning: the hash chain is broken")]
+    assert len(warnings) == 1 and "Traceback" not in result.output
