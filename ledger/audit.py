@@ -8,10 +8,11 @@ by the read side.
 """
 from __future__ import annotations
 
+import os
 from collections import Counter
 from typing import Any
 
-from ledger.chain import Break, ChainQueries, chained, parse_anchor
+from ledger.chain import Break, ChainQueries, chained, parse_anchor, sign
 from ledger.campaign import Campaign
 from ledger.challenge import Challenge
 from ledger.reversible import Reversible
@@ -21,10 +22,12 @@ def audit(app: Any, anchor: str | None = None) -> dict[str, Any]:
     recorder = chained(app.recorder)
     broken = recorder.verify_all()
     by_anchor = check_anchor(recorder, anchor) if broken is None else None
-    broken = broken or by_anchor or check_snapshots(app, recorder)
+    signatures = recorder.signatures()
+    broken = broken or by_anchor or check_signatures(recorder, signatures) or check_snapshots(app, recorder)
     report: dict[str, Any] = {"chain": "intact" if broken is None else broken.reason,
                               "broken_entry": None if broken is None else broken.entry,
                               "broken_by_anchor": bool(by_anchor),
+                              "signed_from": min(signatures) if signatures else None,
                               "entries": recorder.max_notification_id() or 0,
                               "overrides": [], "house_rules": [], "reversals": [],
                               "dice": {}}
@@ -48,6 +51,18 @@ def check_anchor(recorder: ChainQueries, anchor: str | None) -> Break | None:
     if found != kept:
         return Break(entry, f"entry #{entry} no longer has the anchor's hash: the ledger was rewritten "
                             f"at or before entry #{entry}")
+    return None
+
+
+def check_signatures(recorder: ChainQueries, signatures: dict[int, str]) -> Break | None:
+    """With CAMPAIGN_KEY: every entry from the first signed one on must carry its hash's signature
+    (hashes recomputed without the key cannot be re-signed). Without the key nothing is checked."""
+    if not signatures or not os.environ.get("CAMPAIGN_KEY"):
+        return None
+    for entry, hash_ in sorted(recorder.chain().items()):
+        if entry >= min(signatures) and signatures.get(entry) != sign(hash_):
+            return Break(entry, f"entry #{entry} is not signed with CAMPAIGN_KEY (forged, or written "
+                                "without the key)")
     return None
 
 

@@ -16,7 +16,9 @@ The marker is itself covered: removing or moving it makes the version-2 hashes f
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import os
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -32,6 +34,7 @@ CHAIN_TABLE = "CREATE TABLE IF NOT EXISTS ledger_chain (entry BIGINT PRIMARY KEY
 COMMANDS_TABLE = ("CREATE TABLE IF NOT EXISTS ledger_commands (first_entry BIGINT PRIMARY KEY, "
                   "last_entry BIGINT NOT NULL, command TEXT NOT NULL, unit TEXT, detail TEXT)")
 META_TABLE = "CREATE TABLE IF NOT EXISTS ledger_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+SIGNATURES_TABLE = "CREATE TABLE IF NOT EXISTS ledger_signatures (entry BIGINT PRIMARY KEY, mac TEXT NOT NULL)"
 V2_KEY = "chain_v2_from"
 ANCHOR_RE = re.compile(r"campaign-ledger anchor #(\d+) sha256:([0-9a-f]{64})")
 Command = tuple  # (last_entry, command, unit, detail dict): a command-log row as the chain hashes it
@@ -102,6 +105,13 @@ def write_chain(select: Callable[[str, tuple], list], execute: Callable[[str, tu
         previous = link_hash(previous, entry, s.originator_id, s.originator_version, s.topic, s.state,
                              starts.get(entry), v2_from)
         execute("INSERT INTO ledger_chain (entry, hash) VALUES (?, ?)", (entry, previous))
+        if os.environ.get("CAMPAIGN_KEY"):
+            execute("INSERT INTO ledger_signatures (entry, mac) VALUES (?, ?)", (entry, sign(previous)))
+
+
+def sign(hash_: str) -> str:
+    """An entry's hash signed with CAMPAIGN_KEY: recomputing hashes without the key cannot re-sign."""
+    return hmac.new(os.environ["CAMPAIGN_KEY"].encode(), hash_.encode(), hashlib.sha256).hexdigest()
 
 
 def _v2_from(select: Callable[[str, tuple], list]) -> int | None:
@@ -154,6 +164,9 @@ class ChainQueries:
         rows = self._select("SELECT last_entry FROM ledger_commands WHERE first_entry <= ? "
                             "ORDER BY first_entry DESC LIMIT 1", (entry,))
         return rows[0][0] if rows else None
+
+    def signatures(self) -> dict[int, str]:
+        return dict(self._select("SELECT entry, mac FROM ledger_signatures"))
 
     def entry_of(self, aggregate_id: UUID, version: int) -> int:
         """The entry holding an aggregate's version (or its newest, for a version it never had)."""
@@ -220,7 +233,8 @@ class ChainedSQLiteRecorder(ChainQueries, SQLiteApplicationRecorder):
     """eventsourcing's SQLite recorder, plus the chain and the command log in the same transaction."""
 
     def construct_create_table_statements(self) -> list[str]:
-        return super().construct_create_table_statements() + [CHAIN_TABLE, COMMANDS_TABLE, META_TABLE]
+        return super().construct_create_table_statements() + [CHAIN_TABLE, COMMANDS_TABLE, META_TABLE,
+                                                                   SIGNATURES_TABLE]
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any):
         ids = super()._insert_events(c, stored_events, **kwargs)

@@ -11,7 +11,7 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 from psycopg.sql import SQL
 
-from ledger.chain import CHAIN_TABLE, COMMANDS_TABLE, META_TABLE, ChainQueries, write_chain
+from ledger.chain import CHAIN_TABLE, COMMANDS_TABLE, META_TABLE, SIGNATURES_TABLE, ChainQueries, write_chain
 
 
 class ChainedPostgresRecorder(ChainQueries, PostgresApplicationRecorder):
@@ -19,7 +19,8 @@ class ChainedPostgresRecorder(ChainQueries, PostgresApplicationRecorder):
 
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
-        self.sql_create_statements += [SQL(CHAIN_TABLE), SQL(COMMANDS_TABLE), SQL(META_TABLE)]
+        self.sql_create_statements += [SQL(CHAIN_TABLE), SQL(COMMANDS_TABLE), SQL(META_TABLE),
+                                       SQL(SIGNATURES_TABLE)]
 
     def _fetch_ids_after_insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any):
         ids = super()._fetch_ids_after_insert_events(curs, stored_events, **kwargs)

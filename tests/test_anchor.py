@@ -180,3 +180,15 @@ def test_reads_on_a_broken_chain_answer_with_one_warning_line(demo, read):
     result = demo(*read, ok=False)
     warnings = [line for line in result.stderr.splitlines() if line.startswith("Warning: the hash chain is broken")]
     assert len(warnings) == 1 and "Traceback" not in result.output
+
+
+def test_with_campaign_key_a_forgery_with_recomputed_hashes_fails_without_any_anchor(demo, tmp_path, monkeypatch):
+    monkeypatch.setenv("CAMPAIGN_KEY", "the GM's secret")
+    signed = Table(tmp_path / "signed.db")
+    signed("demo")
+    assert _audit(signed) == (0, _audit(signed)[1]) and _audit(signed)[1]["signed_from"] == 1
+    entry = _forge_phantom_5(signed)
+    code, report = _audit(signed)
+    assert (code, report["broken_entry"]) == (1, entry) and "CAMPAIGN_KEY" in report["chain"]
+    monkeypatch.delenv("CAMPAIGN_KEY")
+    assert _audit(demo)[0] == 0 and _audit(demo)[1]["signed_from"] is None  # unsigned files: unchanged
