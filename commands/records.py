@@ -60,7 +60,7 @@ def audit(ctx: click.Context, anchor: str | None) -> None:
 
     app, db = _open(ctx)
     report = audit_ledger(app, anchor)
-    if not report["broken_by_anchor"]:  # a wrong anchor may be a mistyped one: it does not lock the file
+    if not (report["broken_by_anchor"] or report["broken_by_key"]):  # a mistyped anchor or key locks nothing
         runner.record_verdict(db, report["broken_entry"], report["broken_entry"] and report["chain"])
     if report["broken_entry"] is None:
         try:

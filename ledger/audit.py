@@ -23,10 +23,11 @@ def audit(app: Any, anchor: str | None = None) -> dict[str, Any]:
     broken = recorder.verify_all()
     by_anchor = check_anchor(recorder, anchor) if broken is None else None
     signatures = recorder.signatures()
-    broken = broken or by_anchor or check_signatures(recorder, signatures) or check_snapshots(app, recorder)
+    by_key = check_signatures(recorder, signatures) if broken is None and by_anchor is None else None
+    broken = broken or by_anchor or by_key or check_snapshots(app, recorder)
     report: dict[str, Any] = {"chain": "intact" if broken is None else broken.reason,
                               "broken_entry": None if broken is None else broken.entry,
-                              "broken_by_anchor": bool(by_anchor),
+                              "broken_by_anchor": bool(by_anchor), "broken_by_key": bool(by_key),
                               "signed_from": min(signatures) if signatures else None,
                               "entries": recorder.max_notification_id() or 0,
                               "overrides": [], "house_rules": [], "reversals": [],
@@ -61,8 +62,8 @@ def check_signatures(recorder: ChainQueries, signatures: dict[int, str]) -> Brea
         return None
     for entry, hash_ in sorted(recorder.chain().items()):
         if entry >= min(signatures) and signatures.get(entry) != sign(hash_):
-            return Break(entry, f"entry #{entry} is not signed with CAMPAIGN_KEY (forged, or written "
-                                "without the key)")
+            return Break(entry, f"entry #{entry} is not signed with CAMPAIGN_KEY (forged, written "
+                                "without the key, or this is not the key it was signed with)")
     return None
 
 

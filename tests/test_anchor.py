@@ -190,5 +190,7 @@ def test_with_campaign_key_a_forgery_with_recomputed_hashes_fails_without_any_an
     entry = _forge_phantom_5(signed)
     code, report = _audit(signed)
     assert (code, report["broken_entry"]) == (1, entry) and "CAMPAIGN_KEY" in report["chain"]
+    monkeypatch.setenv("CAMPAIGN_KEY", "a mistyped key")
+    assert _audit(signed)[1]["broken_entry"] == 1 and _audit(signed)[1]["broken_by_key"]
     monkeypatch.delenv("CAMPAIGN_KEY")
     assert _audit(demo)[0] == 0 and _audit(demo)[1]["signed_from"] is None  # unsigned files: unchanged
