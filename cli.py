@@ -108,11 +108,15 @@ def _open(ctx: click.Context, must_exist: bool = True):
 
 def _write(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = True,
            text: Callable[[dict], str] | None = None) -> None:
-    """Run one ledger command, catch the read model up, print what was appended."""
+    """Run one ledger command, catch the read model up, print what was appended.
+
+    Catching up first verifies the new entries' chain: nothing is appended to a broken ledger.
+    """
     from projections import runner, views
 
     app, db = _open(ctx, must_exist)
     app.command_key = _command_key(ctx)
+    _catch_up_warning(app, db, writing=True)  # a broken chain refuses the write; a stuck read side does not
     report = call(app)
     report.setdefault("key", ctx.find_root().obj["key_used"])
     try:
@@ -173,15 +177,28 @@ def _read(ctx: click.Context, query: Callable[[Any, Any], Any], text: Callable[[
 
 def _caught_up(ctx: click.Context) -> tuple[Any, Any]:
     """The ledger and its read tables, caught up as far as they can go (a stuck entry warns)."""
+    app, db = _open(ctx)
+    _catch_up_warning(app, db)
+    return app, db
+
+
+def _catch_up_warning(app: Any, db: Any, writing: bool = False) -> None:
+    """Reads still answer on a broken chain (from what verified) or a stuck read side, with one
+    warning line; a write is refused on a broken chain (the ChainBroken error names the entry)."""
+    from ledger.chain import ChainBroken
     from ledger.errors import ReadModelStuck
     from projections import runner
 
-    app, db = _open(ctx)
     try:
         runner.catch_up(app, db)
     except ReadModelStuck as e:
-        _warn(e)
-    return app, db
+        if not writing:
+            _warn(e)
+    except ChainBroken as e:
+        if writing:
+            raise
+        click.echo(f"Warning: the hash chain is broken at entry #{e.entry}: {e.reason}; what follows may "
+                   "not match the record; run `campaign audit`.", err=True)
 
 
 def _print(ctx: click.Context, value: Any, text: Callable[[Any], str]) -> None:
@@ -737,18 +754,24 @@ def history(ctx: click.Context, limit: int | None, at: str | None) -> None:
 
 
 @cli.command()
+@click.option("--force", is_flag=True, help="Rebuild even from a ledger whose hash chain is broken.")
 @json_option
 @click.pass_context
-def rebuild(ctx: click.Context) -> None:
-    """Re-derive every read table from the whole ledger.
+def rebuild(ctx: click.Context, force: bool) -> None:
+    """Re-derive every read table from the whole ledger, after verifying its hash chain.
 
     Example: campaign rebuild
     """
+    from ledger.chain import chained
     from projections import runner
 
     app, db = _open(ctx)
+    broken = chained(app.recorder).verify_all() or runner.recorded_break(app, db)
+    if broken is not None and not force:
+        raise broken.error().refusing("rebuild", "`campaign rebuild --force` copies it into the tables anyway")
     with _progress(ctx, app.recorder.max_notification_id() or 0, "Rebuilding") as bar:
-        applied = runner.rebuild(app, db, bar.update if bar is not None else None)
+        applied = runner.rebuild(app, db, bar.update if bar is not None else None, check=broken is None)
+    runner.record_verdict(db, broken and broken.entry, broken and broken.reason)
     _print(ctx, {"entries": applied}, lambda r: f"Rebuilt the read model from {r['entries']} ledger entries.")
 
 

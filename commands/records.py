@@ -1,6 +1,7 @@
-"""The record itself: undo, replay, audit, export and import."""
+"""The record itself: undo, replay, audit, anchor, export and import."""
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from typing import Any
@@ -27,12 +28,16 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
 
     Example: campaign undo "Vault Guards:2" --cascade --dry-run
     """
+    from ledger.chain import chained
     from projections.text import undo_text
 
     app, _ = _open(ctx)
     if list_:
         _print(ctx, app.undo_list(limit), _units_text)
         return
+    broken = chained(app.recorder).verify_all()  # undo reads the whole command log: check it whole
+    if broken is not None:
+        raise broken.error().refusing("undo", "run `campaign audit`")
     key = ctx.find_root().obj.get("key")
     if key and not dry_run and app.already_recorded(key, "undo"):  # a retry: no new plan to show
         return _write(ctx, lambda app: app.undo(round_name, cascade))
@@ -60,33 +65,58 @@ def _units_text(units: list[dict[str, Any]]) -> str:
 
 
 @cli.command()
+@click.option("--anchor", metavar="LINE", callback=lambda _c, _p, v: _anchor(v),
+              help="An anchor kept outside the file: the ledger must still extend it.")
 @json_option
 @click.pass_context
-def audit(ctx: click.Context) -> None:
-    """Verify the hash chain and the read tables; list overrides, house rules, reversals, dice.
+def audit(ctx: click.Context, anchor: str | None) -> None:
+    """Verify the hash chain, command log, snapshots and read tables; list overrides, house rules,
+    reversals, dice.
 
     Exit status 0 when the campaign is clean, 1 when anything is broken.
-    Example: campaign audit
+    Example: campaign audit --anchor "campaign-ledger anchor #57 sha256:9f2c..."
     """
     from ledger.audit import audit as audit_ledger
+    from ledger.chain import ChainBroken
     from ledger.errors import ReadModelStuck
     from projections import runner
     from projections.text import audit_text
 
     app, db = _open(ctx)
-    report = audit_ledger(app)
+    report = audit_ledger(app, anchor)
     report["stuck_entry"] = None
+    if not (report["broken_by_anchor"] or report["broken_by_key"]):  # a mistyped anchor or key locks nothing
+        runner.record_verdict(db, report["broken_entry"], report["broken_entry"] and report["chain"])
     if report["broken_entry"] is None:
         try:
             runner.catch_up(app, db)
-            report["read_tables_differ"] = runner.matches_rebuild(app, db)
+        except ChainBroken as e:
+            report.update(chain=e.reason, broken_entry=e.entry)
         except ReadModelStuck as e:
             report["stuck_entry"], report["stuck"] = e.entry, str(e)
+    if report["broken_entry"] is None and report["stuck_entry"] is None:
+        report["read_tables_differ"] = runner.matches_rebuild(app, db)
     report["clean"] = report["broken_entry"] is None and report["stuck_entry"] is None \
         and not report.get("read_tables_differ")
     _print(ctx, report, audit_text)
     if not report["clean"]:
         ctx.exit(1)
+
+
+@cli.command()
+@json_option
+@click.pass_context
+def anchor(ctx: click.Context) -> None:
+    """Print the head of the hash chain as one line to keep outside the file (a chat, a printout).
+
+    Later, `campaign audit --anchor LINE` proves the ledger still extends it.
+    Example: campaign anchor
+    """
+    from ledger.chain import anchor_line, chained
+
+    app, _ = _open(ctx)
+    entry, hash_ = chained(app.recorder).head()
+    _print(ctx, {"entry": entry, "hash": hash_, "anchor": anchor_line(entry, hash_)}, lambda r: r["anchor"])
 
 
 @cli.command()
@@ -181,17 +211,20 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
 
 
 def _export_chunks(app: Any, db: Any, fmt: str, first: int, last: int, title: str):
+    """Each format's chunks, ending with the anchor line (the head of the chain when exported)."""
     from ledger import interchange
+    from ledger.chain import anchor_line, chained
     from projections import export as exporting
 
+    anchor = anchor_line(*chained(app.recorder).head())
     if fmt == "jsonl":
-        return (line + "\n" for line in interchange.export_lines(app, first, last))
+        return (line + "\n" for line in interchange.export_lines(app, first, last, anchor=anchor))
     if fmt == "csv":
-        return exporting.csv_chunks(db, first, last)
+        return itertools.chain(exporting.csv_chunks(db, first, last), [anchor + "\r\n"])
     if fmt == "html":
         from projections.export_html import html_chunks
-        return html_chunks(db, first, last, title)
-    return exporting.markdown_chunks(db, first, last, title)
+        return html_chunks(db, first, last, title, anchor=anchor)
+    return itertools.chain(exporting.markdown_chunks(db, first, last, title), [f"\n{anchor}\n"])
 
 
 @cli.command("import")
@@ -215,6 +248,18 @@ def import_cmd(ctx: click.Context, source: str) -> None:
     with _progress(ctx, report["entries"], "Building the read tables") as bar:
         runner.rebuild(app, db, bar.update if bar is not None else None)
     _print(ctx, report, lambda r: f"Imported {r['entries']} entries into {target}; every hash checked.")
+
+
+def _anchor(value: str | None) -> str | None:
+    """A malformed anchor is a malformed value (exit 2), refused before the ledger is read."""
+    from ledger.chain import parse_anchor
+
+    if value is not None:
+        try:
+            parse_anchor(value)
+        except BadInput as e:
+            raise click.BadParameter(str(e)) from None
+    return value
 
 
 def _sets(values: tuple[str, ...]) -> dict[str, str]:

@@ -1,25 +1,34 @@
 """Audit: is the ledger intact, and what in it deserves a second look?
 
-Reads the whole ledger once (streamed): the hash chain, GM overrides, house rules,
-reversals, and per player how many dice were entered at the table or rolled by the
-program. Whether the read tables match a fresh rebuild is checked by the read side.
+Reads the whole ledger once (streamed): the hash chain with the command log, the
+snapshots (each must equal its aggregate replayed from the entries), an anchor if given,
+GM overrides, house rules, reversals, and per player how many dice were entered at the
+table or rolled by the program. Whether the read tables match a fresh rebuild is checked
+by the read side.
 """
 from __future__ import annotations
 
+import os
 from collections import Counter
 from typing import Any
 
-from ledger.chain import chained, verify
+from ledger.chain import Break, ChainQueries, chained, parse_anchor, sign
 from ledger.campaign import Campaign
 from ledger.challenge import Challenge
 from ledger.reversible import Reversible
 
 
-def audit(app: Any) -> dict[str, Any]:
+def audit(app: Any, anchor: str | None = None) -> dict[str, Any]:
     recorder = chained(app.recorder)
-    broken = verify(recorder.stored_entries(), recorder.chain())
+    broken = recorder.verify_all()
+    by_anchor = check_anchor(recorder, anchor) if broken is None else None
+    signatures = recorder.signatures()
+    by_key = check_signatures(recorder, signatures) if broken is None and by_anchor is None else None
+    broken = broken or by_anchor or by_key or check_snapshots(app, recorder)
     report: dict[str, Any] = {"chain": "intact" if broken is None else broken.reason,
                               "broken_entry": None if broken is None else broken.entry,
+                              "broken_by_anchor": bool(by_anchor), "broken_by_key": bool(by_key),
+                              "signed_from": min(signatures) if signatures else None,
                               "entries": recorder.max_notification_id() or 0,
                               "overrides": [], "house_rules": [], "reversals": [],
                               "dice": {}, "undone_program_rolls": []}
@@ -28,6 +37,62 @@ def audit(app: Any) -> dict[str, Any]:
         report["corrections"] = [{"entries": [first, last], "corrects": detail["corrects"]}
                                  for first, last, _, _, detail in recorder.commands() if "corrects" in detail]
     return report
+
+
+def check_anchor(recorder: ChainQueries, anchor: str | None) -> Break | None:
+    """Does the ledger still extend the head someone kept outside the file? (Its chain is already
+    verified: an anchor catches what recomputed hashes hide, up to the anchored entry.)"""
+    if anchor is None:
+        return None
+    entry, kept = parse_anchor(anchor)
+    found = recorder.hashes(entry, entry).get(entry)
+    if found is None:
+        return Break(entry, f"entry #{entry} of the anchor is not in the ledger (entries were removed, "
+                            "or the anchor is another campaign's)")
+    if found != kept:
+        return Break(entry, f"entry #{entry} no longer has the anchor's hash: the ledger was rewritten "
+                            f"at or before entry #{entry}")
+    return None
+
+
+def check_signatures(recorder: ChainQueries, signatures: dict[int, str]) -> Break | None:
+    """With CAMPAIGN_KEY: every entry from the first signed one on must carry its hash's signature
+    (hashes recomputed without the key cannot be re-signed). Without the key nothing is checked."""
+    if not signatures or not os.environ.get("CAMPAIGN_KEY"):
+        return None
+    for entry, hash_ in sorted(recorder.chain().items()):
+        if entry >= min(signatures) and signatures.get(entry) != sign(hash_):
+            return Break(entry, f"entry #{entry} is not signed with CAMPAIGN_KEY (forged, written "
+                                "without the key, or this is not the key it was signed with)")
+    return None
+
+
+def check_snapshots(app: Any, recorder: ChainQueries) -> Break | None:
+    """A snapshot is a shortcut a write command loads instead of the entries: it must say exactly
+    what the entries say, or commands would build on a forged state."""
+    if app.snapshots is None:
+        return None
+    for aggregate_id, _ in recorder.long_aggregates(0):
+        aggregate = None
+        events = iter(app.events.get(aggregate_id))
+        for snapshot in app.snapshots.get(aggregate_id):
+            while aggregate is None or aggregate.version < snapshot.originator_version:
+                event = next(events, None)
+                if event is None:
+                    break
+                aggregate = event.mutate(aggregate)
+            if aggregate is None or _snapshot_state(app, type(snapshot).take(aggregate)) != _snapshot_state(
+                    app, snapshot):
+                entry = recorder.entry_of(aggregate_id, snapshot.originator_version)
+                return Break(entry, f"the snapshot at entry #{entry} does not match the entries before it "
+                                    "(a snapshot was edited or forged)")
+    return None
+
+
+def _snapshot_state(app: Any, snapshot: Any) -> tuple:
+    """What a snapshot restores, in stored form (its own timestamp aside)."""
+    state = app.mapper.to_domain_event(app.mapper.to_stored_event(snapshot)).state
+    return snapshot.originator_version, snapshot.topic, state
 
 
 def _scan(app: Any, report: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 from psycopg.sql import SQL
 
-from ledger.chain import CHAIN_TABLE, COMMANDS_TABLE, GENESIS, ChainQueries, write_chain
+from ledger.chain import CHAIN_TABLE, COMMANDS_TABLE, META_TABLE, SIGNATURES_TABLE, ChainQueries, write_chain
 
 
 class ChainedPostgresRecorder(ChainQueries, PostgresApplicationRecorder):
@@ -19,15 +19,16 @@ class ChainedPostgresRecorder(ChainQueries, PostgresApplicationRecorder):
 
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
-        self.sql_create_statements += [SQL(CHAIN_TABLE), SQL(COMMANDS_TABLE)]
+        self.sql_create_statements += [SQL(CHAIN_TABLE), SQL(COMMANDS_TABLE), SQL(META_TABLE),
+                                       SQL(SIGNATURES_TABLE)]
 
     def _fetch_ids_after_insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any):
         ids = super()._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
         if ids:
-            curs.execute("SELECT hash FROM ledger_chain ORDER BY entry DESC LIMIT 1")
-            row = curs.fetchone()
-            write_chain(lambda sql, params: curs.execute(_pg(sql), params), row["hash"] if row else GENESIS,
-                        ids, stored_events, kwargs)
+            def select(sql: str, params: tuple) -> list:
+                curs.execute(_pg(sql), params)
+                return [tuple(r.values()) for r in curs.fetchall()]
+            write_chain(select, lambda sql, params: curs.execute(_pg(sql), params), ids, stored_events, kwargs)
         return ids
 
     def _select(self, sql: str, params: tuple = ()) -> list[tuple]:

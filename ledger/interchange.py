@@ -15,7 +15,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from ledger.chain import GENESIS, ChainQueries, chained, entry_hash
+from ledger.chain import GENESIS, ChainQueries, chained, link_hash
 from ledger.errors import BadInput
 
 FORMAT = "campaign-ledger/1"
@@ -41,13 +41,14 @@ def _encode(data: Any) -> bytes:
 
 
 def export_lines(app: Any, first: int = 1, last: int | None = None,
-                 progress: Callable[[int], None] | None = None) -> Iterator[str]:
+                 progress: Callable[[int], None] | None = None, anchor: str | None = None) -> Iterator[str]:
     recorder = _chained(app)
     last = last or recorder.max_notification_id() or 0
     chain_before = recorder.hash_of(first - 1) if first > 1 else GENESIS
     campaign = app.campaign()
     yield json.dumps({"format": FORMAT, "campaign": campaign.name, "ruleset": campaign.ruleset,
-                      "rules_version": campaign.rules_version, "first": first, "previous_hash": chain_before})
+                      "rules_version": campaign.rules_version, "first": first, "previous_hash": chain_before,
+                      "chain_v2_from": recorder.v2_from()})
     count, last_hash = 0, chain_before
     for entry, oid, version, topic, state, hash_, *command in recorder.stored_entries_with_hashes(first, last, BATCH):
         line: dict[str, Any] = {"entry": entry}
@@ -66,7 +67,7 @@ def export_lines(app: Any, first: int = 1, last: int | None = None,
             progress(BATCH)
     if progress:
         progress(count % BATCH)
-    yield json.dumps({"end": True, "entries": count, "last_hash": last_hash})
+    yield json.dumps({"end": True, "entries": count, "last_hash": last_hash, **({"anchor": anchor} if anchor else {})})
 
 
 def _chained(app: Any) -> ChainQueries:
@@ -95,8 +96,8 @@ def check(lines: Iterator[str]) -> int:
         if entry != expected:
             raise BadInput(f"Line {number} holds entry #{entry} where #{expected} was expected: "
                            "entries are missing or out of order.")
-        if entry_hash(previous, entry, row.get("aggregate", ""), row.get("version", 0), row.get("type", ""),
-                      _state_of(row, number)) != row.get("hash"):
+        if link_hash(previous, entry, row.get("aggregate", ""), row.get("version", 0), row.get("type", ""),
+                     _state_of(row, number), _command_of(row), header.get("chain_v2_from")) != row.get("hash"):
             raise BadInput(f"Line {number} (entry #{entry}) does not match its hash: it was edited.")
         previous, expected = row["hash"], expected + 1
     if header is None:
@@ -106,6 +107,12 @@ def check(lines: Iterator[str]) -> int:
     if end.get("entries") != expected - 1 or end.get("last_hash") != previous:
         raise BadInput(f"The closing line (line {number}) does not match the entries before it.")
     return expected - 1
+
+
+def _command_of(row: dict[str, Any]) -> tuple | None:
+    """The command-log row an entry line carries, as chain version 2 hashes it."""
+    c = row.get("command")
+    return None if not isinstance(c, dict) else (c.get("last"), c.get("name"), c.get("unit"), c.get("detail"))
 
 
 def _json(raw: str, number: int) -> dict[str, Any]:
@@ -136,9 +143,14 @@ def _state_of(row: dict[str, Any], number: int) -> bytes:
     raise BadInput(f"Line {number} has no data.")
 
 
-def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None = None) -> int:
-    """Append a checked file's entries to an empty ledger, a thousand at a time, commands kept."""
+def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None = None, total: int = 0) -> int:
+    """Append a checked file's entries to an empty ledger, a thousand at a time, commands kept.
+
+    The copy keeps the source's chain version marker (a file exported before chain version 2
+    stays version 1 throughout, entry `total` included), so its hashes and anchors still hold.
+    """
     recorder = _chained(app)
+    v2_from = total + 1
     if recorder.max_notification_id():
         raise BadInput("Import writes into a new, empty campaign file.")
     batch: list[StoredEvent] = []
@@ -148,7 +160,7 @@ def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None
     def flush() -> None:
         nonlocal written
         if batch:
-            recorder.insert_events(batch, commands=[tuple(c) for c in commands])
+            recorder.insert_events(batch, commands=[tuple(c) for c in commands], chain_v2_from=v2_from)
             written += len(batch)
             if progress:
                 progress(len(batch))
@@ -156,6 +168,8 @@ def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None
             commands.clear()
     for number, raw in enumerate(lines, 1):
         row = json.loads(raw) if raw.strip() else {}
+        if row.get("format") == FORMAT:
+            v2_from = row.get("chain_v2_from") or v2_from
         if "entry" not in row:
             continue
         if "command" in row:
@@ -185,7 +199,7 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
     if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
         app = open_ledger(target)
         with _open(path) as f:
-            written = write(app, f, progress)
+            written = write(app, f, progress, count)
         _snapshot_long_aggregates(app)
         return {"entries": written, "checked": count}
     scratch = target + ".importing"
@@ -193,7 +207,7 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
     try:
         app = open_ledger(scratch)
         with _open(path) as f:
-            written = write(app, f, progress)
+            written = write(app, f, progress, count)
         _snapshot_long_aggregates(app)
         app.close()
         os.replace(scratch, target)

@@ -54,3 +54,11 @@ def m005_trait_limits(db: Database) -> None:
 def m006_history_reversed(db: Database) -> None:
     """The entry that undid each history line's unit, so logs keep an undone round, marked reversed."""
     db["history"].add_column("reversed_at", int)
+
+
+@migrations()
+def m007_chain_checked(db: Database) -> None:
+    """How far catching up has verified the hash chain (so it resumes from there), and the last
+    audit's or rebuild's verdict on the whole chain (a broken one refuses writes)."""
+    db["chain_checked"].create({"name": str, "entry": int, "hash": str, "command_end": int,
+                                "broken_entry": int, "reason": str}, pk="name")

@@ -78,8 +78,9 @@ footer { color: var(--muted); font-size: .8rem; text-align: center; padding: 1re
 """
 
 
-def html_chunks(db: Database, first: int, last: int, title: str) -> Iterator[str]:
-    """The log of entries `first`..`last` as one standalone HTML document, in pieces."""
+def html_chunks(db: Database, first: int, last: int, title: str, anchor: str | None = None) -> Iterator[str]:
+    """The log of entries `first`..`last` as one standalone HTML document, in pieces (the footer
+    ends with the anchor line, when given, for a printout to keep)."""
     campaign = {k: v for k, v in db.execute("SELECT key, value FROM campaign")}
     name = campaign.get("name") or "Campaign"
     yield _head(f"{name}: {title}")
@@ -93,7 +94,8 @@ def html_chunks(db: Database, first: int, last: int, title: str) -> Iterator[str
     yield _pools_chart(db, first, last)
     yield _stress_chart(db, first, last)
     yield ('</section>\n</main>\n<footer>Exported by Campaign Ledger from the read model; '
-           'a standalone file: no network, no script.</footer>\n</body>\n</html>\n')
+           'a standalone file: no network, no script.'
+           + (f'<br><code class="anchor">{escape(anchor)}</code>' if anchor else '') + '</footer>\n</body>\n</html>\n')
 
 
 # --- the page's head and header --------------------------------------------------------------------

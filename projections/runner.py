@@ -3,6 +3,11 @@
 `BEGIN IMMEDIATE` takes the file's write lock before the position is read, so two
 processes catching up at once queue instead of applying an entry twice; a crash
 rolls back rows and position together, so no entry is ever skipped or doubled.
+
+Catching up also verifies the hash chain of the entries it applies, continuing from the
+hash it verified last (kept in `chain_checked` beside the position): an entry that does not
+match stops it there, and so does a verified entry whose hash has since changed (hashes
+recomputed over an edit). It raises the ledger's ChainBroken after keeping what verified.
 """
 from __future__ import annotations
 
@@ -42,8 +47,9 @@ def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = No
     return _drain(app, db, progress, lambda: _immediate(db))
 
 
-def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None) -> int:
-    """Throw the read model away and derive it again from the whole ledger, in one transaction.
+def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None, check: bool = True) -> int:
+    """Throw the read model away and derive it again from the whole ledger, in one transaction
+    (`check=False`: on a chain known to be broken, when the GM forces it).
 
     An entry the tables cannot apply stops it there: what came before is kept, and the
     ReadModelStuck error that names the entry is raised once that is committed.
@@ -52,35 +58,48 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
         for table in READ_TABLES:
             db.execute(f"DELETE FROM [{table}]")
         db.execute("DELETE FROM position WHERE name = ?", [NAME])
+        db.execute("DELETE FROM chain_checked WHERE name = ?", [NAME])
         try:
-            return _drain(app, db, progress, contextlib.nullcontext)
+            return _drain(app, db, progress, contextlib.nullcontext, check)
         except ReadModelStuck as e:
             stuck = e
     raise stuck
 
 
+def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
+    """Keep the whole-chain verdict of an audit or rebuild: while it names an entry, catching up
+    refuses (so writes are refused and reads warn) until a clean audit or a rebuild."""
+    with _immediate(db):
+        db.execute("INSERT INTO chain_checked (name, broken_entry, reason) VALUES (?, ?, ?) ON CONFLICT(name) "
+                   "DO UPDATE SET broken_entry = excluded.broken_entry, reason = excluded.reason",
+                   [NAME, entry, reason])
+
+
 def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
-           transaction: Callable[[], Any]) -> int:
+           transaction: Callable[[], Any], check: bool = True) -> int:
     applied = 0
     while True:
         with transaction():
-            count, stuck = _next_batch(app, db)
+            count, error = _next_batch(app, db, check)
         applied += count
         if progress and count:
             progress(count)
-        if stuck is not None:
-            raise stuck
+        if error is not None:
+            raise error
         if count < BATCH:
             return applied
 
 
-def _next_batch(app: Any, db: Database, stop: int | None = None) -> tuple[int, ReadModelStuck | None]:
-    """Inside a write transaction: apply the next batch of entries and move the position.
+def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = None) -> tuple[int, Exception | None]:
+    """Inside a write transaction: apply the next batch of entries (those that verify) and move the position.
 
     An entry that cannot be applied leaves no row behind (its savepoint is rolled back);
     the position stops at the entry before it, so every later read says where it stands.
     """
     notifications = app.recorder.select_notifications(position(db), BATCH, stop=stop, inclusive_of_start=False)
+    broken = None
+    if check:
+        notifications, broken = _verified(app, db, notifications)
     applied, stuck = 0, None
     for n in notifications:
         db.execute("SAVEPOINT entry")
@@ -97,7 +116,42 @@ def _next_batch(app: Any, db: Database, stop: int | None = None) -> tuple[int, R
         applied += 1
     if applied:
         db.table("position").upsert({"name": NAME, "entry": notifications[applied - 1].id}, pk="name")
-    return applied, stuck
+    return applied, stuck or (broken.error() if broken is not None else None)
+
+
+def recorded_break(app: Any, db: Database) -> Any:
+    """A break known without reading the ledger: the last audit's verdict, or the newest applied
+    entry's hash changed since (hashes recomputed over an edit: `rebuild` would copy the forgery)."""
+    row = db.execute("SELECT broken_entry, reason FROM chain_checked WHERE name = ?", [NAME]).fetchone()
+    if row and row[0] is not None:
+        return app.recorder.broken(row[0], f"audit or rebuild found {row[1]}")
+    checked = _checked(db)
+    if checked and checked[0] and app.recorder.hash_of(checked[0]) != checked[1]:
+        return app.recorder.broken(checked[0], f"entry #{checked[0]} no longer has the hash it had when the "
+                                               "read tables applied it (the ledger was rewritten at or before it)")
+    return None
+
+
+def _checked(db: Database) -> tuple | None:
+    row = db.execute("SELECT entry, hash, command_end FROM chain_checked WHERE name = ?", [NAME]).fetchone()
+    return tuple(row) if row and row[0] is not None else None
+
+
+def _verified(app: Any, db: Database, notifications: list) -> tuple[list, Any]:
+    """The notifications that extend the chain verified so far, and the first break if any."""
+    broken = recorded_break(app, db)
+    if broken is not None:
+        return [], broken
+    recorder, at = app.recorder, position(db)
+    row = _checked(db)
+    if row is None or row[0] != at:  # read tables older than the check: trust what they applied
+        row = (at, recorder.hash_of(at) if at else None, recorder.command_end(at) if at else None)
+    good, last_hash, command_end, broken = recorder.check_batch(row[1], row[2], notifications)
+    if good:
+        db.execute("INSERT INTO chain_checked (name, entry, hash, command_end) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT(name) DO UPDATE SET entry = excluded.entry, hash = excluded.hash, "
+                   "command_end = excluded.command_end", [NAME, notifications[good - 1].id, last_hash, command_end])
+    return notifications[:good], broken
 
 
 def _apply(db: Database, entry: int, event: Any) -> None:

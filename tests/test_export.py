@@ -24,6 +24,7 @@ def _demo(tmp_path, system="relics") -> Table:
 
 def _no_times(text: str) -> str:
     text = re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00", "<time>", text)
+    text = re.sub(r"sha256:[0-9a-f]{64}", "sha256:<hash>", text)  # the anchor: entries carry their times
     return re.sub(r"`\d\d:\d\d:\d\d`", "`<time>`", text)
 
 
@@ -55,7 +56,8 @@ def test_every_jsonl_line_carries_number_time_type_data_and_hash(tmp_path):
     assert header["campaign"] == "The Moon Heist" and header["first"] == 1
     assert [e["entry"] for e in entries] == list(range(1, len(entries) + 1))
     assert all({"entry", "time", "type", "data", "hash"} <= e.keys() for e in entries)
-    assert end == {"end": True, "entries": len(entries), "last_hash": entries[-1]["hash"]}
+    assert end == {"end": True, "entries": len(entries), "last_hash": entries[-1]["hash"],
+                   "anchor": f"campaign-ledger anchor #{len(entries)} sha256:{entries[-1]['hash']}"}
     rolled = next(e for e in entries if e["type"].endswith("Challenge.PoolRolled"))
     assert rolled["data"]["faces"] == [1, 1, 2, 3, 6] and rolled["data"]["entered"] is True
 
@@ -102,9 +104,10 @@ def test_import_never_writes_over_an_existing_campaign(tmp_path):
 
 def test_the_csv_is_the_history_for_spreadsheets(tmp_path):
     t = _demo(tmp_path)
-    rows = list(csv.DictReader(io.StringIO(t("export", "--format", "csv").stdout)))
+    *rows, anchor = list(csv.DictReader(io.StringIO(t("export", "--format", "csv").stdout)))
     history = t.json("history")
     assert [(int(r["entry"]), r["line"]) for r in rows] == [(h["entry"], h["line"]) for h in history]
+    assert anchor["entry"] == t.json("anchor")["anchor"]  # the last row, alone in its first cell
     assert rows[20]["round"] == "Vault Guards:1"
 
 
