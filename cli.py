@@ -83,16 +83,18 @@ def json_option(f: Callable) -> Callable:
 # --- plumbing -----------------------------------------------------------------------------
 
 def _open(ctx: click.Context, must_exist: bool = True):
+    from ledger import campaign_file
     from ledger.application import open_ledger
     from projections import runner
 
     path = ctx.find_root().obj["db"]
     sqlite_ledger = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite"
-    if must_exist and sqlite_ledger and not os.path.exists(path):
-        raise BadInput(f"No campaign file at {path}; create one with `campaign --db {path} new NAME`.")
+    campaign_file.check(path, creating=not (must_exist and sqlite_ledger), ledger_in_file=sqlite_ledger)
     app = open_ledger(path)
     app.gm_override = ctx.find_root().obj.get("override")
-    return app, runner.connect(path)
+    db = runner.connect(path)
+    campaign_file.stamp(db.conn)
+    return app, db
 
 
 def _write(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = True,

@@ -1,0 +1,103 @@
+"""Which files are campaign files: the program opens only those, and never touches the rest.
+
+A campaign file is an SQLite database stamped with the campaign's application id and the
+schema version of the program that made it (SQLite's own header fields, see
+https://sqlite.org/fileformat.html#application_id). Files made before the stamp existed are
+recognised by their tables (the ledger's, nothing foreign) and stamped on first open.
+Everything else (another application's database, a text file, a folder, an empty file)
+is refused before SQLite opens it, so it stays byte-identical.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from urllib.parse import quote
+
+from ledger.errors import BadInput
+
+APPLICATION_ID = 0x43414D50  # "CAMP"
+SCHEMA_VERSION = 1
+SQLITE_MAGIC = b"SQLite format 3\x00"
+LEDGER_TABLES = frozenset({"stored_events", "ledger_chain", "ledger_commands"})
+SQLITE_INTERNAL = frozenset({"sqlite_sequence", "sqlite_stat1", "sqlite_stat4"})
+
+
+def check(path: str, creating: bool = False, ledger_in_file: bool = True) -> None:
+    """Refuse `path` unless it is a campaign file (or, when `creating`, no file yet).
+
+    `ledger_in_file` is False when the ledger lives in PostgreSQL and the file holds only read tables.
+    """
+    if not os.path.lexists(path):
+        if creating:
+            return
+        raise BadInput(f"No campaign file at {path}; create one with `campaign --db {path} new NAME`.")
+    if os.path.isdir(path):
+        raise BadInput(f"{path} is a folder, not a campaign file.")
+    header = _header(path)
+    if not header:
+        raise BadInput(f"{path} is an empty file, not a campaign file; choose a new file name with --db.")
+    if not header.startswith(SQLITE_MAGIC):
+        raise BadInput(f"{path} is not a campaign file (it is not a database; a text or other file?).")
+    application_id, version = _stamp_of(header)
+    if application_id == APPLICATION_ID:
+        _check_version(path, version)
+        return
+    if application_id:
+        raise BadInput(f"{path} belongs to another application (SQLite application id {application_id:#x}), "
+                       "not a campaign file.")
+    _check_tables(path, LEDGER_TABLES if ledger_in_file else frozenset())
+
+
+def stamp(conn: sqlite3.Connection) -> None:
+    """Mark a campaign file as ours (new files, and old ones on first open); already-stamped files are left alone."""
+    if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _header(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(100)
+    except OSError as e:
+        raise BadInput(f"Cannot read {path}: {e.strerror}.") from None
+
+
+def _stamp_of(header: bytes) -> tuple[int, int]:
+    """(application id, user version) straight from the file header: no SQLite connection, no lock, no change."""
+    if len(header) < 72:
+        return 0, 0
+    return int.from_bytes(header[68:72], "big"), int.from_bytes(header[60:64], "big")
+
+
+def _check_version(path: str, version: int) -> None:
+    if version > SCHEMA_VERSION:
+        raise BadInput(f"{path} was written by a newer campaign program (file version {version}; "
+                       f"this program reads up to version {SCHEMA_VERSION}); upgrade campaign to open it.")
+
+
+def _check_tables(path: str, required: frozenset[str]) -> None:
+    """An unstamped database is ours only if it holds the ledger's tables and nothing foreign."""
+    tables = _tables(path)
+    foreign = tables - LEDGER_TABLES - _known_tables() - SQLITE_INTERNAL
+    if not required <= tables or foreign or not tables:
+        shown = ", ".join(sorted(foreign or tables)[:5]) or "no tables"
+        raise BadInput(f"{path} is another application's database ({shown}), not a campaign file.")
+
+
+def _tables(path: str) -> set[str]:
+    uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        raise BadInput(f"{path} is not a readable campaign file ({e}).") from None
+
+
+def _known_tables() -> frozenset[str]:
+    from projections.runner import READ_TABLES
+    return frozenset({*READ_TABLES, "stored_snapshots", "position", "_sqlite_migrations"})
