@@ -8,9 +8,10 @@ that was truncated, reordered or edited is refused by the line that gives it awa
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
-from typing import IO, Any, Callable, Iterator
+from typing import Any, Callable, Iterator
 from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
@@ -79,6 +80,7 @@ def check(lines: Iterator[str]) -> int:
     """Walk a whole file against the chain; return its entry count or refuse at the first bad line."""
     header: dict[str, Any] | None = None
     previous, expected, number, end = GENESIS, 1, 0, None
+    versions: dict[str, int] = {}  # each aggregate's last version: its entries must follow on one by one
     for number, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
@@ -92,9 +94,11 @@ def check(lines: Iterator[str]) -> int:
             end = row
             continue
         entry = row.get("entry")
+        _check_shape(row, number)
         if entry != expected:
             raise BadInput(f"Line {number} holds entry #{entry} where #{expected} was expected: "
                            "entries are missing or out of order.")
+        _check_version(row, number, versions)
         if entry_hash(previous, entry, row.get("aggregate", ""), row.get("version", 0), row.get("type", ""),
                       _state_of(row, number)) != row.get("hash"):
             raise BadInput(f"Line {number} (entry #{entry}) does not match its hash: it was edited.")
@@ -108,9 +112,57 @@ def check(lines: Iterator[str]) -> int:
     return expected - 1
 
 
+def _check_shape(row: dict[str, Any], number: int) -> None:
+    """Only the program's own event types, a real aggregate id and version: nothing in the file picks code to run."""
+    if row.get("type") not in known_topics():
+        raise BadInput(f"Line {number} holds an event type this program does not know ({str(row.get('type'))[:80]}); "
+                       "nothing was imported.")
+    try:
+        UUID(str(row.get("aggregate")))
+    except ValueError:
+        raise BadInput(f"Line {number} has no valid aggregate id; the file is damaged.") from None
+    if type(row.get("version")) is not int or row["version"] < 1:
+        raise BadInput(f"Line {number} has no valid aggregate version; the file is damaged.")
+
+
+def _check_version(row: dict[str, Any], number: int, versions: dict[str, int]) -> None:
+    aggregate = str(UUID(str(row["aggregate"])))
+    wanted = versions.get(aggregate, 0) + 1
+    if row["version"] != wanted:
+        raise BadInput(f"Line {number} holds version {row['version']} of its record where {wanted} was expected; "
+                       "nothing was imported.")
+    versions[aggregate] = wanted
+
+
+@functools.lru_cache(maxsize=1)
+def known_topics() -> frozenset[str]:
+    """The allow-list: the topic of every event class the ledger's aggregates define (and inherit)."""
+    from eventsourcing.domain import DomainEvent
+    from eventsourcing.utils import get_topic
+
+    import ledger.application  # noqa: F401  (defines every aggregate)
+    from ledger.reversible import Reversible
+
+    topics = set()
+    for aggregate in [Reversible, *_subclasses(Reversible)]:
+        for name in dir(aggregate):
+            value = getattr(aggregate, name)
+            if isinstance(value, type) and issubclass(value, DomainEvent) and value.__module__.startswith("ledger."):
+                topics.add(get_topic(value))  # snapshots (eventsourcing's own class) never travel in an export
+    return frozenset(topics)
+
+
+def _subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
 def _json(raw: str, number: int) -> dict[str, Any]:
     try:
         row = json.loads(raw)
+    except RecursionError:
+        raise BadInput(f"Line {number} is nested too deeply to be an entry; the file is damaged.") from None
     except ValueError:
         raise BadInput(f"Line {number} is not JSON; the file is damaged.") from None
     if not isinstance(row, dict):
@@ -178,29 +230,68 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
     SQLite: into a scratch file moved into place at the end. PostgreSQL (from the
     environment): into its ledger, which must be empty; the read tables go to `target`.
     """
-    if os.path.exists(target):
+    if os.path.lexists(target):
         raise BadInput(f"{target} already exists; import writes a new campaign file.")
-    with _open(path) as f:
-        count = check(f)
-    if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
-        app = open_ledger(target)
-        with _open(path) as f:
-            written = write(app, f, progress)
-        _snapshot_long_aggregates(app)
-        return {"entries": written, "checked": count}
+    count = check(_lines(path))
     scratch = target + ".importing"
     _remove(scratch)
     try:
-        app = open_ledger(scratch)
-        with _open(path) as f:
-            written = write(app, f, progress)
+        app = open_ledger(scratch, store="eventsourcing.sqlite")
+        written = write(app, _lines(path), progress)
+        _replay(app, scratch)
         _snapshot_long_aggregates(app)
         app.close()
-        os.replace(scratch, target)
+        if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
+            _remove(scratch)  # checked; now the same lines go to the server's ledger
+            written = write(open_ledger(target), _lines(path))
+        else:
+            os.replace(scratch, target)
     except BaseException:
         _remove(scratch)
         raise
     return {"entries": written, "checked": count}
+
+
+def _replay(app: Any, path: str) -> None:
+    """Every entry through its aggregate and the read tables, in order, before the file is kept:
+    a file whose hashes were recomputed over broken data is refused here, naming the entry."""
+    from ledger import campaign_file
+    from projections import runner
+
+    db = runner.connect(path)
+    aggregates: dict[UUID, Any] = {}
+    try:
+        with runner._immediate(db):
+            last = 0
+            for n in _notifications(app):
+                _replay_one(app, db, aggregates, n)
+                last = n.id
+            db.table("position").upsert({"name": runner.NAME, "entry": last}, pk="name")
+        campaign_file.stamp(db.conn)
+    finally:
+        db.conn.close()
+
+
+def _notifications(app: Any) -> Iterator[Any]:
+    start = 0
+    while True:
+        batch = app.recorder.select_notifications(start, BATCH, inclusive_of_start=False)
+        yield from batch
+        if len(batch) < BATCH:
+            return
+        start = batch[-1].id
+
+
+def _replay_one(app: Any, db: Any, aggregates: dict[UUID, Any], n: Any) -> None:
+    from projections import runner
+
+    try:
+        event = app.mapper.to_domain_event(n)
+        aggregates[n.originator_id] = event.mutate(aggregates.get(n.originator_id))
+        runner._apply(db, n.id, event)
+    except Exception as e:
+        why = f"{type(e).__name__}: {e}"[:160]
+        raise BadInput(f"Entry #{n.id} (line {n.id + 1}) does not replay ({why}); nothing was imported.") from None
 
 
 def _remove(scratch: str) -> None:
@@ -209,11 +300,18 @@ def _remove(scratch: str) -> None:
             os.remove(leftover)
 
 
-def _open(path: str) -> IO[str]:
+def _lines(path: str) -> Iterator[str]:
+    """The file's lines as text, refusing the first one that is not UTF-8 by its number."""
     try:
-        return open(path, encoding="utf-8")
+        f = open(path, "rb")
     except OSError as e:
         raise BadInput(f"Cannot read {path}: {e.strerror}.") from None
+    with f:
+        for number, raw in enumerate(f, 1):
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise BadInput(f"Line {number} is not UTF-8 text; the file is damaged.") from None
 
 
 SNAPSHOT_STEP = 1000  # each snapshot starts from the one before, so memory stays flat
