@@ -9,9 +9,11 @@ is refused before SQLite opens it, so it stays byte-identical.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from pathlib import Path
+from typing import Iterator
 from urllib.parse import quote
 
 from ledger.errors import BadInput
@@ -39,7 +41,7 @@ def check(path: str, creating: bool = False, ledger_in_file: bool = True) -> Non
         raise BadInput(f"{path} is an empty file, not a campaign file; choose a new file name with --db.")
     if not header.startswith(SQLITE_MAGIC):
         raise BadInput(f"{path} is not a campaign file (it is not a database; a text or other file?).")
-    application_id, version = _stamp_of(header)
+    application_id, version = _stamp_of(path, header)
     if application_id == APPLICATION_ID:
         _check_version(path, version)
         return
@@ -64,8 +66,13 @@ def _header(path: str) -> bytes:
         raise BadInput(f"Cannot read {path}: {e.strerror}.") from None
 
 
-def _stamp_of(header: bytes) -> tuple[int, int]:
-    """(application id, user version) straight from the file header: no SQLite connection, no lock, no change."""
+def _stamp_of(path: str, header: bytes) -> tuple[int, int]:
+    """(application id, user version): from the file header (no connection, no lock, no change), or,
+    while a write-ahead log may hold newer values than the header, from a read-only connection."""
+    if os.path.exists(path + "-wal"):
+        with _read_only(path) as conn:
+            return (conn.execute("PRAGMA application_id").fetchone()[0],
+                    conn.execute("PRAGMA user_version").fetchone()[0])
     if len(header) < 72:
         return 0, 0
     return int.from_bytes(header[68:72], "big"), int.from_bytes(header[60:64], "big")
@@ -87,11 +94,17 @@ def _check_tables(path: str, required: frozenset[str]) -> None:
 
 
 def _tables(path: str) -> set[str]:
+    with _read_only(path) as conn:
+        return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+@contextlib.contextmanager
+def _read_only(path: str) -> Iterator[sqlite3.Connection]:
     uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
     try:
         conn = sqlite3.connect(uri, uri=True)
         try:
-            return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            yield conn
         finally:
             conn.close()
     except sqlite3.DatabaseError as e:
