@@ -28,6 +28,9 @@ class LedgerGroup(click.Group):
         except LedgerError as e:
             raise click.ClickException(str(e)) from None
         except Exception as e:  # a failure we did not foresee still gets one line, never a traceback
+            storage = _storage_message(ctx, e)
+            if storage:
+                raise click.ClickException(storage) from None
             if os.environ.get("CAMPAIGN_DEBUG"):
                 raise
             raise click.ClickException(f"the command failed unexpectedly ({type(e).__name__}: {e}); "
@@ -45,6 +48,34 @@ class LedgerGroup(click.Group):
         if standalone_mode:
             sys.exit(rv if isinstance(rv, int) else 0)
         return rv
+
+
+def _storage_message(ctx: click.Context, e: BaseException) -> str | None:
+    """Disk full and read-only media in the GM's words, with what was and wasn't recorded."""
+    import errno
+
+    text = f"{e} {e.__cause__ or ''} {e.__context__ or ''}".lower()
+    codes = {getattr(x, "errno", None) for x in (e, e.__cause__, e.__context__)}
+    obj = ctx.find_root().obj or {}
+    db = obj.get("db", "the campaign file")
+    folder = os.path.dirname(os.path.abspath(db))
+    entries = obj.get("recorded") or []
+    recorded = (f"the command was recorded (entries #{entries[0]}-#{entries[-1]}) but the read tables are behind; "
+                "once there is room, any command catches them up" if entries else
+                "nothing of this command was recorded")
+    if errno.ENOSPC in codes or "disk is full" in text or (
+            "disk i/o error" in text and os.path.isdir(folder) and _free_bytes(folder) == 0):
+        return f"the disk holding {db} is full: {recorded}; free some space and run it again."
+    if errno.EROFS in codes or "readonly database" in text or "read-only file system" in text or (
+            "unable to open database file" in text and not os.access(folder, os.W_OK)):
+        return (f"{db} is on read-only media (or is read-only) and cannot be opened for writing; {recorded}; "
+                "copy it to a writable folder to use it.")
+    return None
+
+
+def _free_bytes(folder: str) -> int:
+    import shutil
+    return shutil.disk_usage(folder).free
 
 
 @click.group(cls=LedgerGroup)
@@ -104,6 +135,7 @@ def _write(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = T
 
     app, db = _open(ctx, must_exist)
     report = call(app)
+    ctx.find_root().obj["recorded"] = report.get("entries", [])  # what an error after this point must not deny
     runner.catch_up(app, db)
     report["history"] = views.entries(db, report.get("entries", []))
     _print(ctx, report, text or _text_report)

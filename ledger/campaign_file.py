@@ -69,10 +69,16 @@ def _header(path: str) -> bytes:
 def _stamp_of(path: str, header: bytes) -> tuple[int, int]:
     """(application id, user version): from the file header (no connection, no lock, no change), or,
     while a write-ahead log may hold newer values than the header, from a read-only connection."""
-    if os.path.exists(path + "-wal"):
-        with _read_only(path) as conn:
-            return (conn.execute("PRAGMA application_id").fetchone()[0],
-                    conn.execute("PRAGMA user_version").fetchone()[0])
+    stamped = _header_stamp(header)
+    if stamped[0] != APPLICATION_ID and os.path.exists(path + "-wal"):
+        with contextlib.suppress(BadInput):  # an unreadable log: the header's word, and opening will say more
+            with _read_only(path) as conn:
+                return (conn.execute("PRAGMA application_id").fetchone()[0],
+                        conn.execute("PRAGMA user_version").fetchone()[0])
+    return stamped
+
+
+def _header_stamp(header: bytes) -> tuple[int, int]:
     if len(header) < 72:
         return 0, 0
     return int.from_bytes(header[68:72], "big"), int.from_bytes(header[60:64], "big")

@@ -120,6 +120,7 @@ def test_a_campaign_file_with_a_foreign_table_added_is_refused_untouched(tmp_pat
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA application_id = 0")
     conn.execute("CREATE TABLE invoices (id INTEGER)")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # as a file closed by the other program reaches us
     conn.close()
     assert "another application's database (invoices)" in _refused_untouched(path, "sheet")
 
@@ -129,6 +130,41 @@ def test_a_file_from_a_newer_program_says_which_version(tmp_path):
     Table(path)("demo")
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # as a file closed by the newer program reaches us
     conn.close()
     message = _refused_untouched(path, "sheet")
     assert f"file version {SCHEMA_VERSION + 1}" in message and f"up to version {SCHEMA_VERSION}" in message
+
+
+# --- storage messages (disk full and read-only media simulated by raising from the ledger's write:
+# the same failures a full tmpfs and a read-only bind mount gave when played by hand) ---------------
+
+def _failing_write(monkeypatch, error: Exception) -> None:
+    from ledger.chain import ChainedSQLiteRecorder
+
+    def insert_events(*args, **kwargs):
+        raise error
+    monkeypatch.setattr(ChainedSQLiteRecorder, "insert_events", insert_events)
+
+
+@pytest.mark.parametrize("error", [sqlite3.OperationalError("database or disk is full"),
+                                   OSError(28, "No space left on device")])
+def test_a_full_disk_says_so_and_that_nothing_was_recorded(table, monkeypatch, error):
+    _failing_write(monkeypatch, error)
+    message = table.refused("scene", "start", "Rooftops")
+    assert "is full: nothing of this command was recorded" in message
+
+
+def test_a_full_disk_after_the_entries_were_written_says_they_were_recorded(table, monkeypatch):
+    from projections import runner
+    before = table.entries()
+    monkeypatch.setattr(runner, "catch_up", lambda *a, **k: (_ for _ in ()).throw(
+        sqlite3.OperationalError("database or disk is full")))
+    result = table("scene", "start", "Rooftops", ok=False)
+    assert result.exit_code == 1 and table.entries() == before + 1
+    assert f"the command was recorded (entries #{before + 1}-#{before + 1})" in result.stderr
+
+
+def test_a_read_only_file_refuses_writes_in_one_line(table, monkeypatch):
+    _failing_write(monkeypatch, sqlite3.OperationalError("attempt to write a readonly database"))
+    assert "read-only" in table.refused("scene", "start", "Rooftops")
