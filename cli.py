@@ -120,7 +120,10 @@ def _open(ctx: click.Context, must_exist: bool = True):
 
     path = ctx.find_root().obj["db"]
     sqlite_ledger = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite"
-    campaign_file.check(path, creating=not (must_exist and sqlite_ledger), ledger_in_file=sqlite_ledger)
+    campaign_file.check(path, runner.READ_TABLES, creating=not (must_exist and sqlite_ledger),
+                        ledger_in_file=sqlite_ledger)
+    if not os.path.lexists(path):
+        campaign_file.create(path)
     app = open_ledger(path)
     app.gm_override = ctx.find_root().obj.get("override")
     db = runner.connect(path)

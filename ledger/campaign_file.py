@@ -23,11 +23,13 @@ SCHEMA_VERSION = 1
 SQLITE_MAGIC = b"SQLite format 3\x00"
 LEDGER_TABLES = frozenset({"stored_events", "ledger_chain", "ledger_commands"})
 SQLITE_INTERNAL = frozenset({"sqlite_sequence", "sqlite_stat1", "sqlite_stat4"})
+OTHER_TABLES = frozenset({"stored_snapshots", "position", "_sqlite_migrations"})
 
 
-def check(path: str, creating: bool = False, ledger_in_file: bool = True) -> None:
+def check(path: str, read_tables: tuple[str, ...], creating: bool = False, ledger_in_file: bool = True) -> None:
     """Refuse `path` unless it is a campaign file (or, when `creating`, no file yet).
 
+    `read_tables` are the read side's tables (passed in: the write side never imports the read side);
     `ledger_in_file` is False when the ledger lives in PostgreSQL and the file holds only read tables.
     """
     if not os.path.lexists(path):
@@ -48,7 +50,17 @@ def check(path: str, creating: bool = False, ledger_in_file: bool = True) -> Non
     if application_id:
         raise BadInput(f"{path} belongs to another application (SQLite application id {application_id:#x}), "
                        "not a campaign file.")
-    _check_tables(path, LEDGER_TABLES if ledger_in_file else frozenset())
+    _check_tables(path, LEDGER_TABLES if ledger_in_file else frozenset(), frozenset(read_tables))
+
+
+def create(path: str) -> None:
+    """A new, empty campaign file stamped before the ledger turns on its write-ahead log, so the stamp
+    sits in the file header at once and later opens read it there, without a connection."""
+    conn = sqlite3.connect(path)
+    try:
+        stamp(conn)
+    finally:
+        conn.close()
 
 
 def stamp(conn: sqlite3.Connection) -> None:
@@ -90,10 +102,10 @@ def _check_version(path: str, version: int) -> None:
                        f"this program reads up to version {SCHEMA_VERSION}); upgrade campaign to open it.")
 
 
-def _check_tables(path: str, required: frozenset[str]) -> None:
+def _check_tables(path: str, required: frozenset[str], read_tables: frozenset[str]) -> None:
     """An unstamped database is ours only if it holds the ledger's tables and nothing foreign."""
     tables = _tables(path)
-    foreign = tables - LEDGER_TABLES - _known_tables() - SQLITE_INTERNAL
+    foreign = tables - LEDGER_TABLES - read_tables - OTHER_TABLES - SQLITE_INTERNAL
     if not required <= tables or foreign or not tables:
         shown = ", ".join(sorted(foreign or tables)[:5]) or "no tables"
         raise BadInput(f"{path} is another application's database ({shown}), not a campaign file.")
@@ -116,7 +128,3 @@ def _read_only(path: str) -> Iterator[sqlite3.Connection]:
     except sqlite3.DatabaseError as e:
         raise BadInput(f"{path} is not a readable campaign file ({e}).") from None
 
-
-def _known_tables() -> frozenset[str]:
-    from projections.runner import READ_TABLES
-    return frozenset({*READ_TABLES, "stored_snapshots", "position", "_sqlite_migrations"})
