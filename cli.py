@@ -28,6 +28,9 @@ class LedgerGroup(click.Group):
         except LedgerError as e:
             raise click.ClickException(str(e)) from None
         except Exception as e:  # a failure we did not foresee still gets one line, never a traceback
+            storage = _storage_message(ctx, e)
+            if storage:
+                raise click.ClickException(storage) from None
             if os.environ.get("CAMPAIGN_DEBUG"):
                 raise
             key = (ctx.obj or {}).get("key_used")
@@ -47,6 +50,34 @@ class LedgerGroup(click.Group):
         if standalone_mode:
             sys.exit(rv if isinstance(rv, int) else 0)
         return rv
+
+
+def _storage_message(ctx: click.Context, e: BaseException) -> str | None:
+    """Disk full and read-only media in the GM's words, with what was and wasn't recorded."""
+    import errno
+
+    text = f"{e} {e.__cause__ or ''} {e.__context__ or ''}".lower()
+    codes = {getattr(x, "errno", None) for x in (e, e.__cause__, e.__context__)}
+    obj = ctx.find_root().obj or {}
+    db = obj.get("db", "the campaign file")
+    folder = os.path.dirname(os.path.abspath(db))
+    entries = obj.get("recorded") or []
+    recorded = (f"the command was recorded (entries #{entries[0]}-#{entries[-1]}) but the read tables are behind; "
+                "once there is room, any command catches them up" if entries else
+                "nothing of this command was recorded")
+    if errno.ENOSPC in codes or "disk is full" in text or (
+            "disk i/o error" in text and os.path.isdir(folder) and _free_bytes(folder) == 0):
+        return f"the disk holding {db} is full: {recorded}; free some space and run it again."
+    if errno.EROFS in codes or "readonly database" in text or "read-only file system" in text or (
+            "unable to open database file" in text and not os.access(folder, os.W_OK)):
+        return (f"{db} is on read-only media (or is read-only) and cannot be opened for writing; {recorded}; "
+                "copy it to a writable folder to use it.")
+    return None
+
+
+def _free_bytes(folder: str) -> int:
+    import shutil
+    return shutil.disk_usage(folder).free
 
 
 @click.group(cls=LedgerGroup)
@@ -94,16 +125,21 @@ def json_option(f: Callable) -> Callable:
 # --- plumbing -----------------------------------------------------------------------------
 
 def _open(ctx: click.Context, must_exist: bool = True):
+    from ledger import campaign_file
     from ledger.application import open_ledger
     from projections import runner
 
     path = ctx.find_root().obj["db"]
     sqlite_ledger = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite"
-    if must_exist and sqlite_ledger and not os.path.exists(path):
-        raise BadInput(f"No campaign file at {path}; create one with `campaign --db {path} new NAME`.")
+    campaign_file.check(path, runner.READ_TABLES, creating=not (must_exist and sqlite_ledger),
+                        ledger_in_file=sqlite_ledger)
+    if not os.path.lexists(path):
+        campaign_file.create(path)
     app = open_ledger(path)
     app.gm_override = ctx.find_root().obj.get("override")
-    return app, runner.connect(path)
+    db = runner.connect(path)
+    campaign_file.stamp(db.conn)
+    return app, db
 
 
 def _write(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = True,
@@ -119,10 +155,11 @@ def _write(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = T
     _catch_up_warning(app, db, writing=True)  # a broken chain refuses the write; a stuck read side does not
     report = call(app)
     report.setdefault("key", ctx.find_root().obj["key_used"])
+    ctx.find_root().obj["recorded"] = report.get("entries", [])  # what an error after this point must not deny
     try:
         runner.catch_up(app, db)
     except Exception as e:  # the entries are in the ledger: say which, whatever failed after
-        _recorded_but(report, e)
+        _recorded_but(ctx, report, e)
     report["history"] = views.entries(db, report.get("entries", []))
     if report.get("repeated"):
         text = _repeated_text
@@ -140,7 +177,7 @@ def _command_key(ctx: click.Context) -> str:
     return obj["key_used"]
 
 
-def _recorded_but(report: dict, failure: Exception) -> None:
+def _recorded_but(ctx: click.Context, report: dict, failure: Exception) -> None:
     """After the ledger saved: a read side stuck before these entries only warns; else one Error line."""
     from ledger.errors import ReadModelStuck
 
@@ -151,6 +188,9 @@ def _recorded_but(report: dict, failure: Exception) -> None:
         return
     if not entries:
         raise failure
+    storage = None if isinstance(failure, ReadModelStuck) else _storage_message(ctx, failure)
+    if storage:  # a full disk or read-only media, in the GM's words
+        raise click.ClickException(f"{storage} A retry with --key {report['key']} appends nothing.")
     span = _span(entries)
     cause = str(failure) if isinstance(failure, ReadModelStuck) else \
         f"the read tables could not catch up ({type(failure).__name__}: {failure})"

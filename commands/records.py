@@ -241,12 +241,12 @@ def import_cmd(ctx: click.Context, source: str) -> None:
     from projections import runner
 
     target = ctx.find_root().obj["db"]
-    lines = sum(1 for _ in open(source, encoding="utf-8")) if os.path.exists(source) else 0
+    lines = sum(1 for _ in open(source, "rb")) if os.path.isfile(source) else 0
     with _progress(ctx, lines, "Importing") as bar:
-        report = interchange.import_file(open_ledger, source, target, bar.update if bar is not None else None)
+        report = interchange.import_file(open_ledger, source, target, bar.update if bar is not None else None,
+                                         runner.replay_check)
     app, db = _open(ctx)
-    with _progress(ctx, report["entries"], "Building the read tables") as bar:
-        runner.rebuild(app, db, bar.update if bar is not None else None)
+    runner.catch_up(app, db)  # the read tables were built while the import was checked
     _print(ctx, report, lambda r: f"Imported {r['entries']} entries into {target}; every hash checked.")
 
 

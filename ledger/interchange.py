@@ -8,9 +8,10 @@ that was truncated, reordered or edited is refused by the line that gives it awa
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
-from typing import IO, Any, Callable, Iterator
+from typing import Any, Callable, Iterator
 from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
@@ -80,6 +81,7 @@ def check(lines: Iterator[str]) -> int:
     """Walk a whole file against the chain; return its entry count or refuse at the first bad line."""
     header: dict[str, Any] | None = None
     previous, expected, number, end = GENESIS, 1, 0, None
+    versions: dict[str, int] = {}  # each aggregate's last version: its entries must follow on one by one
     for number, raw in enumerate(lines, 1):
         if not raw.strip():
             continue
@@ -93,9 +95,11 @@ def check(lines: Iterator[str]) -> int:
             end = row
             continue
         entry = row.get("entry")
+        _check_shape(row, number)
         if entry != expected:
             raise BadInput(f"Line {number} holds entry #{entry} where #{expected} was expected: "
                            "entries are missing or out of order.")
+        _check_version(row, number, versions)
         if link_hash(previous, entry, row.get("aggregate", ""), row.get("version", 0), row.get("type", ""),
                      _state_of(row, number), _command_of(row), header.get("chain_v2_from")) != row.get("hash"):
             raise BadInput(f"Line {number} (entry #{entry}) does not match its hash: it was edited.")
@@ -115,9 +119,57 @@ def _command_of(row: dict[str, Any]) -> tuple | None:
     return None if not isinstance(c, dict) else (c.get("last"), c.get("name"), c.get("unit"), c.get("detail"))
 
 
+def _check_shape(row: dict[str, Any], number: int) -> None:
+    """Only the program's own event types, a real aggregate id and version: nothing in the file picks code to run."""
+    if row.get("type") not in known_topics():
+        raise BadInput(f"Line {number} holds an event type this program does not know ({str(row.get('type'))[:80]}); "
+                       "nothing was imported.")
+    try:
+        UUID(str(row.get("aggregate")))
+    except ValueError:
+        raise BadInput(f"Line {number} has no valid aggregate id; the file is damaged.") from None
+    if type(row.get("version")) is not int or row["version"] < 1:
+        raise BadInput(f"Line {number} has no valid aggregate version; the file is damaged.")
+
+
+def _check_version(row: dict[str, Any], number: int, versions: dict[str, int]) -> None:
+    aggregate = str(UUID(str(row["aggregate"])))
+    wanted = versions.get(aggregate, 0) + 1
+    if row["version"] != wanted:
+        raise BadInput(f"Line {number} holds version {row['version']} of its record where {wanted} was expected; "
+                       "nothing was imported.")
+    versions[aggregate] = wanted
+
+
+@functools.lru_cache(maxsize=1)
+def known_topics() -> frozenset[str]:
+    """The allow-list: the topic of every event class the ledger's aggregates define (and inherit)."""
+    from eventsourcing.domain import DomainEvent
+    from eventsourcing.utils import get_topic
+
+    import ledger.application  # noqa: F401  (defines every aggregate)
+    from ledger.reversible import Reversible
+
+    topics = set()
+    for aggregate in [Reversible, *_subclasses(Reversible)]:
+        for name in dir(aggregate):
+            value = getattr(aggregate, name)
+            if isinstance(value, type) and issubclass(value, DomainEvent) and value.__module__.startswith("ledger."):
+                topics.add(get_topic(value))  # snapshots (eventsourcing's own class) never travel in an export
+    return frozenset(topics)
+
+
+def _subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
 def _json(raw: str, number: int) -> dict[str, Any]:
     try:
         row = json.loads(raw)
+    except RecursionError:
+        raise BadInput(f"Line {number} is nested too deeply to be an entry; the file is damaged.") from None
     except ValueError:
         raise BadInput(f"Line {number} is not JSON; the file is damaged.") from None
     if not isinstance(row, dict):
@@ -186,31 +238,32 @@ def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None
 
 
 def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
-                progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+                progress: Callable[[int], None] | None = None,
+                replay: Callable[[Any, str], None] | None = None) -> dict[str, Any]:
     """Check the whole file before writing anything; then write a new campaign.
 
     SQLite: into a scratch file moved into place at the end. PostgreSQL (from the
     environment): into its ledger, which must be empty; the read tables go to `target`.
     """
-    if os.path.exists(target):
+    if os.path.lexists(target):
         raise BadInput(f"{target} already exists; import writes a new campaign file.")
-    with _open(path) as f:
-        count = check(f)
-    if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
-        app = open_ledger(target)
-        with _open(path) as f:
-            written = write(app, f, progress, count)
-        _snapshot_long_aggregates(app)
-        return {"entries": written, "checked": count}
+    count = check(_lines(path))
     scratch = target + ".importing"
     _remove(scratch)
     try:
-        app = open_ledger(scratch)
-        with _open(path) as f:
-            written = write(app, f, progress, count)
+        app = open_ledger(scratch, store="eventsourcing.sqlite")
+        written = write(app, _lines(path), progress, count)
+        if replay:  # every entry through its aggregate and the read tables (projections.runner.replay_check)
+            replay(app, scratch)
         _snapshot_long_aggregates(app)
         app.close()
-        os.replace(scratch, target)
+        if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
+            _remove(scratch)  # checked; now the same lines go to the server's ledger
+            server = open_ledger(target)
+            written = write(server, _lines(path), None, count)
+            _snapshot_long_aggregates(server)
+        else:
+            os.replace(scratch, target)
     except BaseException:
         _remove(scratch)
         raise
@@ -223,11 +276,18 @@ def _remove(scratch: str) -> None:
             os.remove(leftover)
 
 
-def _open(path: str) -> IO[str]:
+def _lines(path: str) -> Iterator[str]:
+    """The file's lines as text, refusing the first one that is not UTF-8 by its number."""
     try:
-        return open(path, encoding="utf-8")
+        f = open(path, "rb")
     except OSError as e:
         raise BadInput(f"Cannot read {path}: {e.strerror}.") from None
+    with f:
+        for number, raw in enumerate(f, 1):
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise BadInput(f"Line {number} is not UTF-8 text; the file is damaged.") from None
 
 
 SNAPSHOT_STEP = 1000  # each snapshot starts from the one before, so memory stays flat

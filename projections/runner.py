@@ -14,10 +14,11 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from typing import Any, Callable, Iterator
+from uuid import UUID
 
 from sqlite_utils import Database
 
-from ledger.errors import ReadModelStuck
+from ledger.errors import BadInput, ReadModelStuck
 from migrations import migrations
 from projections import (action_dice, balances, beer_run, campaign, challenges, decision_2d6, history, pools,
                          sessions, sheets, traits)
@@ -211,3 +212,44 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
             yield db
         finally:
             db.conn.close()
+
+
+# --- import: the whole file replayed before it is kept --------------------------------------
+
+def replay_check(app: Any, path: str) -> None:
+    """Every entry through its aggregate and the read tables, in order, before the file is kept:
+    a file whose hashes were recomputed over broken data is refused here, naming the entry."""
+    from ledger import campaign_file
+
+    db = connect(path)
+    aggregates: dict[UUID, Any] = {}
+    try:
+        with _immediate(db):
+            last = 0
+            for n in _notifications(app):
+                _replay_one(app, db, aggregates, n)
+                last = n.id
+            db.table("position").upsert({"name": NAME, "entry": last}, pk="name")
+        campaign_file.stamp(db.conn)
+    finally:
+        db.conn.close()
+
+
+def _notifications(app: Any) -> Iterator[Any]:
+    start = 0
+    while True:
+        batch = app.recorder.select_notifications(start, BATCH, inclusive_of_start=False)
+        yield from batch
+        if len(batch) < BATCH:
+            return
+        start = batch[-1].id
+
+
+def _replay_one(app: Any, db: Any, aggregates: dict[UUID, Any], n: Any) -> None:
+    try:
+        event = app.mapper.to_domain_event(n)
+        aggregates[n.originator_id] = event.mutate(aggregates.get(n.originator_id))
+        _apply(db, n.id, event)
+    except Exception as e:
+        why = f"{type(e).__name__}: {e}"[:160]
+        raise BadInput(f"Entry #{n.id} (line {n.id + 1}) does not replay ({why}); nothing was imported.") from None

@@ -1,0 +1,141 @@
+"""Which files are campaign files: the program opens only those, and never touches the rest.
+
+A campaign file is an SQLite database stamped with the campaign's application id and the
+schema version of the program that made it (SQLite's own header fields, see
+https://sqlite.org/fileformat.html#application_id). Files made before the stamp existed are
+recognised by their tables (the ledger's, nothing foreign) and stamped on first open.
+Everything else (another application's database, a text file, a folder, an empty file)
+is refused before SQLite opens it, so it stays byte-identical.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from pathlib import Path
+from typing import Iterator
+from urllib.parse import quote
+
+from ledger.errors import BadInput
+
+APPLICATION_ID = 0x43414D50  # "CAMP"
+SCHEMA_VERSION = 1
+SQLITE_MAGIC = b"SQLite format 3\x00"
+LEDGER_TABLES = frozenset({"stored_events", "ledger_chain", "ledger_commands"})
+SQLITE_INTERNAL = frozenset({"sqlite_sequence", "sqlite_stat1", "sqlite_stat4"})
+OTHER_TABLES = frozenset({"stored_snapshots", "position", "_sqlite_migrations", "chain_checked",
+                          "ledger_meta", "ledger_signatures"})
+
+
+# Files this process found to be campaign files. Reading a database file's header with a plain
+# open() and close() drops every POSIX lock the process holds on it, SQLite's included (SQLite's
+# "How To Corrupt" page, section 2.2), so a process that keeps connections open (a test driving
+# many commands, a shell) must never read it again: the first check, before SQLite opens it, holds.
+_PASSED: set[str] = set()
+
+
+def check(path: str, read_tables: tuple[str, ...], creating: bool = False, ledger_in_file: bool = True) -> None:
+    """Refuse `path` unless it is a campaign file (or, when `creating`, no file yet).
+
+    `read_tables` are the read side's tables (passed in: the write side never imports the read side);
+    `ledger_in_file` is False when the ledger lives in PostgreSQL and the file holds only read tables.
+    """
+    if os.path.realpath(path) in _PASSED:  # see _PASSED: never read the file again once SQLite holds it
+        return
+    if not os.path.lexists(path):
+        if creating:
+            return
+        raise BadInput(f"No campaign file at {path}; create one with `campaign --db {path} new NAME`.")
+    if os.path.isdir(path):
+        raise BadInput(f"{path} is a folder, not a campaign file.")
+    header = _header(path)
+    if not header:
+        raise BadInput(f"{path} is an empty file, not a campaign file; choose a new file name with --db.")
+    if not header.startswith(SQLITE_MAGIC):
+        raise BadInput(f"{path} is not a campaign file (it is not a database; a text or other file?).")
+    application_id, version = _stamp_of(path, header)
+    if application_id == APPLICATION_ID:
+        _check_version(path, version)
+    elif application_id:
+        raise BadInput(f"{path} belongs to another application (SQLite application id {application_id:#x}), "
+                       "not a campaign file.")
+    else:
+        _check_tables(path, LEDGER_TABLES if ledger_in_file else frozenset(), frozenset(read_tables))
+    _PASSED.add(os.path.realpath(path))
+
+
+def create(path: str) -> None:
+    """A new, empty campaign file stamped before the ledger turns on its write-ahead log, so the stamp
+    sits in the file header at once and later opens read it there, without a connection."""
+    conn = sqlite3.connect(path)
+    try:
+        stamp(conn)
+    finally:
+        conn.close()
+
+
+def stamp(conn: sqlite3.Connection) -> None:
+    """Mark a campaign file as ours (new files, and old ones on first open); already-stamped files are left alone."""
+    if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _header(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read(100)
+    except OSError as e:
+        raise BadInput(f"Cannot read {path}: {e.strerror}.") from None
+
+
+def _stamp_of(path: str, header: bytes) -> tuple[int, int]:
+    """(application id, user version): from the file header (no connection, no lock, no change), or,
+    while a write-ahead log may hold newer values than the header, from a read-only connection."""
+    stamped = _header_stamp(header)
+    if stamped[0] != APPLICATION_ID and os.path.exists(path + "-wal"):
+        with contextlib.suppress(BadInput):  # an unreadable log: the header's word, and opening will say more
+            with _read_only(path) as conn:
+                return (conn.execute("PRAGMA application_id").fetchone()[0],
+                        conn.execute("PRAGMA user_version").fetchone()[0])
+    return stamped
+
+
+def _header_stamp(header: bytes) -> tuple[int, int]:
+    if len(header) < 72:
+        return 0, 0
+    return int.from_bytes(header[68:72], "big"), int.from_bytes(header[60:64], "big")
+
+
+def _check_version(path: str, version: int) -> None:
+    if version > SCHEMA_VERSION:
+        raise BadInput(f"{path} was written by a newer campaign program (file version {version}; "
+                       f"this program reads up to version {SCHEMA_VERSION}); upgrade campaign to open it.")
+
+
+def _check_tables(path: str, required: frozenset[str], read_tables: frozenset[str]) -> None:
+    """An unstamped database is ours only if it holds the ledger's tables and nothing foreign."""
+    tables = _tables(path)
+    foreign = tables - LEDGER_TABLES - read_tables - OTHER_TABLES - SQLITE_INTERNAL
+    if not required <= tables or foreign or not tables:
+        shown = ", ".join(sorted(foreign or tables)[:5]) or "no tables"
+        raise BadInput(f"{path} is another application's database ({shown}), not a campaign file.")
+
+
+def _tables(path: str) -> set[str]:
+    with _read_only(path) as conn:
+        return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+@contextlib.contextmanager
+def _read_only(path: str) -> Iterator[sqlite3.Connection]:
+    uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            yield conn
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        raise BadInput(f"{path} is not a readable campaign file ({e}).") from None
+
