@@ -48,3 +48,10 @@ def m005_trait_limits(db: Database) -> None:
     """Traits say how often they may be used, for which Challenge types, how long they last."""
     for column in ("frequency", "types", "duration", "source"):
         db["traits"].add_column(column, str)
+
+
+@migrations()
+def m006_trait_ended(db: Database) -> None:
+    """A temporary trait's row stays when it ends (the entry it ended at), so undoing its end
+    brings it back in the place the GM first saw it."""
+    db["traits"].add_column("ended", int)

@@ -1,0 +1,55 @@
+"""Every projection handles every reversal: after an undo the read tables say what the ledger says."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ledger.application import open_ledger
+from projections import runner
+from tests.conftest import Table
+
+SETUP = [("new", "R"), ("pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"),
+         ("scenario", "start", "S"),
+         ("challenge", "open", "G", "--threat", "Common", "--type", "Phantom", "--rating", "2"),
+         ("cohort-turn", "G", "--leader", "Kira", "--faces", "1,1,2"), ("challenge-turn", "G", "--faces", "2,2"),
+         ("disaster-trait", "G", "Rattled", "-1 / 1d", "--on", "Cohort", "--lasts", "challenge")]
+UNDONE = [("cohort-turn", "G", "--faces", "5,5,5")]  # resolves G, and so ends Rattled
+
+
+def _play(path: Path, commands: list[tuple[str, ...]]) -> Table:
+    t = Table(path)
+    for command in commands:
+        t(*command)
+    return t
+
+
+def test_undoing_the_round_that_ended_a_temporary_trait_shows_it_again(tmp_path: Path) -> None:
+    t = _play(tmp_path / "x.db", SETUP + UNDONE)
+    assert t.json("pools")["cohort_traits"] == []
+    t("undo", "G:2", "--yes")
+    assert [x["name"] for x in t.json("pools")["cohort_traits"]] == ["Rattled"]
+    assert "Cohort trait Rattled" in t("pools").stdout
+
+
+def _visible(t: Table) -> dict:
+    """What the GM reads: the JSON views, which carry no entry numbers."""
+    return {"pools": t.json("pools"), "sheet": t.json("sheet"), "status": t.json("status")}
+
+
+def test_an_undone_round_reads_like_a_campaign_that_never_played_it(tmp_path: Path) -> None:
+    undone = _play(tmp_path / "undone.db", SETUP + UNDONE)
+    undone("undo", "G:2", "--yes")
+    scratch = _play(tmp_path / "scratch.db", SETUP)
+    assert _visible(undone) == _visible(scratch)
+
+
+def test_rebuild_equals_the_incremental_read_tables_after_the_undo(tmp_path: Path) -> None:
+    t = _play(tmp_path / "x.db", SETUP + UNDONE)
+    t("undo", "G:2", "--yes")
+    t("pools")  # catches the read tables up, incrementally
+    app = open_ledger(t.path)
+    db = runner.connect(t.path)
+    try:
+        assert runner.matches_rebuild(app, db) == []
+    finally:
+        db.conn.close()
+        app.close()
