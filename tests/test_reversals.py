@@ -53,3 +53,14 @@ def test_rebuild_equals_the_incremental_read_tables_after_the_undo(tmp_path: Pat
     finally:
         db.conn.close()
         app.close()
+
+
+def test_undoing_an_action_dice_condition_keeps_the_other_conditions_in_their_order(tmp_path: Path) -> None:
+    t = _play(tmp_path / "ad.db", [("new", "A", "--ruleset", "action-dice"),
+                                   ("action-dice", "character", "Mara", "--asset", "Athletics=d8"),
+                                   ("action-dice", "condition", "Mara", "Zed", "--level", "1", "--impacts", "climb"),
+                                   ("action-dice", "condition", "Mara", "Ache", "--level", "1", "--impacts", "run"),
+                                   ("action-dice", "worsen", "Mara", "Zed")])
+    t("undo", "--yes")
+    [sheet] = t.json("action-dice", "sheet", "Mara")
+    assert [(c["name"], c["level"]) for c in sheet["conditions"]] == [("Zed", 1), ("Ache", 1)]
