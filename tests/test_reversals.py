@@ -30,6 +30,22 @@ def test_undoing_the_round_that_ended_a_temporary_trait_shows_it_again(tmp_path:
     assert "Cohort trait Rattled" in t("pools").stdout
 
 
+# Logs keep a row per entry (the undone ones and the Undo stay on record); ids and entry numbers differ.
+LOGS = ("history", "balances", "balance_changes", "sheet_versions")
+HIDDEN = {"entry", "time", "opened", "joined", "ended", "id", "owner_id", "character_id"}
+
+
+def _tables(t: Table) -> dict[str, list[str]]:
+    """Every read table holding game state, caught up, without entry numbers, ids or times."""
+    t("history", "--limit", "1")  # any read command catches the read tables up
+    db = runner.connect(t.path)
+    try:
+        return {name: sorted(repr({k: v for k, v in row.items() if k not in HIDDEN}) for row in rows)
+                for name, rows in runner.tables(db) if name not in LOGS}
+    finally:
+        db.conn.close()
+
+
 def _visible(t: Table) -> dict:
     """What the GM reads: the JSON views, which carry no entry numbers."""
     return {"pools": t.json("pools"), "sheet": t.json("sheet"), "status": t.json("status")}
@@ -40,6 +56,7 @@ def test_an_undone_round_reads_like_a_campaign_that_never_played_it(tmp_path: Pa
     undone("undo", "G:2", "--yes")
     scratch = _play(tmp_path / "scratch.db", SETUP)
     assert _visible(undone) == _visible(scratch)
+    assert _tables(undone) == _tables(scratch)
 
 
 def test_rebuild_equals_the_incremental_read_tables_after_the_undo(tmp_path: Path) -> None:
@@ -64,3 +81,21 @@ def test_undoing_an_action_dice_condition_keeps_the_other_conditions_in_their_or
     t("undo", "--yes")
     [sheet] = t.json("action-dice", "sheet", "Mara")
     assert [(c["name"], c["level"]) for c in sheet["conditions"]] == [("Zed", 1), ("Ache", 1)]
+
+
+AD_SETUP = [("new", "A", "--ruleset", "action-dice"),
+            ("action-dice", "character", "Mara", "--asset", "Athletics=d8"),
+            ("action-dice", "condition", "Mara", "Zed", "--level", "1", "--impacts", "climb"),
+            ("action-dice", "roll", "Mara", "climb", "--rating", "D6", "--asset", "Athletics", "--faces", "2,3,4")]
+AD_UNDONE = [("action-dice", "treat", "Mara", "Zed")]
+AD_AFTER = [("action-dice", "roll", "Mara", "sneak", "--rating", "D6", "--faces", "3,1,4"),
+            ("action-dice", "character", "Tobin", "--asset", "Nerve=d10"),
+            ("action-dice", "condition", "Tobin", "Ache", "--level", "2", "--impacts", "run")]
+
+
+def test_an_undone_action_dice_change_in_the_middle_reads_like_it_never_happened(tmp_path: Path) -> None:
+    undone = _play(tmp_path / "undone.db", AD_SETUP + AD_UNDONE + AD_AFTER)
+    undone("undo", "Mara's Zed (change #4)", "--yes")
+    scratch = _play(tmp_path / "scratch.db", AD_SETUP + AD_AFTER)
+    assert _tables(undone) == _tables(scratch)
+    assert undone.json("action-dice", "sheet") == scratch.json("action-dice", "sheet")
