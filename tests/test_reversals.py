@@ -99,3 +99,16 @@ def test_an_undone_action_dice_change_in_the_middle_reads_like_it_never_happened
     scratch = _play(tmp_path / "scratch.db", AD_SETUP + AD_AFTER)
     assert _tables(undone) == _tables(scratch)
     assert undone.json("action-dice", "sheet") == scratch.json("action-dice", "sheet")
+
+
+D2_SETUP = [("new", "G", "--ruleset", "decision-2d6"),
+            ("decision-2d6", "pc-add", "Billy", "--level", "3", "--will", "2", "--fort", "3", "--stat", "Strength=0"),
+            ("decision-2d6", "roll", "Billy", "Strength", "--faces", "3,4")]
+D2_UNDONE = [("decision-2d6", "roll", "Billy", "Strength", "--faces", "3,6,6,2")]
+
+
+def test_an_undone_decision_2d6_roll_reads_like_it_never_happened(tmp_path: Path) -> None:
+    undone = _play(tmp_path / "undone.db", D2_SETUP + D2_UNDONE)
+    undone("undo", "--yes")
+    scratch = _play(tmp_path / "scratch.db", D2_SETUP)
+    assert _tables(undone) == _tables(scratch)
