@@ -51,7 +51,7 @@ def m005_trait_limits(db: Database) -> None:
 
 
 @migrations()
-def m006_trait_ended(db: Database) -> None:
+def m007_trait_ended(db: Database) -> None:
     """A temporary trait's row stays when it ends (the entry it ended at), so undoing its end
     brings it back in the place the GM first saw it."""
     db["traits"].add_column("ended", int)
