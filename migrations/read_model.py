@@ -62,3 +62,10 @@ def m007_chain_checked(db: Database) -> None:
     audit's or rebuild's verdict on the whole chain (a broken one refuses writes)."""
     db["chain_checked"].create({"name": str, "entry": int, "hash": str, "command_end": int,
                                 "broken_entry": int, "reason": str}, pk="name")
+
+
+@migrations()
+def m008_trait_ended(db: Database) -> None:
+    """A temporary trait's row stays when it ends (the entry it ended at), so undoing its end
+    brings it back in the place the GM first saw it."""
+    db["traits"].add_column("ended", int)

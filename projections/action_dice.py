@@ -28,15 +28,23 @@ def _reversed(db: Database, entry: int, e: Any, who: str) -> None:
     """Undo restored part of a sheet: write the restored parts back; reversed rolls leave the list."""
     name = db.table(CHARACTERS).get(who)["name"]
     if "conditions" in e.changes:
-        db.table(CONDITIONS).delete_where("character_id = ?", [who])
-        db.table(CONDITIONS).insert_all([{"character_id": who, "character": name, "name": c["name"], "level": c["level"],
-                                    "impacts": json.dumps(c["impacts"]),
-                                    "incapacitates": json.dumps(c.get("incapacitates", [])), "entry": entry}
-                                   for c in e.changes["conditions"].values()])
+        _restore_conditions(db, entry, who, name, e.changes["conditions"])
     if "rolls" in e.changes:
         db.table(CHARACTERS).update(who, {"rolls": e.changes["rolls"]})
         db.table(ROLLS).delete_where(f"character_id = ? AND entry IN ({','.join('?' * len(e.entries))})",
                                [who, *e.entries])
+
+
+def _restore_conditions(db: Database, entry: int, who: str, name: str, conditions: dict) -> None:
+    """Rewrite a sheet's conditions from the restored ones; a row still there keeps the entry that
+    first added it, so the sheet keeps the order the GM first saw (only a returning one goes last)."""
+    first_seen = {r["name"]: r["entry"] for r in db.table(CONDITIONS).rows_where("character_id = ?", [who])}
+    db.table(CONDITIONS).delete_where("character_id = ?", [who])
+    db.table(CONDITIONS).insert_all([{"character_id": who, "character": name, "name": c["name"], "level": c["level"],
+                                      "impacts": json.dumps(c["impacts"]),
+                                      "incapacitates": json.dumps(c.get("incapacitates", [])),
+                                      "entry": first_seen.get(c["name"], entry)}
+                                     for c in conditions.values()])
 
 
 def _joined(db: Database, entry: int, e: C.Joined, who: str) -> None:

@@ -9,6 +9,8 @@ from sqlite_utils import Database
 from ledger.campaign import Campaign
 from ledger.challenge import Challenge
 from ledger.character import Character
+from ledger.ids import CAMPAIGN_ID
+from ledger.reversible import Reversible
 
 TABLES = ("traits",)
 COHORT_ID = "cohort"
@@ -23,7 +25,19 @@ def apply(db: Database, entry: int, e: Any) -> None:
     elif isinstance(e, Campaign.TemporaryTraitCreated):
         _insert(db, entry, owner_id(db, e.owner), e.owner, e.trait)
     elif isinstance(e, Campaign.TraitExpired):
-        db.table("traits").delete_where("owner_id = ? AND name = ?", [owner_id(db, e.owner), e.trait])
+        db.execute("UPDATE traits SET ended = ? WHERE owner_id = ? AND name = ? AND ended IS NULL",
+                   [entry, owner_id(db, e.owner), e.trait])
+    elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID and "temporary" in e.changes:
+        _restore_temporary(db, entry, e.changes["temporary"])
+
+
+def _restore_temporary(db: Database, entry: int, temporary: list[dict[str, Any]]) -> None:
+    """Make the temporary rows match the restored list: a trait the undo brings back reopens its
+    first-seen row (keeping its place), one the undo takes away ends at this entry."""
+    held = {(owner_id(db, t["owner"]), t["name"]) for t in temporary}
+    for row in db.execute("SELECT rowid, owner_id, name, ended FROM traits WHERE duration IS NOT NULL").fetchall():
+        ended = None if (row[1], row[2]) in held else (row[3] or entry)
+        db.execute("UPDATE traits SET ended = ? WHERE rowid = ?", [ended, row[0]])
 
 
 def vars_of(e: Any) -> dict[str, Any]:

@@ -7,6 +7,8 @@ from typing import Any
 from sqlite_utils import Database
 
 EXPERTISE = ("scav", "venger", "phantom", "stallion", "sparrow")
+# A trait row held at entry `at`: seen by then and not yet ended (an ended temporary trait keeps its row).
+_HELD = "{} AND entry <= ? AND (ended IS NULL OR ended > ?)"
 
 
 def campaign(db: Database) -> dict[str, str]:
@@ -23,7 +25,7 @@ def sheets(db: Database, name: str | None = None, at: int | None = None) -> list
             if version is None:
                 continue
             row = json.loads(version[0])
-        traits = list(db.table("traits").rows_where("owner_id = ? AND entry <= ?", [row["id"], at or 2**62],
+        traits = list(db.table("traits").rows_where(_HELD.format("owner_id = ?"), [row["id"], at or 2**62, at or 2**62],
                                               order_by="entry"))
         rows.append({"name": row["name"], "primary": row["primary_type"],
                      "expertise": {t.capitalize(): row[t] for t in EXPERTISE if row[t]},
@@ -42,7 +44,8 @@ def _trait(t: dict[str, Any]) -> dict[str, Any]:
 
 def cohort_traits(db: Database, at: int | None = None) -> list[dict[str, Any]]:
     """The Cohort's own traits and the temporary ones it holds (Rallying Cry is always there)."""
-    rows = db.table("traits").rows_where("owner_id = 'cohort' AND entry <= ?", [at or 2**62], order_by="entry")
+    rows = db.table("traits").rows_where(_HELD.format("owner_id = 'cohort'"), [at or 2**62, at or 2**62],
+                                        order_by="entry")
     return [_trait(t) for t in rows]
 
 
