@@ -254,12 +254,33 @@ def reversals(t: Table, units: list[Unit], target: Unit, cascade: bool) -> list[
     if deps and not cascade:
         raise RuleViolation(f"Later play used what {target.key} did: {', '.join(u.key for u in deps)}. "
                             "Undo them first, or add --cascade to reverse them too.")
+    group = [*deps, target]
+    if _interleaved(group):
+        return _together(t, target, deps)
     done = []
-    for unit in sorted([*deps, target], key=lambda u: u.last, reverse=True):
+    for unit in sorted(group, key=lambda u: u.last, reverse=True):
         reversal = plan(t, unit)
         apply(t, reversal)
         done.append(reversal)
     return done
+
+
+def _interleaved(group: list[Unit]) -> bool:
+    """Some unit was played in the middle of another (a Disaster trait made between a round's
+    turns): no order of reversing one at a time restores both, so they are reversed together."""
+    spans = sorted((u.first, u.last) for u in group)
+    return any(later_first < last for (_, last), (later_first, _) in zip(spans, spans[1:]))
+
+
+def _together(t: Table, target: Unit, deps: list[Unit]) -> list[Reversal]:
+    """One reversal over every entry of the target and its dependents: each aggregate goes back to
+    how it stood before the first of them, where nothing outside them changed it since."""
+    ranges = tuple(sorted(r for u in [target, *deps] for r in u.ranges))
+    combined = plan(t, Unit(target.key, ranges, target.stored))
+    apply(t, combined)
+    together = [Reversal(target, combined.changes, combined.lines)]
+    return together + [Reversal(u, {}, [f"reversed together with {target.key}"])
+                       for u in sorted(deps, key=lambda u: u.last, reverse=True)]
 
 
 def listing(app: Any, limit: int | None = None) -> list[dict[str, Any]]:

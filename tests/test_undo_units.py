@@ -161,7 +161,26 @@ def _undo_random_unit_equals_scratch(tmp: Path, ruleset: str, data) -> None:
         if first not in removed:
             scratch(*args)  # every kept command is accepted without the undone units
     assert _game_state(t.path) == _game_state(scratch.path)
+    assert _read_tables(t) == _read_tables(scratch)
     assert target["unit"] not in [u.key for u in _units(t.path)]
+
+
+LOGS = ("history", "balances", "balance_changes", "sheet_versions",  # a row per entry: the undone stay on record
+        "d2d6_supply_rows", "d2d6_tracker_rows", "d2d6_sheet_rows", "beer_run_intensity")
+BOOKKEEPING = {"entry", "time", "opened", "joined", "ended", "id", "owner_id", "character_id"}
+
+
+def _read_tables(t: Table) -> dict[str, list[str]]:
+    """Every read table holding game state, caught up, without entry numbers, ids or times."""
+    from projections import runner
+    t("history", "--limit", "1")  # any read catches the tables up
+    db = runner.connect(t.path)
+    try:
+        return {name: sorted(repr({k: v for k, v in row.items() if k not in BOOKKEEPING}) for row in rows
+                             if row.get("ended") is None)  # an ended trait's row stays, shown nowhere
+                for name, rows in runner.tables(db) if name not in LOGS}
+    finally:
+        db.conn.close()
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -303,3 +322,18 @@ def test_odd_names_never_make_two_units_share_a_name(tmp_path):
     names = [u["unit"] for u in t.json("undo", "--list", "--limit", "100")]
     assert len(names) == len(set(names)) and {"push Bo:1 #1", "push Bo:1 #2"} <= set(names)
     assert [r["unit"] for r in t.json("undo", "push Bo:1 #2", "--dry-run")["reversed"]] == ["push Bo:1 #2"]
+
+
+def test_a_unit_played_in_the_middle_of_a_round_is_reversed_together_with_it(tmp_path):
+    t = _heist(tmp_path)
+    t("cohort-turn", "Vault Guards", "--leader", "Kira", "--assist", "Bo", "--faces", "1,1,1,1,1")  # a Disaster
+    t("disaster-trait", "Vault Guards", "Rattled", "-1 / 1d", "--on", "Bo")  # between the round's turns
+    t("challenge-turn", "Vault Guards", "--faces", "5,2,3,5", "--stress", "Kira=1,Bo=1")
+    listed = {u["unit"]: u for u in t.json("undo", "--list")}
+    assert listed["Vault Guards:1"]["dependents"] == ["disaster trait #1"]
+    undone = t.json("undo", "Vault Guards:1", "--cascade", "--yes")
+    assert [r["unit"] for r in undone["reversed"]] == ["Vault Guards:1", "disaster trait #1"]
+    guards = _aggregate(t, challenge_id("Vault Guards"))
+    assert (guards["round"], guards["phase"], guards["disaster"]) == (1, "cohort", None)
+    assert "Rattled" not in t("sheet", "Bo").stdout
+    assert not {"Vault Guards:1", "disaster trait #1"} & {u["unit"] for u in t.json("undo", "--list")}
