@@ -28,7 +28,7 @@ class LedgerGroup(click.Group):
         except LedgerError as e:
             raise click.ClickException(str(e)) from None
         except Exception as e:  # a failure we did not foresee still gets one line, never a traceback
-            storage = _storage_message(ctx, e)
+            storage = _storage_message(ctx, e) or _server_message(e)
             if storage:
                 raise click.ClickException(storage) from None
             if os.environ.get("CAMPAIGN_DEBUG"):
@@ -75,6 +75,21 @@ def _storage_message(ctx: click.Context, e: BaseException) -> str | None:
     return None
 
 
+def _server_message(e: BaseException) -> str | None:
+    """An unreachable PostgreSQL ledger, named by host and port (the GM can check the server or the settings)."""
+    if os.environ.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+        return None
+    text = f"{e} {e.__cause__ or ''}".lower()
+    if not any(s in text for s in ("couldn't get a connection", "connection refused", "could not connect",
+                                   "timeout expired", "connection failed", "could not translate host")):
+        return None
+    host, port = os.environ.get("POSTGRES_HOST", "localhost"), os.environ.get("POSTGRES_PORT", "5432")
+    seconds = os.environ.get("POSTGRES_CONNECT_TIMEOUT", "5")
+    return (f"cannot reach the PostgreSQL ledger at {host}:{port} (database "
+            f"{os.environ.get('POSTGRES_DBNAME', '?')}) within {seconds} s; is the server running? "
+            "Nothing was recorded.")
+
+
 def _free_bytes(folder: str) -> int:
     import shutil
     return shutil.disk_usage(folder).free
@@ -87,13 +102,17 @@ def _free_bytes(folder: str) -> int:
 @click.option("--key", default=None, envvar="CAMPAIGN_COMMAND_KEY", metavar="K",
               help="This command's idempotency key (also $CAMPAIGN_COMMAND_KEY): a command run again with "
                    "the key of one already recorded appends nothing. Generated when absent.")
+@click.option("--timeout", type=click.IntRange(1, 600), default=None, metavar="SECONDS",
+              help="With the ledger on PostgreSQL: how long to try reaching the server (default 5).")
 @click.pass_context
-def cli(ctx: click.Context, db: str, as_json: bool, key: str | None) -> None:
+def cli(ctx: click.Context, db: str, as_json: bool, key: str | None, timeout: int | None) -> None:
     """An append-only ledger of a tabletop campaign: every action an entry, every number replayed.
 
     Example: campaign --db heist.db new "The Moon Heist"
     """
     ctx.obj = {"db": db, "json": as_json, "key": key}
+    if timeout is not None:
+        os.environ["POSTGRES_CONNECT_TIMEOUT"] = str(timeout)
 
 
 def override_option(f: Callable) -> Callable:
@@ -133,13 +152,25 @@ def _open(ctx: click.Context, must_exist: bool = True):
     sqlite_ledger = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite"
     campaign_file.check(path, runner.READ_TABLES, creating=not (must_exist and sqlite_ledger),
                         ledger_in_file=sqlite_ledger)
+    app = None if sqlite_ledger else open_ledger(path)  # a server that cannot be reached leaves no file
     if not os.path.lexists(path):
         campaign_file.create(path)
-    app = open_ledger(path)
+    app = app or open_ledger(path)
     app.gm_override = ctx.find_root().obj.get("override")
     db = runner.connect(path)
     campaign_file.stamp(db.conn)
+    _bind(path, app, db)
     return app, db
+
+
+def _bind(path: str, app: Any, db: Any) -> None:
+    """With the ledger on PostgreSQL: the read file belongs to one ledger (see campaign_file.bind)."""
+    from ledger import campaign_file
+    from ledger.chain import chained
+
+    if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
+        first = chained(app.recorder).hash_of(1) if app.recorder.max_notification_id() else None
+        campaign_file.bind(db.conn, path, first)
 
 
 def _write(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = True,
@@ -158,6 +189,7 @@ def _write(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = T
     ctx.find_root().obj["recorded"] = report.get("entries", [])  # what an error after this point must not deny
     try:
         runner.catch_up(app, db)
+        _bind(ctx.find_root().obj["db"], app, db)  # a new campaign's file learns its ledger at once
     except Exception as e:  # the entries are in the ledger: say which, whatever failed after
         _recorded_but(ctx, report, e)
     report["history"] = views.entries(db, report.get("entries", []))
@@ -843,6 +875,7 @@ def demo(ctx: click.Context, system: str) -> None:
     elif views.campaign(db).get("name") != name:
         raise BadInput(f"{path} holds another campaign; the demo needs a new file, choose one with --db.")
     runner.catch_up(app, db)
+    _bind(path, app, db)
     sheets, sheets_as_text = _sheets_of(system, db)
     pools, pools_as_text = _pools_of(system, db)
     result = {"sheets": sheets, "pools": pools, "history": views.history(db)}

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from cli import (BadInput, cli, json_option, _caught_up, _open, _placing, _print, _progress, _read, _stress,
+from cli import (BadInput, cli, json_option, _bind, _caught_up, _open, _placing, _print, _progress, _read, _stress,
                  _trait_uses, _write)
 
 
@@ -247,6 +247,7 @@ def import_cmd(ctx: click.Context, source: str) -> None:
                                          runner.replay_check)
     app, db = _open(ctx)
     runner.catch_up(app, db)  # the read tables were built while the import was checked
+    _bind(ctx.find_root().obj["db"], app, db)
     _print(ctx, report, lambda r: f"Imported {r['entries']} entries into {target}; every hash checked.")
 
 

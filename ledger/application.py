@@ -477,4 +477,9 @@ def open_ledger(db: str, store: str | None = None) -> CampaignLedger:
     elif env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
         env["APPLICATION_RECORDER_TOPIC"] = "ledger.chain_postgres:ChainedPostgresRecorder"
         env["POSTGRES_ENABLE_DB_FUNCTIONS"] = "no"  # the chain is written beside each insert
+        # An unreachable server is said within seconds, not eventsourcing's default half minute.
+        env["POSTGRES_CONNECT_TIMEOUT"] = os.environ.get("POSTGRES_CONNECT_TIMEOUT") or str(CONNECT_TIMEOUT)
     return CampaignLedger(env=env)
+
+
+CONNECT_TIMEOUT = 5  # seconds; `campaign --timeout` or POSTGRES_CONNECT_TIMEOUT changes it

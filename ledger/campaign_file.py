@@ -24,7 +24,7 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 LEDGER_TABLES = frozenset({"stored_events", "ledger_chain", "ledger_commands"})
 SQLITE_INTERNAL = frozenset({"sqlite_sequence", "sqlite_stat1", "sqlite_stat4"})
 OTHER_TABLES = frozenset({"stored_snapshots", "position", "_sqlite_migrations", "chain_checked",
-                          "ledger_meta", "ledger_signatures"})
+                          "ledger_meta", "ledger_signatures", "ledger_binding"})
 
 
 # Files this process found to be campaign files. Reading a database file's header with a plain
@@ -139,3 +139,18 @@ def _read_only(path: str) -> Iterator[sqlite3.Connection]:
     except sqlite3.DatabaseError as e:
         raise BadInput(f"{path} is not a readable campaign file ({e}).") from None
 
+
+
+def bind(conn: sqlite3.Connection, path: str, first_hash: str | None) -> None:
+    """With the ledger on PostgreSQL the file holds only read tables: it keeps which ledger they
+    belong to (the hash of its first entry, unique to that campaign) and refuses any other, so one
+    campaign's sheets are never shown as another's."""
+    conn.execute("CREATE TABLE IF NOT EXISTS ledger_binding (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    row = conn.execute("SELECT value FROM ledger_binding WHERE key = 'ledger'").fetchone()
+    if row is None:
+        if first_hash is not None:
+            conn.execute("INSERT INTO ledger_binding (key, value) VALUES ('ledger', ?)", (first_hash,))
+        return
+    if row[0] != first_hash:
+        raise BadInput(f"{path} holds the read tables of another campaign's ledger, not of the PostgreSQL "
+                       "ledger these settings reach; use that campaign's --db file, or a new file name.")

@@ -69,3 +69,28 @@ def test_undo_audit_export_and_import_work_on_postgresql(tmp_path, postgres_ledg
             psycopg.connect(dbname=postgres_ledger[1], **SERVER) as b:
         query = "SELECT entry, hash FROM ledger_chain ORDER BY entry"
         assert a.execute(query).fetchall() == b.execute(query).fetchall()
+
+
+def test_a_read_file_refuses_the_ledger_of_another_campaign(tmp_path, postgres_ledger, monkeypatch):
+    heist = Table(tmp_path / "heist.db")
+    heist("demo")
+    postgres_ledger.append(_database(monkeypatch))  # the settings now reach another, new ledger
+    run = Table(tmp_path / "run.db")
+    run("demo", "--system", "beer-run")
+    assert "holds the read tables of another campaign's ledger" in heist.refused("sheet")
+    assert run("beer-run", "pools").exit_code == 0  # the file that belongs to this ledger still reads
+
+
+def test_an_unreachable_server_is_named_within_the_timeout(tmp_path, monkeypatch):
+    from cli import cli
+
+    for key, value in {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": "nowhere",
+                       "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": "1", "POSTGRES_USER": "u",
+                       "POSTGRES_PASSWORD": "", "POSTGRES_CONNECT_TIMEOUT": "5"}.items():
+        monkeypatch.setenv(key, value)  # restored afterwards, whatever --timeout set
+    result = Table(tmp_path / "read.db").runner.invoke(cli, ["--db", str(tmp_path / "read.db"), "--timeout", "1",
+                                                             "sheet"])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("Error: cannot reach the PostgreSQL ledger at 127.0.0.1:1 (database nowhere) "
+                                     "within 1 s; is the server running? Nothing was recorded.")
+    assert not (tmp_path / "read.db").exists()  # nothing is left behind
