@@ -40,6 +40,8 @@ COSTS = ("free", "destiny", "doom", "destiny-or-doom")
 TARGETS = ("cohort", "challenge")
 ATTEMPTS = 8
 SNAPSHOT_EVERY = 50
+KEPT_CHANGING = ("Another process kept changing this campaign at the same moment; "
+                 "nothing was recorded, try the command again.")
 
 Report = dict[str, Any]
 
@@ -69,12 +71,8 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         for attempt in range(ATTEMPTS):
             if self.command_key and (done := self.already_recorded(self.command_key, name)):
                 return done
-            box.restart()
-            table = Table(self, box, self.gm_override)
-            touched: set[tuple[str, str]] = set()
             try:
-                with recording(touched):
-                    report = command(table)
+                table, report, touched = self._play(box, command)
             except LedgerError as refusal:
                 if isinstance(refusal, Conflict) or not (box.rolled and fallbacks):
                     raise
@@ -83,8 +81,16 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             if saved is not None:
                 return saved[0]
             time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))  # let the other writer finish
-        raise Conflict("Another process kept changing this campaign at the same moment; "
-                       "nothing was recorded, try the command again.")
+        raise Conflict(KEPT_CHANGING)
+
+    def _play(self, box: DiceBox, command: Callable[[Table], Report]) -> tuple[Table, Report, set]:
+        """Play a command on fresh state with the dice already thrown, noting what it read and wrote."""
+        box.restart()
+        table = Table(self, box, self.gm_override)
+        touched: set[tuple[str, str]] = set()
+        with recording(touched):
+            report = command(table)
+        return table, report, touched
 
     def _save(self, table: Table, report: Report, name: str,
               touched: set[tuple[str, str]]) -> tuple[Report, list] | None:
@@ -108,12 +114,8 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         """Save the roll and every step before the refused one, then refuse, saying where the turn waits."""
         for attempt in range(ATTEMPTS):
             for fallback in fallbacks:
-                box.restart()
-                table = Table(self, box, self.gm_override)
-                touched: set[tuple[str, str]] = set()
                 try:
-                    with recording(touched):
-                        report = fallback(table)
+                    table, report, touched = self._play(box, fallback)
                 except LedgerError:
                     continue
                 saved = self._save(table, report, name, touched)
@@ -125,8 +127,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             else:
                 raise refusal
             time.sleep(random.uniform(0.01, 0.05) * (attempt + 1))
-        raise Conflict("Another process kept changing this campaign at the same moment; "
-                       "nothing was recorded, try the command again.")
+        raise Conflict(KEPT_CHANGING)
 
     def _keyed(self, detail: dict | None) -> dict | None:
         """The command's detail for the command log, with its idempotency key if it has one."""
