@@ -17,6 +17,7 @@ from ledger.reversible import Reversible
 class Campaign(Reversible):
     STATE_DEFAULTS = {"scenario_number": 0, "scene": None, "scenes": 0, "encounter": None, "encounters": 0,
                       "cohort_traits": {}, "temporary": [], "uses": {}, "opportunities": {}}
+    MEMBERS = frozenset({"pcs"})
 
     @staticmethod
     def create_id() -> Any:

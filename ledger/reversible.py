@@ -34,6 +34,9 @@ class Reversible(Aggregate):
     # Attributes added after ledgers were written: old events and snapshots lack them, so
     # they read as these values (never mutated in place: bodies assign new values).
     STATE_DEFAULTS: ClassVar[dict[str, Any]] = {}
+    # Lists of names, each of an aggregate of its own (the Cohort's PCs): a command that uses a
+    # member reads the member's own aggregate, so undo tracks such a list by member, not whole.
+    MEMBERS: ClassVar[frozenset[str]] = frozenset()
 
     def __getattribute__(self, name: str) -> Any:
         touched = _touched.get()
@@ -58,11 +61,50 @@ class Reversible(Aggregate):
         for name, value in changes.items():
             setattr(self, name, copy.deepcopy(value))
 
+    @event("Remade")
+    def remade(self, created: dict) -> None:
+        """Made again after undo unmade it (see ledger/table.py `add`): the id is the name's, so
+        the new thing continues the old stream, with the state its own creation event gives."""
+        fresh = creation_event(self.id, created, self.modified_on).mutate(None)
+        for name in [k for k in vars(self) if not k.startswith("_")]:
+            object.__delattr__(self, name)
+        for name, value in vars(fresh).items():
+            if not name.startswith("_"):
+                setattr(self, name, value)
+
     def state(self) -> dict[str, Any]:
         """The game state the aggregate holds (its bookkeeping attributes left out)."""
         state = copy.deepcopy(type(self).STATE_DEFAULTS)
         state.update({k: v for k, v in vars(self).items() if not k.startswith("_")})
         return state
+
+
+def creation(event: Any) -> dict[str, Any]:
+    """What a later `remade` needs to make the same thing again: its creation event's class and arguments."""
+    from eventsourcing.utils import get_topic
+
+    bookkeeping = {"originator_id", "originator_version", "timestamp", "originator_topic"}
+    return {"event": get_topic(type(event)), "aggregate": event.originator_topic,
+            "kwargs": {k: v for k, v in vars(event).items() if k not in bookkeeping}}
+
+
+def creation_event(id_: Any, created: dict[str, Any], timestamp: Any, version: int = 1) -> Any:
+    """The creation event a `remade` stands for (the read tables apply it as they would the first)."""
+    from eventsourcing.utils import resolve_topic
+
+    return resolve_topic(created["event"])(originator_id=id_, originator_version=version, timestamp=timestamp,
+                                           originator_topic=created["aggregate"], **created["kwargs"])
+
+
+def unmade(aggregate: Any) -> bool:
+    """Undo reversed the command that made it: as if it had never been made (its id stays taken
+    in the store, so making it again continues its stream: see `remade`)."""
+    return bool(object.__getattribute__(aggregate, "__dict__").get("unmade"))
+
+
+def unmaking(event: Any) -> bool:
+    """A reversal that unmakes what its unit made."""
+    return isinstance(event, Reversible.Reversed) and bool(event.changes.get("unmade"))
 
 
 def _is_state(aggregate: Any, name: str) -> bool:

@@ -17,7 +17,7 @@ from ledger.challenge import Challenge
 from ledger.character import Character
 from ledger.errors import NotFound, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
-from ledger.reversible import recording
+from ledger.reversible import creation, recording, unmade
 from ledger.rules import relics
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ class Table:
         self.override = override.strip() if override and override.strip() else None
         self._loaded: dict[UUID, Any] = {}
         self._order: list[Any] = []
+        self._unmade: dict[UUID, Any] = {}  # made once, unmade by undo: absent to play, their ids taken
 
     def load(self, id_: UUID, missing: str) -> Any:
         """Any aggregate by id, once per command; NotFound with the given sentence if absent."""
@@ -73,13 +74,25 @@ class Table:
 
     def _get(self, id_: UUID, missing: Callable[[], str]) -> Any:
         if id_ not in self._loaded:
-            try:
-                with recording(None):  # replaying its events is loading, not this command reading
-                    loaded = self.app.repository.get(id_)
-                self.add(loaded)
-            except AggregateNotFoundError:
-                raise NotFound(missing()) from None
+            loaded = self._stored(id_)
+            if loaded is None:
+                raise NotFound(missing())
+            self._keep(loaded)
         return self._loaded[id_]
+
+    def _stored(self, id_: UUID) -> Any:
+        """The stored aggregate, or None when there is none or undo unmade it (kept aside for `add`)."""
+        if id_ in self._unmade:
+            return None
+        try:
+            with recording(None):  # replaying its events is loading, not this command reading
+                loaded = self.app.repository.get(id_)
+        except AggregateNotFoundError:
+            return None
+        if unmade(loaded):
+            self._unmade[id_] = loaded
+            return None
+        return loaded
 
     def exists(self, id_: UUID) -> bool:
         try:
@@ -89,6 +102,18 @@ class Table:
         return True
 
     def add(self, aggregate: A) -> A:
+        """A newly made aggregate joins the table; one whose id undo unmade is made again on the
+        stored stream (a `Remade` entry), since ids derive from names and a stream never restarts."""
+        new: Any = aggregate
+        if new.version == 1 and len(new.pending_events) == 1 and new.id not in self._loaded:
+            self._stored(new.id)
+            if new.id in self._unmade:
+                again = self._unmade.pop(new.id)
+                again.remade(creation(new.collect_events()[0]))
+                return self._keep(again)
+        return self._keep(aggregate)
+
+    def _keep(self, aggregate: A) -> A:
         self._loaded[aggregate.id] = aggregate  # type: ignore[attr-defined]
         self._order.append(aggregate)
         return aggregate

@@ -213,9 +213,15 @@ def touches(app: Any, unit: Unit) -> Touches:
 
 
 def writes(app: Any, unit: Unit) -> set[tuple[str, str]]:
-    """The attributes the unit's own events changed."""
+    """The attributes the unit's own events changed (a list of members counts by its members'
+    own aggregates, which the unit made or changed: adding Bo does not use Kira's joining)."""
     return {(str(a), k) for a, (before, after) in _effects(app, unit).items()
-            for k in set(before) | set(after) if before.get(k) != after.get(k)}
+            for k in set(before) | set(after) if before.get(k) != after.get(k) and k not in _members(app, a)}
+
+
+def _members(app: Any, aggregate_id: UUID) -> frozenset[str]:
+    with recording(None):
+        return type(app.repository.get(aggregate_id)).MEMBERS
 
 
 def _events(app: Any, unit: Unit) -> dict[UUID, list[Any]]:
@@ -300,7 +306,7 @@ def _did(app: Any, unit: Unit) -> str:
     """One line: the commands, and what they changed on whom."""
     changed = []
     for aggregate_id, (before, after) in _effects(app, unit).items():
-        keys = ["made"] if not before else [LABELS.get(k, k) for k in after if before.get(k) != after.get(k)]
+        keys = ["made"] if not before else ["made again"] if before.get("unmade") else [LABELS.get(k, k) for k in after if before.get(k) != after.get(k)]
         if keys:
             who = after.get("name") or "the campaign"
             changed.append(f"{who}: {', '.join(keys)}")
@@ -313,16 +319,14 @@ def plan(t: Table, unit: Unit) -> Reversal:
     reversal = Reversal(unit)
     effects = _effects(t.app, unit)
     for aggregate_id, (before, after) in effects.items():
-        if not before:
-            raise RuleViolation(f"{unit.key} made {after.get('name', 'something')}; undo cannot unmake "
-                                "a PC, Challenge or other thing yet.")
         now = t.load(aggregate_id, "An aggregate of this unit is missing.")
-        changes = _changes(unit, now, before, after, now.state())
+        changes = _changes(unit, now, before, after, now.state()) if before else _unmake(unit, now, after)
         if changes:
             reversal.changes[aggregate_id] = changes
             label = getattr(now, "name", type(now).__name__)
-            reversal.lines += [f"{label}: {LABELS.get(k, k)} {_show(after[k])} -> {_show(v)}"
-                               for k, v in changes.items()]
+            reversal.lines += ([f"{label}: unmade, as if never made"] if not before else
+                               [f"{label}: {LABELS.get(k, k)} {_show(now.state()[k] if k in type(now).MEMBERS else after[k])}"
+                                f" -> {_show(v)}" for k, v in changes.items()])
     if not reversal.changes and effects:  # it changed nothing: still marked reversed, on its first aggregate
         reversal.changes[next(iter(effects))] = {}
         reversal.lines.append("nothing to restore; its entries are marked reversed")
@@ -337,11 +341,25 @@ LABELS = {"stressed_out": "Stressed Out", "out": "out of the game", "resolved": 
 def _changes(unit: Unit, now: Any, before: dict, after: dict, current: dict) -> dict[str, Any]:
     changed = {k: v for k, v in before.items() if after.get(k) != v}
     for k in changed:
-        if current.get(k) != after.get(k):
+        if k in type(now).MEMBERS:  # the unit's own members out, later ones kept in their order
+            was = changed[k]
+            changed[k] = [m for m in current[k] if m not in after[k] or m in was] + \
+                [m for m in was if m not in current[k]]
+        elif current.get(k) != after.get(k):
             label = getattr(now, "name", type(now).__name__)
             raise RuleViolation(f"Later entries changed {label}'s {LABELS.get(k, k)} after {unit.key}; "
                                 "undo them first.")
     return changed
+
+
+def _unmake(unit: Unit, now: Any, after: dict) -> dict[str, Any]:
+    """What the unit made is unmade: absent to play and to every read table, as if never made."""
+    current = now.state()
+    for k, v in after.items():  # nothing later may have changed it since
+        if current.get(k) != v:
+            raise RuleViolation(f"Later entries changed {getattr(now, 'name', type(now).__name__)}'s "
+                                f"{LABELS.get(k, k)} after {unit.key}; undo them first.")
+    return {"unmade": True}
 
 
 def apply(t: Table, reversal: Reversal) -> None:

@@ -12,6 +12,7 @@ from ledger.systems.action_dice_character import ActionCharacter as C
 CHARACTERS, ASSETS, FEATURES = "action_dice_characters", "action_dice_assets", "action_dice_features"
 CONDITIONS, ROLLS = "action_dice_conditions", "action_dice_rolls"
 TABLES: tuple[str, ...] = (CHARACTERS, ASSETS, FEATURES, CONDITIONS, ROLLS)
+OWNED = {CHARACTERS: "id", ASSETS: "character_id", FEATURES: "character_id", CONDITIONS: "character_id"}
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

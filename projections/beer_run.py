@@ -18,6 +18,7 @@ from projections import balances
 
 TABLES: tuple[str, ...] = ("beer_run_sheets", "beer_run_abilities", "beer_run_intensity",
                            "beer_run_conflicts", "beer_run_comparisons")
+OWNED = {"beer_run_sheets": "id", "beer_run_abilities": "character_id", "beer_run_conflicts": "id"}
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

@@ -10,6 +10,7 @@ from ledger.reversible import Reversible
 
 
 TABLES = ("challenges",)
+OWNED = {"challenges": "id"}  # unmade by undo: see runner.unmake
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

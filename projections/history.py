@@ -150,6 +150,8 @@ def _rule_value(value: Any) -> str:
 
 
 def _reversed(n: _Names, e: Any) -> str:
+    if e.changes.get("unmade"):
+        return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} unmade, as if never made"
     shown = ", ".join(f"{LABELS.get(k, k)} -> {v}" for k, v in e.changes.items() if not isinstance(v, (dict, list)))
     return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} {shown or 'restored'}"
 

@@ -19,6 +19,7 @@ from uuid import UUID
 from sqlite_utils import Database
 
 from ledger.errors import BadInput, ReadModelStuck
+from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
 from projections import (action_dice, balances, beer_run, campaign, challenges, decision_2d6, history, pools,
                          sessions, sheets, traits)
@@ -26,6 +27,8 @@ from projections import (action_dice, balances, beer_run, campaign, challenges, 
 MODULES = (campaign, balances, sheets, challenges, traits, pools, sessions, beer_run, action_dice, decision_2d6,
            history)
 PROJECTIONS = tuple(m.apply for m in MODULES)
+# The rows of what undo can unmake, by the column that holds the aggregate id.
+OWNED = tuple((table, column) for m in MODULES for table, column in getattr(m, "OWNED", {}).items())
 READ_TABLES = tuple(t for m in MODULES for t in m.TABLES)
 BATCH = 500
 NAME = "read-model"
@@ -156,8 +159,19 @@ def _verified(app: Any, db: Database, notifications: list) -> tuple[list, Any]:
 
 
 def _apply(db: Database, entry: int, event: Any) -> None:
+    if isinstance(event, Reversible.Remade):  # made again after an undo: the tables see it made anew
+        event = creation_event(event.originator_id, event.created, event.timestamp, event.originator_version)
     for project in PROJECTIONS:
         project(db, entry, event)
+    if unmaking(event):
+        unmake(db, event.originator_id)
+
+
+def unmake(db: Database, aggregate_id: UUID) -> None:
+    """Undo unmade a PC, Challenge, item...: its current rows go, as if never made (the logs keep
+    their rows: the history shows it made, then undone)."""
+    for table, column in OWNED:
+        db.execute(f"DELETE FROM [{table}] WHERE [{column}] = ?", [aggregate_id.hex])
 
 
 class _immediate:

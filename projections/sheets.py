@@ -14,6 +14,8 @@ ACTIVE, STRESSED_OUT, OUT = "active", "Stressed Out", "out of the game"
 
 
 TABLES = ("sheets", "sheet_versions")
+# Rows of things undo can unmake, by the column holding the aggregate id (see runner.unmake).
+OWNED = {"sheets": "id"}
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

@@ -13,6 +13,7 @@ from ledger.ids import CAMPAIGN_ID
 from ledger.reversible import Reversible
 
 TABLES = ("traits",)
+OWNED = {"traits": "owner_id"}  # an unmade owner takes its traits: see runner.unmake
 COHORT_ID = "cohort"
 
 

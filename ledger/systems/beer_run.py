@@ -196,10 +196,15 @@ class BeerRunCommands:
     def beer_run_conflict_state(self, name: str) -> Report:
         from eventsourcing.application import AggregateNotFoundError
 
+        from ledger.reversible import unmade
+
         try:
-            return self.repository.get(conflict_id(name)).summary()
+            conflict = self.repository.get(conflict_id(name))
         except AggregateNotFoundError:
-            raise NotFound(f"There is no conflict named '{name.strip()}' in this campaign.") from None
+            conflict = None
+        if conflict is None or unmade(conflict):
+            raise NotFound(f"There is no conflict named '{name.strip()}' in this campaign.")
+        return conflict.summary()
 
 
 # --- the demo: a short scene with faces entered at the table ------------------------------------
