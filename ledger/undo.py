@@ -324,7 +324,7 @@ def plan(t: Table, unit: Unit) -> Reversal:
         if changes:
             reversal.changes[aggregate_id] = changes
             label = getattr(now, "name", type(now).__name__)
-            reversal.lines += ([f"{label}: unmade, as if never made"] if not before else
+            reversal.lines += ([f"{label}: unmade, as if never made"] if changes.get("unmade") else
                                [f"{label}: {LABELS.get(k, k)} {_show(now.state()[k] if k in type(now).MEMBERS else after[k])}"
                                 f" -> {_show(v)}" for k, v in changes.items()])
     if not reversal.changes and effects:  # it changed nothing: still marked reversed, on its first aggregate

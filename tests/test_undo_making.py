@@ -41,6 +41,11 @@ def test_an_undone_pc_is_gone_from_every_view_and_can_be_made_again(table: Table
     assert ash and ash[0]["expertise"] == {"Scav": 3} and ash[0]["primary"] == "Scav"
     assert "add pc Ash #2" in [u["unit"] for u in table.json("undo", "--list")]
     _live_equals_rebuild(table)
+    table("undo", "add pc Ash #2", "--yes")  # the making again undone: gone once more
+    assert [s["name"] for s in table.json("sheet")] == ["Kira", "Bo"]
+    table("pc", "add", "Ash", "--expertise", "Venger=1", "--primary", "Venger")
+    assert [s["expertise"] for s in table.json("sheet") if s["name"] == "Ash"] == [{"Venger": 1}]
+    _live_equals_rebuild(table)
 
 
 def test_undoing_an_early_pc_leaves_the_later_ones_in_their_order(empty: Table):
