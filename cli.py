@@ -313,7 +313,7 @@ def _pairs(text: str, what: str) -> dict[str, int]:
 
 
 def _trait_uses(values: tuple[str, ...]):
-    from ledger.turns import TraitUse
+    from ledger.rulesets.relics.turns import TraitUse
 
     uses = []
     for value in values:
@@ -327,7 +327,7 @@ def _trait_uses(values: tuple[str, ...]):
 
 def _throw(faces: str | None, roll: bool):
     from ledger.dice import parse_faces
-    from ledger.turns import Throw
+    from ledger.rulesets.relics.turns import Throw
 
     if faces is not None and roll:
         raise BadInput("Give --faces from the table or --roll, not both.")
@@ -336,7 +336,7 @@ def _throw(faces: str | None, roll: bool):
 
 def _placing(places: tuple[str, ...], best: bool):
     from ledger.dice import parse_faces
-    from ledger.turns import Placing
+    from ledger.rulesets.relics.turns import Placing
 
     given = []
     for value in places:
@@ -691,7 +691,7 @@ def status(ctx: click.Context) -> None:
     Example: campaign status
     """
     from projections.text import status_text
-    from ledger.challenge import NEXT_STEP
+    from ledger.rulesets.relics.challenge import NEXT_STEP
     from ledger.ids import challenge_id
     from projections import views
 

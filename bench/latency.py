@@ -25,7 +25,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ledger.application import open_ledger  # noqa: E402
-from ledger.turns import Placing, Throw  # noqa: E402
+from ledger.rulesets.relics.turns import Placing, Throw  # noqa: E402
 from projections import runner  # noqa: E402
 
 SIZES = (100, 10_000)

@@ -1,6 +1,6 @@
 """Mutation testing of every rules module against its own rules tests (mutmut 3).
 
-Each module in `ledger/rules/` is mutated in a scratch copy of the tracked tree (never in the
+Each ruleset's `ledger/rulesets/<ruleset>/rules.py` is mutated in a scratch copy of the tracked tree (never in the
 working tree) and judged by `tests/rules/test_<module>.py` alone, so a mutant survives when
 the rules tests miss it, whatever the ledger tests would say. Prints, per module, killed /
 survived / not run and the score over mutants that change behaviour; the last line is
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = ROOT / "ledger" / "rules"
+RULES = ROOT / "ledger" / "rulesets"
 # Helpers whose argument at this position is only words in an error message.
 MESSAGE_ARGS = {"_whole": 1, "canonical": 2, "_sign_polarity": 2}
 # Survivors that cannot change what a rule does, each with the reason; matched by the line a
@@ -80,7 +80,7 @@ class Outcome:
 
 
 def modules() -> list[str]:
-    found = sorted(p.stem for p in RULES.glob("*.py") if p.stem != "__init__")
+    found = sorted(p.parent.name for p in RULES.glob("*/rules.py"))
     if not found:
         sys.exit(f"no rules modules found under {RULES}")
     return found
@@ -104,7 +104,7 @@ def scratch_copy(module: str, work: Path) -> Path:
     pyproject = (tree / "pyproject.toml").read_text()
     head, _, rest = pyproject.partition("[tool.mutmut]")
     tail = rest.split("\n[", 1)[1] if "\n[" in rest else ""
-    section = (f'[tool.mutmut]\nsource_paths = ["ledger/rules/{module}.py"]\n'
+    section = (f'[tool.mutmut]\nsource_paths = ["ledger/rulesets/{module}/rules.py"]\n'
                f'pytest_add_cli_args_test_selection = ["{tests}"]\n'
                'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]\n')
     (tree / "pyproject.toml").write_text(head + section + ("\n[" + tail if tail else ""))

@@ -224,8 +224,8 @@ def action_dice_difficulty(ctx: click.Context, rating: str | None, difficulty: i
 
     Example: campaign action-dice difficulty D8 --disadvantage
     """
-    from ledger.rules import action_dice as rules
-    from ledger.systems.action_dice import base_difficulty
+    from ledger.rulesets.action_dice import rules
+    from ledger.rulesets.action_dice.commands import base_difficulty
 
     if rating is None and difficulty is None:
         ladder = [(r.value, None) for r in rules.ChallengeRating if r is not rules.ChallengeRating.PLUS]

@@ -48,7 +48,7 @@ def _br_numbers(text: str | None) -> list[int]:
 
 def _br_faces(faces: str | None, penalty: str | None, difficulty: str | None, roll: bool):
     from ledger.dice import parse_faces
-    from ledger.systems.beer_run_play import Faces
+    from ledger.rulesets.beer_run.play import Faces
 
     def read(text: str | None) -> tuple[int, ...] | None:
         return None if text is None else parse_faces(text)

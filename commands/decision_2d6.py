@@ -30,14 +30,14 @@ def _d2d6_faces(faces: str | None, roll: bool) -> tuple[int, ...] | None:
 
 
 def _d2d6_stated(bonuses: tuple[int, ...], penalties: tuple[int, ...], modifiers: tuple[int, ...]) -> list:
-    from ledger.systems.decision_2d6 import Stated
+    from ledger.rulesets.decision_2d6.commands import Stated
 
     return ([Stated("bonus", v) for v in bonuses] + [Stated("penalty", v) for v in penalties]
             + [Stated("modifier", v) for v in modifiers])
 
 
 def _d2d6_side(text: str, stated: list) -> Any:
-    from ledger.systems.decision_2d6 import Side
+    from ledger.rulesets.decision_2d6.commands import Side
 
     name, colon, stat = text.rpartition(":")
     if not colon or not name.strip() or not stat.strip():
@@ -208,7 +208,7 @@ def d2d6_contest(ctx: click.Context, first: str, second: str, favoured: str | No
 
     Example: campaign decision-2d6 contest Billy:Stealth Ogre:Wits --grant Billy --faces 1,3/5,5 --faces 6,2,1/4,3
     """
-    from ledger.systems.decision_2d6 import Stated
+    from ledger.rulesets.decision_2d6.commands import Stated
 
     if rounds and roll:
         raise BadInput("Give --faces from the table or --roll, not both.")

@@ -32,7 +32,7 @@ def cohort_turn(ctx: click.Context, challenge_name: str, leader: str | None, ass
 
     Example: campaign cohort-turn "Vault Guards" --leader Kira --supplies Phantom:2 --faces 1,3,3,4,5 --best
     """
-    from ledger.turns import Tactics
+    from ledger.rulesets.relics.turns import Tactics
 
     tactics = Tactics(opportunity, _supplies(supplies), buy_time, gm_motto)
     _write(ctx, lambda app: app.cohort_turn(challenge_name, leader, list(assists) or None, _trait_uses(traits),

@@ -14,26 +14,29 @@ from typing import Any, Callable
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, OperationalError
 
-from ledger import traits, turns
+from ledger.rulesets.relics import traits
+from ledger.rulesets.relics import turns
 from ledger import replay as replaying
 from ledger import replay_rolls, values
 from ledger import undo as undoing
 from ledger.campaign import Campaign
 from ledger.chain import chained
-from ledger.challenge import Challenge
-from ledger.character import Character
+from ledger.rulesets.relics.challenge import Challenge
+from ledger.rulesets.relics.character import Character
 from ledger.errors import BadInput, Conflict, LedgerError, RollStands, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
-from ledger.recovery import RecoveryCommands
+from ledger.rulesets.relics.recovery import RecoveryCommands
 from ledger.reversible import recording
-from ledger.rules import relics
-from ledger.scenes import SceneCommands, frame
-from ledger.systems.action_dice import ActionDiceCommands
-from ledger.systems.beer_run import BeerRunCommands
-from ledger.systems.decision_2d6 import Decision2d6Commands
+from ledger.rulesets.relics import rules as relics
+from ledger.rulesets.relics.scenes import SceneCommands, frame
+from ledger.rulesets.action_dice.commands import ActionDiceCommands
+from ledger.rulesets.beer_run.commands import BeerRunCommands
+from ledger.rulesets.decision_2d6.commands import Decision2d6Commands
 from ledger.table import DiceBox, Table
-from ledger.tactics import TacticsCommands
+from ledger import rulesets
+from ledger.rulesets.relics.tactics import TacticsCommands
 
+rulesets.load()  # every ruleset declared, and the topics of ledgers written before a move resolving
 RULESETS = ("relics", "beer-run", "action-dice", "decision-2d6")
 SINGLE_VERSION = "1"  # the three other rulesets have one version each so far
 COSTS = ("free", "destiny", "doom", "destiny-or-doom")
@@ -448,7 +451,9 @@ SETTINGS = {"relics": (), "beer-run": ("categories", "intensity", "dead_strike_b
 
 def _check_settings(t: Table, ruleset: str) -> None:
     """Read every setting once when the campaign is made, so a bad one is refused now, not later."""
-    from ledger.systems import action_dice, beer_run_play, decision_2d6_pools
+    from ledger.rulesets.action_dice import commands as action_dice
+    from ledger.rulesets.beer_run import play as beer_run_play
+    from ledger.rulesets.decision_2d6 import pools as decision_2d6_pools
     if ruleset == "beer-run":
         beer_run_play.categories(t)
         beer_run_play.starting_intensity(t)

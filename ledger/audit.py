@@ -14,7 +14,7 @@ from typing import Any
 
 from ledger.chain import Break, ChainQueries, chained, parse_anchor, sign
 from ledger.campaign import Campaign
-from ledger.challenge import Challenge
+from ledger.rulesets.relics.challenge import Challenge
 from ledger.reversible import Reversible
 
 

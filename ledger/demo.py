@@ -6,8 +6,10 @@ Pushing the Limit, and the Challenge resolved (round 3).
 from __future__ import annotations
 
 from ledger.application import CampaignLedger
-from ledger.systems import action_dice, beer_run, decision_2d6
-from ledger.turns import Placing, Throw, TraitUse
+from ledger.rulesets.action_dice import commands as action_dice
+from ledger.rulesets.beer_run import commands as beer_run
+from ledger.rulesets.decision_2d6 import commands as decision_2d6
+from ledger.rulesets.relics.turns import Placing, Throw, TraitUse
 
 GUARDS = "Vault Guards"
 DEMO_NAME = "The Moon Heist"

@@ -148,6 +148,7 @@ def known_topics() -> frozenset[str]:
     from eventsourcing.utils import get_topic
 
     import ledger.application  # noqa: F401  (defines every aggregate)
+    from ledger import rulesets
     from ledger.reversible import Reversible
 
     topics = set()
@@ -156,7 +157,7 @@ def known_topics() -> frozenset[str]:
             value = getattr(aggregate, name)
             if isinstance(value, type) and issubclass(value, DomainEvent) and value.__module__.startswith("ledger."):
                 topics.add(get_topic(value))  # snapshots (eventsourcing's own class) never travel in an export
-    return frozenset(topics)
+    return frozenset(topics | set(rulesets.moved_topics()))  # and the names older ledgers gave them
 
 
 def _subclasses(cls: type) -> Iterator[type]:

@@ -18,10 +18,10 @@ from typing import Any, Iterator
 
 from ledger.campaign import Campaign
 from ledger.chain import chained
-from ledger.challenge import Challenge
+from ledger.rulesets.relics.challenge import Challenge
 from ledger.errors import BadInput, LedgerError, NotFound, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
-from ledger.turns import Placing, Throw, TraitUse
+from ledger.rulesets.relics.turns import Placing, Throw, TraitUse
 from ledger import undo as undoing
 from ledger.undo import Unit
 
@@ -200,7 +200,7 @@ def play_on(t: Any, choices: Choices, outcome: dict[str, Any], strict: bool = Fa
     Faces that do not fit a pool are refused (see `_fit_faces`); `strict` is for a
     correction to be committed, which may only add faces, never replace recorded ones.
     """
-    from ledger import turns
+    from ledger.rulesets.relics import turns
     notes = outcome.setdefault("notes", [])
     ch = t.challenge(choices.challenge)
     key = f"{ch.name}:{ch.round}"
@@ -224,7 +224,7 @@ def play_on(t: Any, choices: Choices, outcome: dict[str, Any], strict: bool = Fa
 
 def _roll(t: Any, ch: Challenge, side: Side, stress: dict[str, int] | None, notes: list[str],
           strict: bool, option: str) -> None:
-    from ledger import turns
+    from ledger.rulesets.relics import turns
     pending = ch.pending or {}
     need = pending["pool"]["size"] - len(pending["autos"])
     faces = _fit_faces(side, need, pending["side"].capitalize(), option, strict, notes)
@@ -412,7 +412,7 @@ def _not_replayed(target: Any) -> None:
 
 def _setup_actions(app: Any, events: list[Any], command: str) -> list[Any]:
     """Commands other than rounds, read back from their events (those that can be played again)."""
-    from ledger.character import Character
+    from ledger.rulesets.relics.character import Character
     actions: list[Any] = []
     for e in events:
         if isinstance(e, Character.PushedTheLimit):

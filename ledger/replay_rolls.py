@@ -23,8 +23,8 @@ LISTS = {"assets", "features"}
 
 
 def roll_event(app: Any, unit: Unit) -> Any | None:
-    from ledger.systems.action_dice_character import ActionCharacter
-    from ledger.systems.decision_2d6_model import Hero
+    from ledger.rulesets.action_dice.character import ActionCharacter
+    from ledger.rulesets.decision_2d6.model import Hero
     for first, last in unit.ranges:
         for n in app.recorder.select_notifications(first, last - first + 1, stop=last):
             e = app.mapper.to_domain_event(n)
@@ -121,7 +121,7 @@ def _action(e: Any) -> tuple[Callable, Choices, Callable]:
 
 
 def _decision(e: Any) -> tuple[Callable, Choices, Callable]:
-    from ledger.systems.decision_2d6 import Stated
+    from ledger.rulesets.decision_2d6.commands import Stated
     choices = {"character": e.name, "stat": e.stat, "target": e.target, "advantage": e.advantage,
                "grants": e.grants, "faces": list(e.faces), "purpose": e.purpose,
                "modifiers": [(m["kind"], m["value"]) for m in e.modifiers]}

@@ -13,12 +13,12 @@ from eventsourcing.application import AggregateNotFoundError
 
 from ledger import dice
 from ledger.campaign import Campaign
-from ledger.challenge import Challenge
-from ledger.character import Character
+from ledger.rulesets.relics.challenge import Challenge
+from ledger.rulesets.relics.character import Character
 from ledger.errors import NotFound, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
 from ledger.reversible import creation, recording, unmade
-from ledger.rules import relics
+from ledger.rulesets.relics import rules as relics
 
 if TYPE_CHECKING:
     from eventsourcing.application import Application

@@ -7,7 +7,7 @@ from typing import Any, Callable
 from sqlite_utils import Database
 
 from ledger.reversible import Reversible
-from ledger.systems.action_dice_character import ActionCharacter as C
+from ledger.rulesets.action_dice.character import ActionCharacter as C
 
 CHARACTERS, ASSETS, FEATURES = "action_dice_characters", "action_dice_assets", "action_dice_features"
 CONDITIONS, ROLLS = "action_dice_conditions", "action_dice_rolls"

@@ -12,8 +12,8 @@ from sqlite_utils import Database
 from sqlite_utils.db import NotFoundError
 
 from ledger.reversible import Reversible
-from ledger.systems.beer_run_character import CHARACTER, BeerRunCharacter as Ch
-from ledger.systems.beer_run_conflict import SITUATION, BeerRunConflict as Co
+from ledger.rulesets.beer_run.character import CHARACTER, BeerRunCharacter as Ch
+from ledger.rulesets.beer_run.conflict import SITUATION, BeerRunConflict as Co
 from projections import balances
 
 TABLES: tuple[str, ...] = ("beer_run_sheets", "beer_run_abilities", "beer_run_intensity",

@@ -5,7 +5,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.challenge import Challenge
+from ledger.rulesets.relics.challenge import Challenge
 from ledger.reversible import Reversible
 
 

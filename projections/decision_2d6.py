@@ -12,7 +12,7 @@ from typing import Any, Callable
 from sqlite_utils import Database
 
 from ledger.reversible import Reversible
-from ledger.systems.decision_2d6_model import ATTRIBUTE, CORE, STAT, Contest, Hero, Item, Tracker
+from ledger.rulesets.decision_2d6.model import ATTRIBUTE, CORE, STAT, Contest, Hero, Item, Tracker
 from projections import balances
 
 TABLES: tuple[str, ...] = ("d2d6_sheets", "d2d6_sheet_rows", "d2d6_rolls", "d2d6_contests",

@@ -7,8 +7,8 @@ from typing import Any, Callable
 from sqlite_utils import Database
 
 from ledger.campaign import Campaign
-from ledger.challenge import Challenge
-from ledger.character import Character
+from ledger.rulesets.relics.challenge import Challenge
+from ledger.rulesets.relics.character import Character
 from ledger.reversible import Reversible
 from ledger.undo import LABELS
 from projections import action_dice, beer_run, decision_2d6

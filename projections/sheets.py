@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.character import Character
+from ledger.rulesets.relics.character import Character
 from ledger.reversible import Reversible
 from projections import balances
 

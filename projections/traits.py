@@ -7,8 +7,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from ledger.campaign import Campaign
-from ledger.challenge import Challenge
-from ledger.character import Character
+from ledger.rulesets.relics.challenge import Challenge
+from ledger.rulesets.relics.character import Character
 from ledger.ids import CAMPAIGN_ID
 from ledger.reversible import Reversible
 

@@ -12,7 +12,7 @@ from ledger import dice
 from ledger.application import open_ledger
 from ledger.errors import LedgerError
 from ledger.ids import pc_id
-from ledger.systems.action_dice import DEMO_NAME, play_demo
+from ledger.rulesets.action_dice.commands import DEMO_NAME, play_demo
 from projections import action_dice as read
 from projections import runner
 from tests.conftest import Table

@@ -5,11 +5,11 @@ from hypothesis import strategies as st
 
 from cli import cli
 from ledger.application import CampaignLedger, open_ledger
-from ledger.rules import beer_run as rules
-from ledger.systems.beer_run import DEMO_NAME, play_demo
-from ledger.systems.beer_run_character import character_id
-from ledger.systems.beer_run_conflict import conflict_id
-from ledger.systems.beer_run_play import Faces
+from ledger.rulesets.beer_run import rules
+from ledger.rulesets.beer_run.commands import DEMO_NAME, play_demo
+from ledger.rulesets.beer_run.character import character_id
+from ledger.rulesets.beer_run.conflict import conflict_id
+from ledger.rulesets.beer_run.play import Faces
 from projections import beer_run as views
 from projections import runner
 from tests.conftest import Table

@@ -5,7 +5,7 @@ import pytest
 
 from ledger import dice
 from ledger.application import open_ledger
-from ledger.systems.decision_2d6 import DEMO_NAME, Side, Stated, play_demo
+from ledger.rulesets.decision_2d6.commands import DEMO_NAME, Side, Stated, play_demo
 from projections import runner
 from tests.conftest import Table
 
@@ -395,7 +395,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from ledger.errors import RuleViolation  # noqa: E402
-from ledger.systems.decision_2d6_model import item_id  # noqa: E402
+from ledger.rulesets.decision_2d6.model import item_id  # noqa: E402
 from projections import decision_2d6 as d2d6_views  # noqa: E402
 
 ORDER = ["Empty", "D4", "D6", "D8", "D10", "D12"]

@@ -5,10 +5,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ledger.application import open_ledger
-from ledger.challenge import Challenge
+from ledger.rulesets.relics.challenge import Challenge
 from ledger.errors import LedgerError
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
-from ledger.turns import Placing, Throw, TraitUse
+from ledger.rulesets.relics.turns import Placing, Throw, TraitUse
 from projections import runner
 
 PCS = ("Kira", "Bo", "Ash")

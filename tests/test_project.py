@@ -71,8 +71,8 @@ def test_the_write_side_never_imports_the_read_side_or_the_cli():
 
 
 def test_rules_modules_are_pure():
-    rules = _sources("ledger/rules")
-    assert {p.stem for p in rules} >= {"relics", "beer_run", "action_dice", "decision_2d6"}
+    rules = _sources("ledger/rulesets", "rules.py")
+    assert {p.parent.name for p in rules} >= {"relics", "beer_run", "action_dice", "decision_2d6"}
     for path in rules:
         assert not _imports(path) & {"eventsourcing", "sqlite3", "sqlite_utils", "os", "random", "click"}, path
 

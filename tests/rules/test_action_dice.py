@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ledger.errors import BadInput, RuleViolation
-from ledger.rules.action_dice import (
+from ledger.rulesets.action_dice.rules import (
     ASSET_SIZES,
     DEFAULT_FEATURES_LIMIT,
     ActionResult,

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ledger.errors import BadInput, RuleViolation
-from ledger.rules.relics import (
+from ledger.rulesets.relics.rules import (
     BENEFICIAL,
     DEFAULT_VERSION,
     HINDERING,

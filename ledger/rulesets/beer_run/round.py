@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.rules import beer_run as rules
-from ledger.systems.beer_run_character import CHARACTER
-from ledger.systems.beer_run_conflict import OPPOSE, SITUATION, BeerRunConflict
-from ledger.systems.beer_run_effects import advance
-from ledger.systems.beer_run_play import Faces, ability_name, character, held_dice, price, throw, upper_name
+from ledger.rulesets.beer_run import rules
+from ledger.rulesets.beer_run.character import CHARACTER
+from ledger.rulesets.beer_run.conflict import OPPOSE, SITUATION, BeerRunConflict
+from ledger.rulesets.beer_run.effects import advance
+from ledger.rulesets.beer_run.play import Faces, ability_name, character, held_dice, price, throw, upper_name
 from ledger.table import Table
 
 

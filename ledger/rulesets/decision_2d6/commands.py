@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ledger import values
 from ledger.errors import BadInput, RuleViolation
-from ledger.rules import decision_2d6 as d2
-from ledger.systems import decision_2d6_rolls as rolls
-from ledger.systems.decision_2d6_model import ATTRIBUTE, CORE, FORT, LEVEL, STAT, WILL, Hero
-from ledger.systems.decision_2d6_pools import PoolCommands, whole
-from ledger.systems.decision_2d6_rolls import Side, Stated
+from ledger.rulesets.decision_2d6 import rules as d2
+from ledger.rulesets.decision_2d6 import rolls
+from ledger.rulesets.decision_2d6.model import ATTRIBUTE, CORE, FORT, LEVEL, STAT, WILL, Hero
+from ledger.rulesets.decision_2d6.pools import PoolCommands, whole
+from ledger.rulesets.decision_2d6.rolls import Side, Stated
 
 if TYPE_CHECKING:
     from ledger.table import Table

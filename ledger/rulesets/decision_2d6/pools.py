@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ledger import dice, values
 from ledger.errors import BadInput, RuleViolation
-from ledger.rules import decision_2d6 as d2
-from ledger.systems import decision_2d6_rolls as rolls
-from ledger.systems.decision_2d6_model import Item, Tracker, item_id, reason, tracker_id
+from ledger.rulesets.decision_2d6 import rules as d2
+from ledger.rulesets.decision_2d6 import rolls
+from ledger.rulesets.decision_2d6.model import Item, Tracker, item_id, reason, tracker_id
 
 if TYPE_CHECKING:
     from ledger.table import Table

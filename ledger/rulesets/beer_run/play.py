@@ -13,9 +13,9 @@ from typing import Sequence
 
 from ledger import values
 from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.rules import beer_run as rules
-from ledger.systems.beer_run_character import DIFFICULTY, BeerRunCharacter, character_id
-from ledger.systems.beer_run_conflict import BeerRunConflict, conflict_id
+from ledger.rulesets.beer_run import rules
+from ledger.rulesets.beer_run.character import DIFFICULTY, BeerRunCharacter, character_id
+from ledger.rulesets.beer_run.conflict import BeerRunConflict, conflict_id
 from ledger.table import Table
 
 DEFAULT_INTENSITY = 10  # ruling: the seed gives no starting Intensity; setting `intensity`

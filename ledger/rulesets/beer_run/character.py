@@ -16,7 +16,7 @@ from eventsourcing.domain import event
 
 from ledger.errors import NotFound, RuleViolation
 from ledger.ids import CAMPAIGN_ID
-from ledger.rules import beer_run as rules
+from ledger.rulesets.beer_run import rules
 from ledger.reversible import Reversible
 
 CHARACTER, DIFFICULTY = "character", "difficulty"

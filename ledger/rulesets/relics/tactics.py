@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger import traits, turns, values
+from ledger import values
+from ledger.rulesets.relics import traits
+from ledger.rulesets.relics import turns
 from ledger.errors import BadInput, RuleViolation
-from ledger.rules import relics
+from ledger.rulesets.relics import rules as relics
 from ledger.table import Table
 
 Report = dict[str, Any]
@@ -83,9 +85,9 @@ class TacticsCommands:
         return self._relics(command)
 
     def _open_from_doom(self, t: Table, spec: dict[str, Any]) -> Report:
-        from ledger.challenge import Challenge
+        from ledger.rulesets.relics.challenge import Challenge
         from ledger.ids import challenge_id
-        from ledger.scenes import frame
+        from ledger.rulesets.relics.scenes import frame
         spec = {**spec, "name": values.name(spec.get("name", ""), "A Challenge's name")}
         if t.exists(challenge_id(spec["name"])):
             raise RuleViolation(f"There is already a Challenge named {spec.get('name')}.")

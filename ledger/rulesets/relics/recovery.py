@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger import dice, traits, values
-from ledger.challenge import Challenge
+from ledger import dice, values
+from ledger.rulesets.relics import traits
+from ledger.rulesets.relics.challenge import Challenge
 from ledger.errors import BadInput, RuleViolation
 from ledger.ids import challenge_id
-from ledger.rules import relics
+from ledger.rulesets.relics import rules as relics
 from ledger.table import Table
 
 Report = dict[str, Any]

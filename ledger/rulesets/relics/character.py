@@ -8,7 +8,7 @@ from eventsourcing.domain import event
 
 from ledger.errors import NotFound, RuleViolation
 from ledger.ids import pc_id
-from ledger.rules import relics
+from ledger.rulesets.relics import rules as relics
 from ledger.reversible import Reversible
 from ledger.upcasts import trait_v1_v2 as traits_v1_v2
 

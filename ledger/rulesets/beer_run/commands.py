@@ -13,13 +13,13 @@ from typing import Any, Callable, Sequence
 
 from ledger import values
 from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.rules import beer_run as rules
-from ledger.systems import beer_run_effects as effects
-from ledger.systems import beer_run_play as play
-from ledger.systems import beer_run_round as round_
-from ledger.systems.beer_run_character import CHARACTER, DIFFICULTY, BeerRunCharacter, character_id
-from ledger.systems.beer_run_conflict import conflict_id
-from ledger.systems.beer_run_play import Faces
+from ledger.rulesets.beer_run import rules
+from ledger.rulesets.beer_run import effects
+from ledger.rulesets.beer_run import play
+from ledger.rulesets.beer_run import round as round_
+from ledger.rulesets.beer_run.character import CHARACTER, DIFFICULTY, BeerRunCharacter, character_id
+from ledger.rulesets.beer_run.conflict import conflict_id
+from ledger.rulesets.beer_run.play import Faces
 
 RULESET = "beer-run"
 DEMO_NAME = "The Beer Run"

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger import traits, turns, values
-from ledger.challenge import Challenge
+from ledger import values
+from ledger.rulesets.relics import traits
+from ledger.rulesets.relics import turns
+from ledger.rulesets.relics.challenge import Challenge
 from ledger.errors import BadInput, RuleViolation
 from ledger.ids import challenge_id
 from ledger.table import Table

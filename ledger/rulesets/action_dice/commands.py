@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from ledger import values
 from ledger.errors import BadInput, RuleViolation
 from ledger.ids import pc_id
-from ledger.rules import action_dice as rules
-from ledger.systems.action_dice_character import ActionCharacter
+from ledger.rulesets.action_dice import rules
+from ledger.rulesets.action_dice.character import ActionCharacter
 
 if TYPE_CHECKING:
     from ledger.table import Table

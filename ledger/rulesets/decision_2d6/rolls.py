@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ledger.errors import BadInput
-from ledger.rules import decision_2d6 as d2
-from ledger.systems.decision_2d6_model import Contest, Hero, hero_id, plain
+from ledger.rulesets.decision_2d6 import rules as d2
+from ledger.rulesets.decision_2d6.model import Contest, Hero, hero_id, plain
 from ledger.table import Table
 
 KINDS = ("bonus", "penalty", "modifier")

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.challenge import Challenge
+from ledger.rulesets.relics.challenge import Challenge
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger import values
-from ledger.rules import relics
+from ledger.rulesets.relics import rules as relics
 from ledger.table import Table
 
 COHORT = "Cohort"

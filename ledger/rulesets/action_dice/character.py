@@ -13,7 +13,7 @@ from eventsourcing.domain import event
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.ids import pc_id
 from ledger.reversible import Reversible
-from ledger.rules import action_dice as rules
+from ledger.rulesets.action_dice import rules
 
 
 def _name(text: str, what: str) -> str:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.errors import RuleViolation
-from ledger.rules import beer_run as rules
-from ledger.systems.beer_run_character import DIFFICULTY
-from ledger.systems.beer_run_conflict import BeerRunConflict
-from ledger.systems.beer_run_play import ability_name, character, dead_strike_back
+from ledger.rulesets.beer_run import rules
+from ledger.rulesets.beer_run.character import DIFFICULTY
+from ledger.rulesets.beer_run.conflict import BeerRunConflict
+from ledger.rulesets.beer_run.play import ability_name, character, dead_strike_back
 from ledger.table import Table
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ledger import dice, traits
-from ledger.challenge import CHALLENGE, COHORT, NEXT_STEP, Challenge
+from ledger import dice
+from ledger.rulesets.relics import traits
+from ledger.rulesets.relics.challenge import CHALLENGE, COHORT, NEXT_STEP, Challenge
 from ledger.errors import BadInput, RuleViolation
-from ledger.rules import relics
+from ledger.rulesets.relics import rules as relics
 from ledger.table import Table
 
 
