@@ -21,7 +21,7 @@ from sqlite_utils import Database
 from ledger.errors import BadInput, ReadModelStuck
 from migrations import migrations
 from projections import (action_dice, balances, beer_run, campaign, challenges, decision_2d6, history, pools,
-                         sessions, sheets, traits)
+                         sessions, sheets, traits, units)
 
 MODULES = (campaign, balances, sheets, challenges, traits, pools, sessions, beer_run, action_dice, decision_2d6,
            history)
@@ -78,10 +78,11 @@ def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
 
 def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
            transaction: Callable[[], Any], check: bool = True) -> int:
-    applied = 0
+    applied, names = 0, units.UnitNames(app.recorder)  # history rows learn their undo unit with their entry
     while True:
         with transaction():
             count, error = _next_batch(app, db, check)
+            names.fill(db)
         applied += count
         if progress and count:
             progress(count)
