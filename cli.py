@@ -693,7 +693,7 @@ def status(ctx: click.Context) -> None:
     from projections.text import status_text
     from ledger.rulesets.relics.challenge import NEXT_STEP
     from ledger.ids import challenge_id
-    from projections import views
+    from projections import relics_state, views
 
     def query(app: Any, db: Any) -> dict:
         camp = app.campaign()
@@ -704,7 +704,7 @@ def status(ctx: click.Context) -> None:
         for row in rows:
             ch = app.repository.get(challenge_id(row["name"]))
             row.update(phase=ch.phase, waiting_for=NEXT_STEP[ch.phase], pending=ch.pending)
-        return {"turn": camp.turn, "challenges": rows, **views.pools(db)}
+        return {"turn": camp.turn, "challenges": rows, **views.pools(db), **relics_state.status_fields(db)}
     _read(ctx, query, status_text)
 
 

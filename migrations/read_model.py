@@ -69,3 +69,23 @@ def m008_trait_ended(db: Database) -> None:
     """A temporary trait's row stays when it ends (the entry it ended at), so undoing its end
     brings it back in the place the GM first saw it."""
     db["traits"].add_column("ended", int)
+
+
+@migrations()
+def m009_history_units_and_play_state(db: Database) -> None:
+    """Each history line's undo unit (named as `undo --list` names it) and, once undone, what
+    reversed it; an index finds the lines still to be named. Also the Relics state a GM acts
+    on that no table held: trait uses, opportunities, and where the campaign stands."""
+    db["history"].add_column("unit", str)
+    db["history"].add_column("reversed_by", str)
+    db.execute("CREATE INDEX history_unnamed ON history (entry) WHERE unit IS NULL")
+    db["trait_uses"].create({"key": str, "trait": str, "scope": str, "entry": int}, pk="key")
+    db["opportunities"].create({"key": str, "challenge": str, "round": int, "pc": str, "entry": int}, pk="key")
+    db["stage"].create({"id": int, "scenario_number": int, "scene": int, "scenes": int, "encounter": int}, pk="id")
+    rederive(db)
+
+
+def rederive(db: Database) -> None:
+    """The new tables hold what older files never recorded: the read model is derived again from
+    the ledger on the next catch-up (the runner rebuilds read tables whose position was cleared)."""
+    db.execute("DELETE FROM position WHERE name = 'read-model'")

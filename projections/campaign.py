@@ -1,4 +1,6 @@
-"""What the campaign is: its name, ruleset and rules version, for every reader of the file."""
+"""What the campaign is (its name, ruleset and rules version, for every reader of the file), and
+where a Relics campaign stands: the Scenario, Scene and Event in play (`stage`: a trait used
+once a scene is spent while its Scene lasts) and the opportunities created (`opportunities`)."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,12 +8,56 @@ from typing import Any
 from sqlite_utils import Database
 
 from ledger.campaign import Campaign
+from ledger.ids import CAMPAIGN_ID
+from ledger.reversible import Reversible
 
 
-TABLES = ("campaign",)
+TABLES = ("campaign", "stage", "opportunities")
+STAGE = ("scenario_number", "scene", "scenes", "encounter")  # the campaign's attributes `stage` mirrors
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
     if isinstance(e, Campaign.Started):
         db.table("campaign").insert_all([{"key": "name", "value": e.name}, {"key": "ruleset", "value": e.ruleset},
                                    {"key": "rules_version", "value": e.rules_version}])
+        _stage(db, {})
+    elif isinstance(e, Campaign.ScenarioStarted):
+        _stage(db, {"scenario_number": stage(db)["scenario_number"] + 1})
+    elif isinstance(e, Campaign.SceneStarted):
+        _stage(db, {"scene": e.number, "scenes": e.number})
+    elif isinstance(e, Campaign.SceneEnded):
+        _stage(db, {"scene": None})
+    elif isinstance(e, Campaign.EncounterStarted):
+        _stage(db, {"encounter": e.number})
+    elif isinstance(e, Campaign.EncounterEnded):
+        _stage(db, {"encounter": None})
+    elif isinstance(e, Campaign.OpportunityCreated):
+        db.table("opportunities").insert({"key": f"{e.challenge}:{e.round}", "challenge": e.challenge,
+                                          "round": e.round, "pc": e.pc, "entry": entry})
+    elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
+        _reversed(db, e.changes)
+
+
+def stage(db: Database) -> dict[str, Any]:
+    """The stage row (a file made before the table existed has none until `rebuild`: it reads as the start)."""
+    row = db.execute("SELECT scenario_number, scene, scenes, encounter FROM stage WHERE id = 1").fetchone()
+    return dict(zip(STAGE, row or (0, None, 0, None)))
+
+
+def _stage(db: Database, changes: dict[str, Any]) -> None:
+    db.table("stage").upsert({"id": 1, **stage(db), **changes}, pk="id")
+
+
+def _reversed(db: Database, changes: dict[str, Any]) -> None:
+    """An undo restores the campaign's own attributes: the stage it stood at, the opportunities it held."""
+    restored = {k: changes[k] for k in STAGE if k in changes}
+    for k in ("scene", "encounter"):  # the aggregate keeps {"number": n, ...} or None
+        if k in restored:
+            restored[k] = restored[k]["number"] if restored[k] else None
+    if restored:
+        _stage(db, restored)
+    if "opportunities" in changes:
+        kept = changes["opportunities"]
+        for key, in db.execute("SELECT key FROM opportunities").fetchall():
+            if key not in kept:
+                db.execute("DELETE FROM opportunities WHERE key = ?", [key])

@@ -263,6 +263,23 @@ def sheets(db: Database, name: str | None = None) -> list[dict[str, Any]]:
             for r in db.table("d2d6_sheets").rows_where(where, args, order_by="joined")]
 
 
+def rolls(db: Database, name: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    """The decision rolls standing (an undone roll's row goes), oldest first; the last `limit`."""
+    where, args = ("character = ? COLLATE NOCASE", [name]) if name else (None, [])
+    rows = list(db.table("d2d6_rolls").rows_where(where, args, order_by="entry desc", limit=limit))[::-1]
+    return [{**r, "chains": _list(r["chains"]), "modifiers": _list(r["modifiers"]), "success": _flag(r["success"]),
+             "entered": bool(r["entered"])} for r in rows]
+
+
+def _list(value: Any) -> list:
+    import json
+    return json.loads(value) if isinstance(value, str) else list(value or [])
+
+
+def _flag(value: Any) -> bool | None:
+    return None if value is None else bool(value)
+
+
 def pools(db: Database) -> dict[str, list[dict[str, Any]]]:
     return {"supplies": [{k: r[k] for k in ("item", "holder", "die")}
                          for r in db.table("d2d6_supplies").rows_where(order_by="item")],

@@ -22,7 +22,7 @@ from ledger.errors import BadInput, ReadModelStuck
 from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
 from projections import (action_dice, balances, beer_run, campaign, challenges, decision_2d6, history, pools,
-                         sessions, sheets, traits)
+                         sessions, sheets, traits, units)
 
 MODULES = (campaign, balances, sheets, challenges, traits, pools, sessions, beer_run, action_dice, decision_2d6,
            history)
@@ -47,7 +47,10 @@ def position(db: Database) -> int:
 
 
 def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = None) -> int:
-    """Apply every ledger entry after the stored position, a transaction per batch."""
+    """Apply every ledger entry after the stored position, a transaction per batch (all of them
+    again when a migration cleared the position of tables holding rows: see migrations.rederive)."""
+    if position(db) == 0 and db.execute("SELECT 1 FROM campaign LIMIT 1").fetchone():
+        return rebuild(app, db, progress)
     return _drain(app, db, progress, lambda: _immediate(db))
 
 
@@ -81,10 +84,11 @@ def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
 
 def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
            transaction: Callable[[], Any], check: bool = True) -> int:
-    applied = 0
+    applied, names = 0, units.UnitNames(app.recorder)  # history rows learn their undo unit with their entry
     while True:
         with transaction():
             count, error = _next_batch(app, db, check)
+            names.fill(db)
         applied += count
         if progress and count:
             progress(count)

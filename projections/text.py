@@ -8,7 +8,17 @@ def history_text(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "No entries."
     width = len(str(rows[-1]["entry"]))
-    return "\n".join(f"#{r['entry']:<{width}}  {r['time']}  {r['line']}" for r in rows)
+    return "\n".join(f"#{r['entry']:<{width}}  {r['time']}  {unit_tag(r)}{r['line']}" for r in rows)
+
+
+def unit_tag(row: dict[str, Any]) -> str:
+    """`[G:2] `: the undo unit an entry belongs to (as `undo --list` names it), and once undone,
+    where and by what: `[G:2; undone at #57 by undo G:2] `. Nothing for entries outside any unit."""
+    unit = row.get("unit")
+    if row.get("reversed_at") is not None:
+        by = f" by {row['reversed_by']}" if row.get("reversed_by") else ""
+        return f"[{unit or '-'}; undone at #{row['reversed_at']}{by}] "
+    return f"[{unit}] " if unit else ""
 
 
 def sheets_text(rows: list[dict[str, Any]]) -> str:
@@ -104,6 +114,11 @@ def status_text(s: dict[str, Any]) -> str:
                      f"{c['resolved']} resolved, leader {c['leader'] or 'none yet'}; waiting for {c['waiting_for']}")
         if c["phase"] not in ("cohort", "challenge"):
             lines += ["  " + line for line in waiting_text(c["name"], c["phase"], c["pending"])]
+    if s.get("finished"):
+        lines.append("Finished: " + ", ".join(f"{c['name']} ({c['phase']})" for c in s["finished"]))
+    spent = [f"{u['trait']} ({u['scope']})" for u in s.get("trait_uses", []) if u["spent"]]
+    if spent:
+        lines.append("Used up for now: " + ", ".join(spent))
     lines.append(pools_text(s))
     return "\n".join(lines)
 

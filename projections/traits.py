@@ -1,4 +1,5 @@
-"""Every trait in play: each PC's, the Cohort's, each Challenge's, and the temporary ones."""
+"""Every trait in play: each PC's, the Cohort's, each Challenge's, and the temporary ones; and the
+last use of every trait limited to once a round, a scene or a scenario (`trait_uses`)."""
 from __future__ import annotations
 
 import json
@@ -12,7 +13,7 @@ from ledger.rulesets.relics.character import Character
 from ledger.ids import CAMPAIGN_ID
 from ledger.reversible import Reversible
 
-TABLES = ("traits",)
+TABLES = ("traits", "trait_uses")
 OWNED = {"traits": "owner_id"}  # an unmade owner takes its traits: see runner.unmake
 COHORT_ID = "cohort"
 
@@ -28,8 +29,31 @@ def apply(db: Database, entry: int, e: Any) -> None:
     elif isinstance(e, Campaign.TraitExpired):
         db.execute("UPDATE traits SET ended = ? WHERE owner_id = ? AND name = ? AND ended IS NULL",
                    [entry, owner_id(db, e.owner), e.trait])
-    elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID and "temporary" in e.changes:
-        _restore_temporary(db, entry, e.changes["temporary"])
+    elif isinstance(e, Campaign.TraitUsed):
+        _used(db, entry, e.trait, e.scope)
+    elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
+        if "temporary" in e.changes:
+            _restore_temporary(db, entry, e.changes["temporary"])
+        if "uses" in e.changes:
+            _restore_uses(db, entry, e.changes["uses"])
+
+
+def _used(db: Database, entry: int, trait: str, scope: str) -> None:
+    """The campaign keeps one scope per trait, its last use (keyed as the ledger keys it)."""
+    db.execute("INSERT INTO trait_uses (key, trait, scope, entry) VALUES (?, ?, ?, ?) "
+               "ON CONFLICT(key) DO UPDATE SET trait = excluded.trait, scope = excluded.scope",
+               [trait.casefold(), trait, scope, entry])
+
+
+def _restore_uses(db: Database, entry: int, uses: dict[str, str]) -> None:
+    """Make the rows match the uses an undo restored: a use it took away goes (the scratch campaign
+    never had it), an earlier use it brought back shows its scope again, in its first-seen place."""
+    for key, in db.execute("SELECT key FROM trait_uses").fetchall():
+        if key not in uses:
+            db.execute("DELETE FROM trait_uses WHERE key = ?", [key])
+    for key, scope in uses.items():
+        db.execute("INSERT INTO trait_uses (key, trait, scope, entry) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT(key) DO UPDATE SET scope = excluded.scope", [key, key, scope, entry])
 
 
 def _restore_temporary(db: Database, entry: int, temporary: list[dict[str, Any]]) -> None:

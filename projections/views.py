@@ -81,9 +81,12 @@ def history(db: Database, first: int | None = None, last: int | None = None,
     where = "entry >= ? AND entry <= ?"
     args = [first or 0, last if last is not None else 2**62]
     if limit:
-        rows = list(db.table("history").rows_where(where, args, order_by="entry desc", limit=limit))
-        return rows[::-1]
-    return list(db.table("history").rows_where(where, args, order_by="entry"))
+        rows = list(db.table("history").rows_where(where, args, order_by="entry desc", limit=limit))[::-1]
+    else:
+        rows = list(db.table("history").rows_where(where, args, order_by="entry"))
+    for row in rows:  # an entry outside every unit (`new`, an undo's own) is stored "" so it is named once
+        row["unit"] = row.get("unit") or None
+    return rows
 
 
 def entries(db: Database, numbers: list[int]) -> list[dict[str, Any]]:
@@ -92,7 +95,8 @@ def entries(db: Database, numbers: list[int]) -> list[dict[str, Any]]:
     return history(db, min(numbers), max(numbers))
 
 
-def challenges(db: Database, open_only: bool = False) -> list[dict[str, Any]]:
-    where = "phase NOT IN ('resolved', 'ended')" if open_only else None
+def challenges(db: Database, open_only: bool = False, finished: bool = False) -> list[dict[str, Any]]:
+    where = "phase NOT IN ('resolved', 'ended')" if open_only else "phase IN ('resolved', 'ended')" if finished \
+        else None
     return [{k: r[k] for k in ("name", "threat", "type", "rating", "resolved", "leader", "round", "phase")}
             for r in db.table("challenges").rows_where(where, order_by="opened")]
