@@ -263,7 +263,7 @@ def action_dice_sheet(ctx: click.Context, name: str | None) -> None:
 
 @action_dice.command("rolls")
 @click.argument("name", required=False)
-@click.option("--limit", type=int, default=None, help="Only the last N rolls.")
+@click.option("--limit", type=click.IntRange(1, 10**9), default=None, help="Only the last N rolls.")
 @json_option
 @click.pass_context
 def action_dice_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:

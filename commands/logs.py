@@ -54,7 +54,7 @@ def _conflicts_text(rows: list[dict[str, Any]]) -> str:
 
 @decision_2d6.command("rolls")
 @click.argument("name", required=False)
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the last N rolls.")
+@click.option("--limit", type=click.IntRange(1, 10**9), default=None, help="Only the last N rolls.")
 @json_option
 @click.pass_context
 def d2d6_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:

@@ -17,7 +17,7 @@ from cli import (BadInput, cli, json_option, _bind, _caught_up, _open, _placing,
 @click.option("--cascade", is_flag=True, help="Also reverse the later units that used it, newest first.")
 @click.option("--dry-run", is_flag=True, help="Only show what would be reversed.")
 @click.option("--list", "list_", is_flag=True, help="List the units that can be undone, newest first.")
-@click.option("--limit", type=click.IntRange(min=1), default=20, show_default=True, help="How many --list shows.")
+@click.option("--limit", type=click.IntRange(1, 10**9), default=20, show_default=True, help="How many --list shows.")
 @click.option("--yes", is_flag=True, help="Do not ask before appending (on a terminal it asks).")
 @json_option
 @click.pass_context
