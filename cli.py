@@ -693,7 +693,8 @@ def status(ctx: click.Context) -> None:
     from projections.text import status_text
     from ledger.rulesets.relics.challenge import NEXT_STEP
     from ledger.ids import challenge_id
-    from projections import relics_state, views
+    from projections import views
+    from projections.rulesets.relics import state as relics_state
 
     def query(app: Any, db: Any) -> dict:
         camp = app.campaign()
@@ -769,7 +770,8 @@ def pools(ctx: click.Context, at: str | None) -> None:
 
 def _pools_of(ruleset: str, db: Any) -> tuple[Any, Callable[[Any], str]]:
     """Each ruleset's own pools (read from `db` when given), and how to print them."""
-    from projections import beer_run, decision_2d6
+    from projections.rulesets.beer_run import tables as beer_run
+    from projections.rulesets.decision_2d6 import tables as decision_2d6
     from projections.text import pools_text
     from projections import views
 
@@ -885,7 +887,10 @@ def demo(ctx: click.Context, system: str) -> None:
 
 def _sheets_of(ruleset: str, db: Any) -> tuple[Any, Callable[[Any], str]]:
     """Each ruleset's own sheets (read from `db` when given), and how to print them."""
-    from projections import action_dice, beer_run, decision_2d6, views
+    from projections import views
+    from projections.rulesets.action_dice import tables as action_dice
+    from projections.rulesets.beer_run import tables as beer_run
+    from projections.rulesets.decision_2d6 import tables as decision_2d6
     from projections.text import sheets_text
 
     if ruleset == "action-dice":

@@ -250,7 +250,7 @@ def action_dice_sheet(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign action-dice sheet Mara
     """
-    from projections import action_dice as read
+    from projections.rulesets.action_dice import tables as read
 
     def query(app: Any, db: Any) -> list:
         _only_action_dice(db)
@@ -271,7 +271,7 @@ def action_dice_rolls(ctx: click.Context, name: str | None, limit: int | None) -
 
     Example: campaign action-dice rolls Mara --limit 5
     """
-    from projections import action_dice as read
+    from projections.rulesets.action_dice import tables as read
 
     def query(app: Any, db: Any) -> list:
         _only_action_dice(db)

@@ -404,7 +404,7 @@ def br_sheet(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign beer-run sheet Ann
     """
-    from projections import beer_run as views
+    from projections.rulesets.beer_run import tables as views
 
     def query(app: Any, db: Any) -> list:
         rows = views.sheets(db, name)
@@ -422,7 +422,7 @@ def br_pools(ctx: click.Context) -> None:
 
     Example: campaign beer-run pools
     """
-    from projections import beer_run as views
+    from projections.rulesets.beer_run import tables as views
     _read(ctx, lambda app, db: views.pools(db), _br_pools_text)
 
 
@@ -435,7 +435,7 @@ def br_statement(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign beer-run statement Ann
     """
-    from projections import beer_run as views
+    from projections.rulesets.beer_run import tables as views
     _read(ctx, lambda app, db: views.statement(db, name), _br_statement_text)
 
 
@@ -448,7 +448,7 @@ def br_status(ctx: click.Context, conflict: str | None) -> None:
 
     Example: campaign beer-run status "Back Door"
     """
-    from projections import beer_run as views
+    from projections.rulesets.beer_run import tables as views
 
     def query(app: Any, db: Any) -> list:
         names = [conflict] if conflict else [c["name"] for c in views.conflicts(db, open_only=True)]

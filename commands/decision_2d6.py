@@ -59,7 +59,7 @@ def _d2d6_round(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 def _d2d6_dice_lines(chains: list[list[int]]) -> list[str]:
     """Each decision die on its own line, its explosions after it: 'Die 2: 6 -> 6 -> 2 = 14'."""
-    from projections.decision_2d6 import chain_text
+    from projections.rulesets.decision_2d6.tables import chain_text
 
     lines = []
     for number, chain in enumerate(chains, 1):
@@ -337,7 +337,7 @@ def d2d6_sheet(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign decision-2d6 sheet Billy
     """
-    from projections import decision_2d6 as read
+    from projections.rulesets.decision_2d6 import tables as read
 
     app, db = _caught_up(ctx)
     rows = read.sheets(db, name)
@@ -355,7 +355,7 @@ def d2d6_pools(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign decision-2d6 pools Torches
     """
-    from projections import decision_2d6 as read
+    from projections.rulesets.decision_2d6 import tables as read
 
     app, db = _caught_up(ctx)
     _print(ctx, {"name": name, "rows": read.statement(db, name)} if name else read.pools(db), _d2d6_pools_text)

@@ -32,7 +32,7 @@ def br_conflicts(ctx: click.Context, open_only: bool) -> None:
 
     Example: campaign beer-run conflicts --json
     """
-    from projections import beer_run as views
+    from projections.rulesets.beer_run import tables as views
 
     def query(app: Any, db: Any) -> list:
         _only(db, "beer-run")
@@ -62,7 +62,7 @@ def d2d6_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:
 
     Example: campaign decision-2d6 rolls Billy --limit 5
     """
-    from projections import decision_2d6 as read
+    from projections.rulesets.decision_2d6 import tables as read
 
     def query(app: Any, db: Any) -> list:
         _only(db, "decision-2d6")
@@ -73,7 +73,7 @@ def d2d6_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:
 
 
 def _rolls_text(rows: list[dict[str, Any]]) -> str:
-    from projections.decision_2d6 import dice_text
+    from projections.rulesets.decision_2d6.tables import dice_text
 
     if not rows:
         return "No decision rolls yet."

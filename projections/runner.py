@@ -21,15 +21,25 @@ from sqlite_utils import Database
 from ledger.errors import BadInput, ReadModelStuck
 from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
-from projections import (action_dice, balances, beer_run, campaign, challenges, decision_2d6, history, pools,
-                         sessions, sheets, traits, units)
+from projections import balances, campaign, history, rulesets, sessions, units
 
-MODULES = (campaign, balances, sheets, challenges, traits, pools, sessions, beer_run, action_dice, decision_2d6,
-           history)
-PROJECTIONS = tuple(m.apply for m in MODULES)
-# The rows of what undo can unmake, by the column that holds the aggregate id.
-OWNED = tuple((table, column) for m in MODULES for table, column in getattr(m, "OWNED", {}).items())
-READ_TABLES = tuple(t for m in MODULES for t in m.TABLES)
+MODULES: tuple = ()
+PROJECTIONS: tuple = ()
+OWNED: tuple = ()  # the rows of what undo can unmake, by the column that holds the aggregate id
+READ_TABLES: tuple = ()
+
+
+def refresh() -> None:
+    """The projections of the core and of every ruleset registered now (a ruleset registering
+    later calls this again); the history comes last, so its lines can name what the others made."""
+    global MODULES, PROJECTIONS, OWNED, READ_TABLES
+    MODULES = (campaign, balances, sessions, *rulesets.modules(), history)
+    PROJECTIONS = tuple(m.apply for m in MODULES)
+    OWNED = tuple((table, column) for m in MODULES for table, column in getattr(m, "OWNED", {}).items())
+    READ_TABLES = tuple(t for m in MODULES for t in m.TABLES)
+
+
+refresh()
 BATCH = 500
 NAME = "read-model"
 

@@ -13,7 +13,7 @@ from ledger.application import open_ledger
 from ledger.errors import LedgerError
 from ledger.ids import pc_id
 from ledger.rulesets.action_dice.commands import DEMO_NAME, play_demo
-from projections import action_dice as read
+from projections.rulesets.action_dice import tables as read
 from projections import runner
 from tests.conftest import Table
 

@@ -10,7 +10,7 @@ from ledger.rulesets.beer_run.commands import DEMO_NAME, play_demo
 from ledger.rulesets.beer_run.character import character_id
 from ledger.rulesets.beer_run.conflict import conflict_id
 from ledger.rulesets.beer_run.play import Faces
-from projections import beer_run as views
+from projections.rulesets.beer_run import tables as views
 from projections import runner
 from tests.conftest import Table
 

@@ -396,7 +396,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from ledger.errors import RuleViolation  # noqa: E402
 from ledger.rulesets.decision_2d6.model import item_id  # noqa: E402
-from projections import decision_2d6 as d2d6_views  # noqa: E402
+from projections.rulesets.decision_2d6 import tables as d2d6_views
 
 ORDER = ["Empty", "D4", "D6", "D8", "D10", "D12"]
 

@@ -19,6 +19,7 @@ from projections import balances
 TABLES: tuple[str, ...] = ("beer_run_sheets", "beer_run_abilities", "beer_run_intensity",
                            "beer_run_conflicts", "beer_run_comparisons")
 OWNED = {"beer_run_sheets": "id", "beer_run_abilities": "character_id", "beer_run_conflicts": "id"}
+NAMED = (("beer_run_sheets", "name"), ("beer_run_conflicts", "name"))  # for the history
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

@@ -13,6 +13,7 @@ CHARACTERS, ASSETS, FEATURES = "action_dice_characters", "action_dice_assets", "
 CONDITIONS, ROLLS = "action_dice_conditions", "action_dice_rolls"
 TABLES: tuple[str, ...] = (CHARACTERS, ASSETS, FEATURES, CONDITIONS, ROLLS)
 OWNED = {CHARACTERS: "id", ASSETS: "character_id", FEATURES: "character_id", CONDITIONS: "character_id"}
+NAMED = ((CHARACTERS, "name"),)  # the history names a character by its id
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

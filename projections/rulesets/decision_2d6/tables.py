@@ -18,6 +18,7 @@ from projections import balances
 TABLES: tuple[str, ...] = ("d2d6_sheets", "d2d6_sheet_rows", "d2d6_rolls", "d2d6_contests",
                            "d2d6_supplies", "d2d6_supply_rows", "d2d6_trackers", "d2d6_tracker_rows")
 OWNED = {"d2d6_sheets": "id", "d2d6_supplies": "id", "d2d6_trackers": "id"}  # see runner.unmake
+NAMED = (("d2d6_sheets", "name"), ("d2d6_supplies", "item"), ("d2d6_trackers", "tracker"))  # for the history
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
