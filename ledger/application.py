@@ -54,6 +54,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     is_snapshotting_enabled = True
     gm_override: str | None = None  # the GM's reason for letting the next commands break a rule
     command_key: str | None = None  # the idempotency key of the next command (see `run`)
+    read_only = False  # opened from a file that cannot be written: its read tables are not caught up
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -468,13 +469,16 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def open_ledger(db: str, store: str | None = None) -> CampaignLedger:
+def open_ledger(db: str, store: str | None = None, read_only: str | None = None) -> CampaignLedger:
     """The ledger for one campaign file; PERSISTENCE_MODULE in the environment can move it
-    (`store` pins it, e.g. a scratch copy that must stay in a file)."""
+    (`store` pins it, e.g. a scratch copy that must stay in a file). `read_only`, an SQLite URI
+    from ledger.read_only, reads a file that cannot be written: no table is created, nothing written."""
     env = {"SQLITE_DBNAME": db, "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10")}
     env["PERSISTENCE_MODULE"] = store or os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite")
     if env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
         env["APPLICATION_RECORDER_TOPIC"] = "ledger.chain:ChainedSQLiteRecorder"
+        if read_only:  # eventsourcing passes the name to sqlite3.connect(uri=True)
+            env.update(SQLITE_DBNAME=read_only, CREATE_TABLE="no")
     elif env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
         env["APPLICATION_RECORDER_TOPIC"] = "ledger.chain_postgres:ChainedPostgresRecorder"
         env["POSTGRES_ENABLE_DB_FUNCTIONS"] = "no"  # the chain is written beside each insert

@@ -181,11 +181,16 @@ def tables(db: Database) -> Iterator[tuple[str, list[dict]]]:
         yield table, list(db.table(table).rows_where(order_by=", ".join(pks)))
 
 
-def matches_rebuild(app: Any, db: Database) -> list[str]:
-    """Rebuild into a scratch file and name every read table that differs from this one."""
+def matches_rebuild(app: Any, db: Database, last: int | None = None) -> list[str]:
+    """Rebuild into a scratch file and name every read table that differs from this one
+    (up to entry `last` only, for read tables that could not catch up: a read-only file)."""
     import tempfile
     from pathlib import Path
 
+    if last is not None:
+        with as_of(app, last) as fresh:
+            expected = dict(tables(fresh))
+        return [name for name, rows in tables(db) if rows != expected.get(name)]
     with tempfile.TemporaryDirectory() as scratch:
         fresh = connect(str(Path(scratch) / "rebuild.db"))
         rebuild(app, fresh)
