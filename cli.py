@@ -206,7 +206,7 @@ def _write(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = T
     from projections import runner, views
 
     app, db = _open(ctx, must_exist)
-    app.command_key = _command_key(ctx)
+    app.command_key, app.command_invocation = _command_key(ctx), _invocation(ctx)
     _catch_up_warning(app, db, writing=True)  # a broken chain refuses the write; a stuck read side does not
     report = call(app)
     report.setdefault("key", ctx.find_root().obj["key_used"])
@@ -231,6 +231,21 @@ def _command_key(ctx: click.Context) -> str:
     obj = ctx.find_root().obj
     obj["key_used"] = values.key(obj["key"]) if obj.get("key") is not None else uuid.uuid4().hex[:12]
     return obj["key_used"]
+
+
+NOT_ASKED = frozenset({"yes"})  # options that change how a command asks, not what it records
+
+
+def _invocation(ctx: click.Context) -> str:
+    """A digest of what this command was asked (its name, arguments and any GM override), kept with
+    its key: the same key with other arguments is another command, not a retry."""
+    import hashlib
+
+    asked: list[Any] = [["override", ctx.find_root().obj.get("override")]]
+    while ctx.parent is not None:
+        asked.append([ctx.info_name, sorted((k, v) for k, v in ctx.params.items() if k not in NOT_ASKED)])
+        ctx = ctx.parent
+    return hashlib.sha256(json.dumps(asked, default=str).encode()).hexdigest()[:16]
 
 
 def _recorded_but(ctx: click.Context, report: dict, failure: Exception) -> None:

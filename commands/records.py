@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from cli import (BadInput, cli, json_option, _bind, _catch_up_warning, _caught_up, _open, _placing, _print, _progress, _read, _stress,
-                 _trait_uses, _write)
+from cli import (BadInput, cli, json_option, _bind, _catch_up_warning, _caught_up, _invocation, _open, _placing,
+                 _print, _progress, _read, _stress, _trait_uses, _write)
 
 
 @cli.command()
@@ -39,6 +39,7 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
     if broken is not None:
         raise broken.error().refusing("undo", "run `campaign audit`")
     key = ctx.find_root().obj.get("key")
+    app.command_invocation = _invocation(ctx)
     if key and not dry_run and app.already_recorded(key, "undo"):  # a retry: no new plan to show
         return _write(ctx, lambda app: app.undo(round_name, cascade))
     plan = app.undo(round_name, cascade, dry_run=True)

@@ -16,7 +16,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError
 
 from ledger import traits, turns
 from ledger import replay as replaying
-from ledger import replay_rolls, values
+from ledger import command_keys, replay_rolls, values
 from ledger import undo as undoing
 from ledger.campaign import Campaign
 from ledger.chain import chained
@@ -54,6 +54,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     is_snapshotting_enabled = True
     gm_override: str | None = None  # the GM's reason for letting the next commands break a rule
     command_key: str | None = None  # the idempotency key of the next command (see `run`)
+    command_invocation: str | None = None  # a digest of the command and its arguments, kept with the key
     read_only = False  # opened from a file that cannot be written: its read tables are not caught up
 
     # --- plumbing ---------------------------------------------------------------------------
@@ -107,7 +108,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             return None
         self._snapshot(table, versions, recordings)
         report["entries"] = [r.notification.id for r in recordings]
-        self.command_key = None  # one key, one command: a later run in this process is another
+        self.command_key = self.command_invocation = None  # one key, one command: a later run is another
         return report, recordings
 
     def _keep_the_roll(self, box: DiceBox, fallbacks: tuple[Callable[[Table], Report], ...],
@@ -131,21 +132,15 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         raise Conflict(KEPT_CHANGING)
 
     def _keyed(self, detail: dict | None) -> dict | None:
-        """The command's detail for the command log, with its idempotency key if it has one."""
-        return {**(detail or {}), "key": self.command_key} if self.command_key else detail
+        """The command's detail for the command log, with its key and invocation (see command_keys)."""
+        return command_keys.keyed(detail, self.command_key, self.command_invocation)
 
     def already_recorded(self, key: str, name: str) -> Report | None:
-        """A retry of a command the log already holds: nothing to append, its entries to report.
-        A key logged with another command is a mistake, not a retry: refused."""
-        found = chained(self.recorder).command_with_key(key)
-        if found is None:
-            return None
-        first, last, command = found
-        if command != name:
-            raise BadInput(f"The key {key} belongs to another command ({command}, entries #{first}-#{last}); "
-                           "give this one its own key.")
-        self.command_key = None
-        return {"repeated": True, "key": key, "command": command, "entries": list(range(first, last + 1))}
+        """A retry of a command the log already holds (see command_keys); a later run in this process is another."""
+        done = command_keys.already_recorded(self.recorder, key, name, self.command_invocation)
+        if done is not None:
+            self.command_key = self.command_invocation = None
+        return done
 
     def _snapshot(self, table: Table, before: dict, recordings: list) -> None:
         """Snapshots make a cold process load fast; losing one to a race costs nothing."""
