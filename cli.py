@@ -305,6 +305,7 @@ def _catch_up_warning(app: Any, db: Any, writing: bool = False) -> None:
         if line:
             click.echo(f"Warning: {line}", err=True)
         return
+    before = runner.position(db)
     try:
         runner.catch_up(app, db)
     except ReadModelStuck as e:
@@ -315,6 +316,15 @@ def _catch_up_warning(app: Any, db: Any, writing: bool = False) -> None:
             raise
         click.echo(f"Warning: the hash chain is broken at entry #{e.entry}: {e.reason}; what follows may "
                    "not match the record; run `campaign audit`.", err=True)
+    _noted(db, before)
+
+
+def _noted(db: Any, before: int = 0) -> None:
+    """One warning line for each entry just applied by working around it (see projections/notes.py)."""
+    from projections import notes
+
+    for n in notes.since(db, before):
+        click.echo(f"Warning: entry #{n['entry']}: {n['note']}", err=True)
 
 
 def _print(ctx: click.Context, value: Any, text: Callable[[Any], str]) -> None:
@@ -888,6 +898,7 @@ def rebuild(ctx: click.Context, force: bool) -> None:
     with _progress(ctx, app.recorder.max_notification_id() or 0, "Rebuilding") as bar:
         applied = runner.rebuild(app, db, bar.update if bar is not None else None, check=broken is None)
     runner.record_verdict(db, broken and broken.entry, broken and broken.reason)
+    _noted(db)
     _print(ctx, {"entries": applied}, lambda r: f"Rebuilt the read model from {r['entries']} ledger entries.")
 
 

@@ -78,7 +78,7 @@ def audit(ctx: click.Context, anchor: str | None) -> None:
     Example: campaign audit --anchor "campaign-ledger anchor #57 sha256:9f2c..."
     """
     from ledger.audit import audit as audit_ledger
-    from projections import runner
+    from projections import notes, runner
     from projections.text import audit_text
 
     app, db = _open(ctx, reading=True)
@@ -90,6 +90,7 @@ def audit(ctx: click.Context, anchor: str | None) -> None:
         _audit_catch_up(app, db, report)
     if report["broken_entry"] is None and report["stuck_entry"] is None:
         report["read_tables_differ"] = runner.matches_rebuild(app, db, runner.position(db) if app.read_only else None)
+    report["read_notes"] = notes.since(db)  # entries applied by working around them: clean, but said
     report["clean"] = report["broken_entry"] is None and report["stuck_entry"] is None \
         and not report.get("read_tables_differ")
     _print(ctx, report, audit_text)

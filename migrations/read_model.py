@@ -69,3 +69,10 @@ def m008_trait_ended(db: Database) -> None:
     """A temporary trait's row stays when it ends (the entry it ended at), so undoing its end
     brings it back in the place the GM first saw it."""
     db["traits"].add_column("ended", int)
+
+
+@migrations()
+def m010_read_notes(db: Database) -> None:
+    """Entries the read tables applied only by working around them (a second trait of one name,
+    from ledgers written before validation), each with what was done, for rebuild and audit to say."""
+    db["read_notes"].create({"entry": int, "note": str}, pk="entry")

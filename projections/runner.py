@@ -20,11 +20,11 @@ from sqlite_utils import Database
 
 from ledger.errors import BadInput, ReadModelStuck
 from migrations import migrations
-from projections import (action_dice, balances, beer_run, campaign, challenges, decision_2d6, history, pools,
-                         sessions, sheets, traits)
+from projections import (action_dice, balances, beer_run, campaign, challenges, decision_2d6, history, notes,
+                         pools, sessions, sheets, traits)
 
 MODULES = (campaign, balances, sheets, challenges, traits, pools, sessions, beer_run, action_dice, decision_2d6,
-           history)
+           notes, history)
 PROJECTIONS = tuple(m.apply for m in MODULES)
 READ_TABLES = tuple(t for m in MODULES for t in m.TABLES)
 BATCH = 500
