@@ -6,6 +6,7 @@ Heavy modules are imported inside commands so `campaign --help` stays quick.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -157,6 +158,8 @@ def _open(ctx: click.Context, must_exist: bool = True, reading: bool = False):
     uri = read_only.uri(path) if reading and os.path.lexists(path) else None
     if uri is not None:
         return _open_read_only(ctx, path, uri)
+    if not reading and os.path.lexists(path) and not read_only.writable(path):  # before a server ledger appends
+        raise click.ClickException(_storage_message(ctx, OSError(errno.EROFS, "read-only file system")) or "")
     app = None if sqlite_ledger else open_ledger(path)  # a server that cannot be reached leaves no file
     if not os.path.lexists(path):
         campaign_file.create(path)

@@ -19,6 +19,7 @@ from typing import Iterator
 import pytest
 
 from tests.conftest import Table
+from tests.test_postgres import postgres_ledger  # noqa: F401  (the fixture)
 
 READS = [("sheet",), ("status",), ("pools",), ("history",), ("statement", "doom"), ("session", "list"),
          ("anchor",), ("undo", "--list"), ("undo", "--dry-run"), ("sheet", "Kira", "--at", "30")]
@@ -182,3 +183,17 @@ def test_read_tables_of_an_older_program_are_rebuilt_aside_not_migrated_in_place
         for args in (("session", "list"), ("sheet",)):
             result = Table(media / "demo.db")(*args, "--json")
             assert result.stdout == demo(*args, "--json").stdout and result.stderr == ""
+
+
+def test_with_the_ledger_on_postgresql_a_read_only_read_file_reads_and_refuses_writes_before_appending(
+        tmp_path, postgres_ledger):
+    t = Table(tmp_path / "read.db")
+    t("demo")
+    before = t.entries()
+    with read_only_media(tmp_path / "ro", _settled(t, tmp_path / "copy")) as media:
+        copy = Table(media / "read.db")
+        assert copy("pools", "--json").stdout == t("pools", "--json").stdout
+        result = copy("session", "start", "Session 2", ok=False)
+        assert result.exit_code == 1 and "read-only media" in result.stderr
+        assert "nothing of this command was recorded" in result.stderr
+    assert t.entries() == before  # the server's ledger got nothing
