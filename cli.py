@@ -6,6 +6,7 @@ Heavy modules are imported inside commands so `campaign --help` stays quick.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -143,8 +144,10 @@ def json_option(f: Callable) -> Callable:
 
 # --- plumbing -----------------------------------------------------------------------------
 
-def _open(ctx: click.Context, must_exist: bool = True):
-    from ledger import campaign_file
+def _open(ctx: click.Context, must_exist: bool = True, reading: bool = False):
+    """The ledger and its read tables; `reading` (a command that only reads) also opens a file that
+    cannot be written, read-only (see ledger/read_only.py)."""
+    from ledger import campaign_file, read_only
     from ledger.application import open_ledger
     from projections import runner
 
@@ -152,6 +155,11 @@ def _open(ctx: click.Context, must_exist: bool = True):
     sqlite_ledger = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite"
     campaign_file.check(path, runner.READ_TABLES, creating=not (must_exist and sqlite_ledger),
                         ledger_in_file=sqlite_ledger)
+    uri = read_only.uri(path) if reading and os.path.lexists(path) else None
+    if uri is not None:
+        return _open_read_only(ctx, path, uri)
+    if not reading and os.path.lexists(path) and not read_only.writable(path):  # before a server ledger appends
+        raise click.ClickException(_storage_message(ctx, OSError(errno.EROFS, "read-only file system")) or "")
     app = None if sqlite_ledger else open_ledger(path)  # a server that cannot be reached leaves no file
     if not os.path.lexists(path):
         campaign_file.create(path)
@@ -163,14 +171,33 @@ def _open(ctx: click.Context, must_exist: bool = True):
     return app, db
 
 
+def _open_read_only(ctx: click.Context, path: str, uri: str):
+    """A file that cannot be written, for a read: nothing is created, stamped or caught up."""
+    from ledger import campaign_file
+    from ledger.application import open_ledger
+    from projections import read_only
+
+    app = open_ledger(path, read_only=uri)
+    app.read_only = True
+    ctx.call_on_close(app.close)  # nothing holds the media once the command is done
+    db, done = read_only.connect(app, uri)
+    ctx.call_on_close(done)
+    if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
+        campaign_file.check_binding(db.conn, path, _first_hash(app))
+    return app, db
+
+
+def _first_hash(app: Any) -> str | None:
+    from ledger.chain import chained
+    return chained(app.recorder).hash_of(1) if app.recorder.max_notification_id() else None
+
+
 def _bind(path: str, app: Any, db: Any) -> None:
     """With the ledger on PostgreSQL: the read file belongs to one ledger (see campaign_file.bind)."""
     from ledger import campaign_file
-    from ledger.chain import chained
 
     if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
-        first = chained(app.recorder).hash_of(1) if app.recorder.max_notification_id() else None
-        campaign_file.bind(db.conn, path, first)
+        campaign_file.bind(db.conn, path, _first_hash(app))
 
 
 def _write(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = True,
@@ -182,7 +209,7 @@ def _write(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = T
     from projections import runner, views
 
     app, db = _open(ctx, must_exist)
-    app.command_key = _command_key(ctx)
+    app.command_key, app.command_invocation = _command_key(ctx), _invocation(ctx)
     _catch_up_warning(app, db, writing=True)  # a broken chain refuses the write; a stuck read side does not
     report = call(app)
     report.setdefault("key", ctx.find_root().obj["key_used"])
@@ -207,6 +234,21 @@ def _command_key(ctx: click.Context) -> str:
     obj = ctx.find_root().obj
     obj["key_used"] = values.key(obj["key"]) if obj.get("key") is not None else uuid.uuid4().hex[:12]
     return obj["key_used"]
+
+
+NOT_ASKED = frozenset({"yes"})  # options that change how a command asks, not what it records
+
+
+def _invocation(ctx: click.Context) -> str:
+    """A digest of what this command was asked (its name, arguments and any GM override), kept with
+    its key: the same key with other arguments is another command, not a retry."""
+    import hashlib
+
+    asked: list[Any] = [["override", ctx.find_root().obj.get("override")]]
+    while ctx.parent is not None:
+        asked.append([ctx.info_name, sorted((k, v) for k, v in ctx.params.items() if k not in NOT_ASKED)])
+        ctx = ctx.parent
+    return hashlib.sha256(json.dumps(asked, default=str).encode()).hexdigest()[:16]
 
 
 def _recorded_but(ctx: click.Context, report: dict, failure: Exception) -> None:
@@ -249,7 +291,7 @@ def _read(ctx: click.Context, query: Callable[[Any, Any], Any], text: Callable[[
 
 def _caught_up(ctx: click.Context) -> tuple[Any, Any]:
     """The ledger and its read tables, caught up as far as they can go (a stuck entry warns)."""
-    app, db = _open(ctx)
+    app, db = _open(ctx, reading=True)
     _catch_up_warning(app, db)
     return app, db
 
@@ -259,8 +301,14 @@ def _catch_up_warning(app: Any, db: Any, writing: bool = False) -> None:
     warning line; a write is refused on a broken chain (the ChainBroken error names the entry)."""
     from ledger.chain import ChainBroken
     from ledger.errors import ReadModelStuck
-    from projections import runner
+    from projections import read_only, runner
 
+    if app.read_only:  # catching up would write: say what the tables show instead
+        line = read_only.warning(app, db, click.get_current_context().find_root().obj["db"])
+        if line:
+            click.echo(f"Warning: {line}", err=True)
+        return
+    before = runner.position(db)
     try:
         runner.catch_up(app, db)
     except ReadModelStuck as e:
@@ -271,6 +319,15 @@ def _catch_up_warning(app: Any, db: Any, writing: bool = False) -> None:
             raise
         click.echo(f"Warning: the hash chain is broken at entry #{e.entry}: {e.reason}; what follows may "
                    "not match the record; run `campaign audit`.", err=True)
+    _noted(db, before)
+
+
+def _noted(db: Any, before: int = 0) -> None:
+    """One warning line for each entry just applied by working around it (see projections/notes.py)."""
+    from projections import notes
+
+    for n in notes.since(db, before):
+        click.echo(f"Warning: entry #{n['entry']}: {n['note']}", err=True)
 
 
 def _print(ctx: click.Context, value: Any, text: Callable[[Any], str]) -> None:
@@ -846,6 +903,7 @@ def rebuild(ctx: click.Context, force: bool) -> None:
     with _progress(ctx, app.recorder.max_notification_id() or 0, "Rebuilding") as bar:
         applied = runner.rebuild(app, db, bar.update if bar is not None else None, check=broken is None)
     runner.record_verdict(db, broken and broken.entry, broken and broken.reason)
+    _noted(db)
     _print(ctx, {"entries": applied}, lambda r: f"Rebuilt the read model from {r['entries']} ledger entries.")
 
 
@@ -867,17 +925,18 @@ def demo(ctx: click.Context, system: str) -> None:
 
     path = ctx.find_root().obj["db"]
     existed = os.path.exists(path)
-    app, db = _open(ctx, must_exist=False)
-    runner.catch_up(app, db)
+    app, db = _open(ctx, must_exist=False, reading=existed)  # shown again, a read-only copy will do
     if system not in DEMOS:
         raise BadInput(f"There is no {system} demo yet.")
     name, play = DEMOS[system]
-    if not existed:
+    if existed:
+        _catch_up_warning(app, db)
+        if views.campaign(db).get("name") != name:
+            raise BadInput(f"{path} holds another campaign; the demo needs a new file, choose one with --db.")
+    else:
         play(app)
-    elif views.campaign(db).get("name") != name:
-        raise BadInput(f"{path} holds another campaign; the demo needs a new file, choose one with --db.")
-    runner.catch_up(app, db)
-    _bind(path, app, db)
+        runner.catch_up(app, db)
+        _bind(path, app, db)
     sheets, sheets_as_text = _sheets_of(system, db)
     pools, pools_as_text = _pools_of(system, db)
     result = {"sheets": sheets, "pools": pools, "history": views.history(db)}

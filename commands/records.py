@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from cli import (BadInput, cli, json_option, _bind, _caught_up, _open, _placing, _print, _progress, _read, _stress,
-                 _trait_uses, _write)
+from cli import (BadInput, cli, json_option, _bind, _catch_up_warning, _caught_up, _invocation, _open, _placing,
+                 _print, _progress, _read, _stress, _trait_uses, _write)
 
 
 @cli.command()
@@ -31,7 +31,7 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
     from ledger.chain import chained
     from projections.text import undo_text
 
-    app, _ = _open(ctx)
+    app, _ = _open(ctx, reading=list_ or dry_run)
     if list_:
         _print(ctx, app.undo_list(limit), _units_text)
         return
@@ -39,6 +39,7 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
     if broken is not None:
         raise broken.error().refusing("undo", "run `campaign audit`")
     key = ctx.find_root().obj.get("key")
+    app.command_invocation = _invocation(ctx)
     if key and not dry_run and app.already_recorded(key, "undo"):  # a retry: no new plan to show
         return _write(ctx, lambda app: app.undo(round_name, cascade))
     plan = app.undo(round_name, cascade, dry_run=True)
@@ -77,14 +78,32 @@ def audit(ctx: click.Context, anchor: str | None) -> None:
     Example: campaign audit --anchor "campaign-ledger anchor #57 sha256:9f2c..."
     """
     from ledger.audit import audit as audit_ledger
+    from projections import notes, runner
+    from projections.text import audit_text
+
+    app, db = _open(ctx, reading=True)
+    report = audit_ledger(app, anchor)
+    report["stuck_entry"] = None
+    if app.read_only:  # nothing can be recorded or caught up: the tables are compared as far as they go
+        _catch_up_warning(app, db)
+    else:
+        _audit_catch_up(app, db, report)
+    if report["broken_entry"] is None and report["stuck_entry"] is None:
+        report["read_tables_differ"] = runner.matches_rebuild(app, db, runner.position(db) if app.read_only else None)
+    report["read_notes"] = notes.since(db)  # entries applied by working around them: clean, but said
+    report["clean"] = report["broken_entry"] is None and report["stuck_entry"] is None \
+        and not report.get("read_tables_differ")
+    _print(ctx, report, audit_text)
+    if not report["clean"]:
+        ctx.exit(1)
+
+
+def _audit_catch_up(app: Any, db: Any, report: dict[str, Any]) -> None:
+    """Keep the verdict (a broken chain then refuses writes), and catch the read tables up, checking as it goes."""
     from ledger.chain import ChainBroken
     from ledger.errors import ReadModelStuck
     from projections import runner
-    from projections.text import audit_text
 
-    app, db = _open(ctx)
-    report = audit_ledger(app, anchor)
-    report["stuck_entry"] = None
     if not (report["broken_by_anchor"] or report["broken_by_key"]):  # a mistyped anchor or key locks nothing
         runner.record_verdict(db, report["broken_entry"], report["broken_entry"] and report["chain"])
     if report["broken_entry"] is None:
@@ -94,13 +113,6 @@ def audit(ctx: click.Context, anchor: str | None) -> None:
             report.update(chain=e.reason, broken_entry=e.entry)
         except ReadModelStuck as e:
             report["stuck_entry"], report["stuck"] = e.entry, str(e)
-    if report["broken_entry"] is None and report["stuck_entry"] is None:
-        report["read_tables_differ"] = runner.matches_rebuild(app, db)
-    report["clean"] = report["broken_entry"] is None and report["stuck_entry"] is None \
-        and not report.get("read_tables_differ")
-    _print(ctx, report, audit_text)
-    if not report["clean"]:
-        ctx.exit(1)
 
 
 @cli.command()
@@ -114,7 +126,7 @@ def anchor(ctx: click.Context) -> None:
     """
     from ledger.chain import anchor_line, chained
 
-    app, _ = _open(ctx)
+    app, _ = _open(ctx, reading=True)
     entry, hash_ = chained(app.recorder).head()
     _print(ctx, {"entry": entry, "hash": hash_, "anchor": anchor_line(entry, hash_)}, lambda r: r["anchor"])
 

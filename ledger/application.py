@@ -17,7 +17,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError
 from ledger.rulesets.relics import traits
 from ledger.rulesets.relics import turns
 from ledger import replay as replaying
-from ledger import replay_rolls, values
+from ledger import command_keys, replay_rolls, values
 from ledger import undo as undoing
 from ledger.campaign import Campaign
 from ledger.chain import chained
@@ -57,6 +57,8 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
     is_snapshotting_enabled = True
     gm_override: str | None = None  # the GM's reason for letting the next commands break a rule
     command_key: str | None = None  # the idempotency key of the next command (see `run`)
+    command_invocation: str | None = None  # a digest of the command and its arguments, kept with the key
+    read_only = False  # opened from a file that cannot be written: its read tables are not caught up
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -109,7 +111,7 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
             return None
         self._snapshot(table, versions, recordings)
         report["entries"] = [r.notification.id for r in recordings]
-        self.command_key = None  # one key, one command: a later run in this process is another
+        self.command_key = self.command_invocation = None  # one key, one command: a later run is another
         return report, recordings
 
     def _keep_the_roll(self, box: DiceBox, fallbacks: tuple[Callable[[Table], Report], ...],
@@ -133,21 +135,15 @@ class CampaignLedger(SceneCommands, TacticsCommands, RecoveryCommands, BeerRunCo
         raise Conflict(KEPT_CHANGING)
 
     def _keyed(self, detail: dict | None) -> dict | None:
-        """The command's detail for the command log, with its idempotency key if it has one."""
-        return {**(detail or {}), "key": self.command_key} if self.command_key else detail
+        """The command's detail for the command log, with its key and invocation (see command_keys)."""
+        return command_keys.keyed(detail, self.command_key, self.command_invocation)
 
     def already_recorded(self, key: str, name: str) -> Report | None:
-        """A retry of a command the log already holds: nothing to append, its entries to report.
-        A key logged with another command is a mistake, not a retry: refused."""
-        found = chained(self.recorder).command_with_key(key)
-        if found is None:
-            return None
-        first, last, command = found
-        if command != name:
-            raise BadInput(f"The key {key} belongs to another command ({command}, entries #{first}-#{last}); "
-                           "give this one its own key.")
-        self.command_key = None
-        return {"repeated": True, "key": key, "command": command, "entries": list(range(first, last + 1))}
+        """A retry of a command the log already holds (see command_keys); a later run in this process is another."""
+        done = command_keys.already_recorded(self.recorder, key, name, self.command_invocation)
+        if done is not None:
+            self.command_key = self.command_invocation = None
+        return done
 
     def _snapshot(self, table: Table, before: dict, recordings: list) -> None:
         """Snapshots make a cold process load fast; losing one to a race costs nothing."""
@@ -473,13 +469,16 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def open_ledger(db: str, store: str | None = None) -> CampaignLedger:
+def open_ledger(db: str, store: str | None = None, read_only: str | None = None) -> CampaignLedger:
     """The ledger for one campaign file; PERSISTENCE_MODULE in the environment can move it
-    (`store` pins it, e.g. a scratch copy that must stay in a file)."""
+    (`store` pins it, e.g. a scratch copy that must stay in a file). `read_only`, an SQLite URI
+    from ledger.read_only, reads a file that cannot be written: no table is created, nothing written."""
     env = {"SQLITE_DBNAME": db, "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10")}
     env["PERSISTENCE_MODULE"] = store or os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite")
     if env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
         env["APPLICATION_RECORDER_TOPIC"] = "ledger.chain:ChainedSQLiteRecorder"
+        if read_only:  # eventsourcing passes the name to sqlite3.connect(uri=True)
+            env.update(SQLITE_DBNAME=read_only, CREATE_TABLE="no")
     elif env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
         env["APPLICATION_RECORDER_TOPIC"] = "ledger.chain_postgres:ChainedPostgresRecorder"
         env["POSTGRES_ENABLE_DB_FUNCTIONS"] = "no"  # the chain is written beside each insert

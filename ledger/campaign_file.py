@@ -140,7 +140,6 @@ def _read_only(path: str) -> Iterator[sqlite3.Connection]:
         raise BadInput(f"{path} is not a readable campaign file ({e}).") from None
 
 
-
 def bind(conn: sqlite3.Connection, path: str, first_hash: str | None) -> None:
     """With the ledger on PostgreSQL the file holds only read tables: it keeps which ledger they
     belong to (the hash of its first entry, unique to that campaign) and refuses any other, so one
@@ -152,5 +151,17 @@ def bind(conn: sqlite3.Connection, path: str, first_hash: str | None) -> None:
             conn.execute("INSERT INTO ledger_binding (key, value) VALUES ('ledger', ?)", (first_hash,))
         return
     if row[0] != first_hash:
-        raise BadInput(f"{path} holds the read tables of another campaign's ledger, not of the PostgreSQL "
-                       "ledger these settings reach; use that campaign's --db file, or a new file name.")
+        raise _other_ledger(path)
+
+
+def check_binding(conn: sqlite3.Connection, path: str, first_hash: str | None) -> None:
+    """`bind`'s refusal without its write, for a read file that cannot be written."""
+    table = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ledger_binding'").fetchone()
+    row = table and conn.execute("SELECT value FROM ledger_binding WHERE key = 'ledger'").fetchone()
+    if row and row[0] != first_hash:
+        raise _other_ledger(path)
+
+
+def _other_ledger(path: str) -> BadInput:
+    return BadInput(f"{path} holds the read tables of another campaign's ledger, not of the PostgreSQL "
+                    "ledger these settings reach; use that campaign's --db file, or a new file name.")

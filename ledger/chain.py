@@ -146,13 +146,13 @@ class ChainQueries:
                             "ORDER BY first_entry")
         return [(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}")) for r in rows]
 
-    def command_with_key(self, key: str) -> tuple[int, int, str] | None:
-        """(first, last, command) of the logged command run under this idempotency key, if any."""
-        rows = self._select("SELECT first_entry, last_entry, command, detail FROM ledger_commands "
+    def command_with_key(self, key: str) -> tuple[int, int, str, str | None, dict] | None:
+        """(first, last, command, unit, detail) of the logged command run under this idempotency key, if any."""
+        rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
                             "WHERE detail LIKE ? ORDER BY first_entry", (f'%"key": "{key}"%',))
-        for first, last, command, detail in rows:  # LIKE's '_' matches any character: read it back
-            if json.loads(detail or "{}").get("key") == key:
-                return first, last, command
+        for first, last, command, unit, detail in rows:  # LIKE's '_' matches any character: read it back
+            if (found := json.loads(detail or "{}")).get("key") == key:
+                return first, last, command, unit, found
         return None
 
     def hash_of(self, entry: int) -> str:

@@ -196,13 +196,15 @@ def _state_of(row: dict[str, Any], number: int) -> bytes:
     raise BadInput(f"Line {number} has no data.")
 
 
-def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None = None, total: int = 0) -> int:
-    """Append a checked file's entries to an empty ledger, a thousand at a time, commands kept.
+def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None = None, total: int = 0,
+          recorder: Any = None) -> int:
+    """Append a checked file's entries to an empty ledger, a thousand at a time, commands kept
+    (to `recorder` when given: PostgreSQL's import transaction, see import_postgres.py).
 
     The copy keeps the source's chain version marker (a file exported before chain version 2
     stays version 1 throughout, entry `total` included), so its hashes and anchors still hold.
     """
-    recorder = _chained(app)
+    recorder = recorder or _chained(app)
     v2_from = total + 1
     if recorder.max_notification_id():
         raise BadInput("Import writes into a new, empty campaign file.")
@@ -244,28 +246,32 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
     """Check the whole file before writing anything; then write a new campaign.
 
     SQLite: into a scratch file moved into place at the end. PostgreSQL (from the
-    environment): into its ledger, which must be empty; the read tables go to `target`.
+    environment): checked in the scratch file, then written to its ledger, which must be empty,
+    in one transaction (import_postgres.py); the read tables go to `target`.
     """
     if os.path.lexists(target):
         raise BadInput(f"{target} already exists; import writes a new campaign file.")
     count = check(_lines(path))
     scratch = target + ".importing"
     _remove(scratch)
+    app = None
     try:
         app = open_ledger(scratch, store="eventsourcing.sqlite")
         written = write(app, _lines(path), progress, count)
         if replay:  # every entry through its aggregate and the read tables (projections.runner.replay_check)
             replay(app, scratch)
         _snapshot_long_aggregates(app)
-        app.close()
         if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
-            _remove(scratch)  # checked; now the same lines go to the server's ledger
-            server = open_ledger(target)
-            written = write(server, _lines(path), None, count)
-            _snapshot_long_aggregates(server)
+            from ledger import import_postgres  # checked; now the same lines go to the server's ledger
+            written = import_postgres.write_all(open_ledger(target), app, _lines(path), count)
+            app.close()
+            _remove(scratch)
         else:
+            app.close()
             os.replace(scratch, target)
     except BaseException:
+        if app is not None:
+            app.close()
         _remove(scratch)
         raise
     return {"entries": written, "checked": count}

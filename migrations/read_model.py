@@ -85,6 +85,13 @@ def m009_history_units_and_play_state(db: Database) -> None:
     rederive(db)
 
 
+@migrations()
+def m010_read_notes(db: Database) -> None:
+    """Entries the read tables applied only by working around them (a second trait of one name,
+    from ledgers written before validation), each with what was done, for rebuild and audit to say."""
+    db["read_notes"].create({"entry": int, "note": str}, pk="entry")
+
+
 def rederive(db: Database) -> None:
     """The new tables hold what older files never recorded: the read model is derived again from
     the ledger on the next catch-up (the runner rebuilds read tables whose position was cleared)."""

@@ -21,7 +21,7 @@ from sqlite_utils import Database
 from ledger.errors import BadInput, ReadModelStuck
 from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
-from projections import balances, campaign, history, rulesets, sessions, units
+from projections import balances, campaign, history, notes, rulesets, sessions, units
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
@@ -33,7 +33,7 @@ def refresh() -> None:
     """The projections of the core and of every ruleset registered now (a ruleset registering
     later calls this again); the history comes last, so its lines can name what the others made."""
     global MODULES, PROJECTIONS, OWNED, READ_TABLES
-    MODULES = (campaign, balances, sessions, *rulesets.modules(), history)
+    MODULES = (campaign, balances, sessions, *rulesets.modules(), notes, history)
     PROJECTIONS = tuple(m.apply for m in MODULES)
     OWNED = tuple((table, column) for m in MODULES for table, column in getattr(m, "OWNED", {}).items())
     READ_TABLES = tuple(t for m in MODULES for t in m.TABLES)
@@ -209,11 +209,16 @@ def tables(db: Database) -> Iterator[tuple[str, list[dict]]]:
         yield table, list(db.table(table).rows_where(order_by=", ".join(pks)))
 
 
-def matches_rebuild(app: Any, db: Database) -> list[str]:
-    """Rebuild into a scratch file and name every read table that differs from this one."""
+def matches_rebuild(app: Any, db: Database, last: int | None = None) -> list[str]:
+    """Rebuild into a scratch file and name every read table that differs from this one
+    (up to entry `last` only, for read tables that could not catch up: a read-only file)."""
     import tempfile
     from pathlib import Path
 
+    if last is not None:
+        with as_of(app, last) as fresh:
+            expected = dict(tables(fresh))
+        return [name for name, rows in tables(db) if rows != expected.get(name)]
     with tempfile.TemporaryDirectory() as scratch:
         fresh = connect(str(Path(scratch) / "rebuild.db"))
         rebuild(app, fresh)
@@ -231,9 +236,11 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
 
     with tempfile.TemporaryDirectory() as scratch:
         db = connect(str(Path(scratch) / "as_of.db"))
+        names = units.UnitNames(app.recorder)
         with _immediate(db):
             while True:
                 count, stuck = _next_batch(app, db, stop=last)
+                names.fill(db)  # as catching up names them (see _drain)
                 if stuck is not None or count < BATCH:
                     break  # a stuck entry: the past shown stops before it, as the present does
         try:

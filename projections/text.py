@@ -143,6 +143,7 @@ def audit_text(r: dict[str, Any]) -> str:
     else:
         lines.append("Read tables: " + (f"differ from a rebuild: {', '.join(differ)}" if differ else
                                         "equal a fresh rebuild."))
+    lines += [f"  note on entry #{n['entry']}: {n['note']}" for n in r.get("read_notes", [])]
     lines.append(f"GM overrides: {len(r['overrides'])}" + "".join(f"\n  #{o['entry']} {o['reason']}" for o in r["overrides"]))
     lines.append(f"House-rule changes: {len(r['house_rules'])}" + "".join(
         f"\n  #{h['entry']} {h['rule']}: {h['reason'] or 'no reason given'}" for h in r["house_rules"]))

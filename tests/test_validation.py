@@ -132,8 +132,10 @@ def test_growth_test_faces_given_empty_are_refused_not_rolled(relics_demo):
 
 
 def test_a_key_already_used_by_another_command_is_refused(table):
-    table("--key", "k1", "session", "start", "Night one")
-    assert "belongs to another command" in table.refused("--key", "k1", "scene", "start", "The vault")
+    entry = table.json("--key", "k1", "session", "start", "Night one")["entries"][0]
+    assert table.refused("--key", "k1", "scene", "start", "The vault") == (
+        f"Error: key k1 was already used for start session Night one (entries #{entry}); "
+        "use a new key for a different command.")
 
 
 def test_the_key_may_come_from_the_environment(table, monkeypatch):

@@ -12,6 +12,7 @@ from ledger.rulesets.relics.challenge import Challenge
 from ledger.rulesets.relics.character import Character
 from ledger.ids import CAMPAIGN_ID
 from ledger.reversible import Reversible
+from projections.notes import note
 
 TABLES = ("traits", "trait_uses")
 OWNED = {"traits": "owner_id"}  # an unmade owner takes its traits: see runner.unmake
@@ -36,6 +37,8 @@ def apply(db: Database, entry: int, e: Any) -> None:
             _restore_temporary(db, entry, e.changes["temporary"])
         if "uses" in e.changes:
             _restore_uses(db, entry, e.changes["uses"])
+    elif isinstance(e, Reversible.Reversed) and "traits" in e.changes:
+        _restore_owned(db, entry, e.originator_id.hex, e.changes["traits"])
 
 
 def _used(db: Database, entry: int, trait: str, scope: str) -> None:
@@ -56,6 +59,33 @@ def _restore_uses(db: Database, entry: int, uses: dict[str, str]) -> None:
                    "ON CONFLICT(key) DO UPDATE SET scope = excluded.scope", [key, key, scope, entry])
 
 
+def _restore_owned(db: Database, entry: int, owner_id_: str, restored: dict[str, dict[str, Any]]) -> None:
+    """Undo of a PC's or a Challenge's trait: its own rows (not the temporary ones) match the traits
+    the reversal restores: an added one goes, a replaced one (a second of one name) comes back."""
+    held = {r[0]: r[1] for r in db.execute("SELECT name, owner FROM traits WHERE owner_id = ? AND duration IS NULL",
+                                           [owner_id_]).fetchall()}
+    wanted = {t["name"]: t for t in restored.values()}
+    for name in held.keys() - wanted.keys():
+        db.execute("DELETE FROM traits WHERE owner_id = ? AND name = ? AND duration IS NULL", [owner_id_, name])
+    owner = next(iter(held.values()), None) or _owner_name(db, owner_id_)
+    for name, trait in wanted.items():
+        if name not in held:
+            _insert(db, entry, owner_id_, owner, trait)
+            continue
+        db.execute("UPDATE traits SET modifier = ?, polarity = ?, cost = ?, target = ?, frequency = ?, types = ? "
+                   "WHERE owner_id = ? AND name = ? AND duration IS NULL",
+                   [trait["modifier"], trait["polarity"], trait["cost"], trait["target"],
+                    trait.get("frequency", "always"), json.dumps(trait.get("types") or []), owner_id_, name])
+
+
+def _owner_name(db: Database, owner_id_: str) -> str:
+    for table in ("sheets", "challenges"):
+        row = db.execute(f"SELECT name FROM {table} WHERE id = ?", [owner_id_]).fetchone()
+        if row:
+            return row[0]
+    return owner_id_
+
+
 def _restore_temporary(db: Database, entry: int, temporary: list[dict[str, Any]]) -> None:
     """Make the temporary rows match the restored list: a trait the undo brings back reopens its
     first-seen row (keeping its place), one the undo takes away ends at this entry."""
@@ -70,6 +100,13 @@ def vars_of(e: Any) -> dict[str, Any]:
 
 
 def _insert(db: Database, entry: int, owner_id_: str, owner: str, trait: dict[str, Any]) -> None:
+    """A trait row; a second of one name for one owner (ledgers from before validation) replaces
+    the first, as the aggregates' own state does, and the entry is noted instead of stopping here."""
+    first = db.execute("SELECT entry FROM traits WHERE owner_id = ? AND name = ?", [owner_id_, trait["name"]]).fetchone()
+    if first is not None:
+        note(db, entry, f"{owner} already had a trait named '{trait['name']}' (from entry #{first[0]}); "
+                        "the read tables keep this later one.")
+        db.execute("DELETE FROM traits WHERE owner_id = ? AND name = ?", [owner_id_, trait["name"]])
     db.table("traits").insert({"owner_id": owner_id_, "owner": owner, "name": trait["name"],
                          "modifier": trait["modifier"], "polarity": trait["polarity"], "cost": trait["cost"],
                          "target": trait["target"], "entry": entry, "frequency": trait.get("frequency", "always"),

@@ -1,0 +1,89 @@
+"""Import into a PostgreSQL ledger: all of it in one transaction, or nothing.
+
+By the time this runs, the whole file was checked and replayed in a scratch SQLite ledger
+(ledger/interchange.py). Here the same lines, and the snapshots the scratch ledger took, go to
+the server on one connection inside one transaction: a failure part way, a lost connection or
+a killed process rolls everything back, so the ledger stays empty and the import can simply be
+run again. eventsourcing's own insert (one transaction per call, retried on a lost connection)
+would commit batch by batch, and a retry would number the entries anew.
+
+The entry numbers must be the source's (the chain's hashes cover them, and an anchor names one):
+the table is locked, found empty, and its number sequence set back to 1, which a rolled-back
+attempt had used up.
+"""
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Iterator, Sequence
+
+from eventsourcing.persistence import StoredEvent
+from psycopg.sql import SQL, Identifier, Literal
+
+from ledger.errors import BadInput, LedgerError
+
+NOT_EMPTY = "Import writes into a new, empty campaign ledger; this PostgreSQL ledger already holds entries."
+LEDGER_TABLES = ("ledger_chain", "ledger_commands", "ledger_meta")
+
+
+class Importing:
+    """The PostgreSQL recorder as seen from inside the import's transaction (for interchange.write)."""
+
+    def __init__(self, recorder: Any, curs: Any) -> None:
+        self.recorder, self.curs = recorder, curs
+
+    def max_notification_id(self) -> int | None:
+        return None  # found empty when the transaction began, and locked since
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """eventsourcing's insert and the chain's rows (ChainedPostgresRecorder), on this transaction's cursor."""
+        self.recorder._insert_stored_events(self.curs, stored_events, **kwargs)
+        return self.recorder._fetch_ids_after_insert_events(self.curs, stored_events, **kwargs)
+
+
+@contextlib.contextmanager
+def one_transaction(server: Any) -> Iterator[Importing]:
+    """Lock the server's ledger, check it is empty, number from 1; commit only if the body finishes."""
+    recorder = server.recorder
+    with recorder.datastore.transaction(commit=True) as curs:
+        recorder._lock_table(curs)
+        table = SQL("{}.{}").format(Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+        if any(_holds(curs, t) for t in (table, *(Identifier(t) for t in LEDGER_TABLES))):
+            raise BadInput(NOT_EMPTY)
+        name = f"{recorder.datastore.schema}.{recorder.events_table_name}"
+        curs.execute(SQL("SELECT setval(pg_get_serial_sequence({}, 'notification_id'), 1, false)")
+                     .format(Literal(name)))
+        yield Importing(recorder, curs)
+
+
+def copy_snapshots(scratch: Any, server: Any, importing: Importing, every: int) -> int:
+    """The snapshots the scratch ledger took, into the same transaction (a cold process loads fast)."""
+    snapshots: list[StoredEvent] = []
+    for aggregate_id, _ in scratch.recorder.long_aggregates(every):
+        snapshots.extend(scratch.snapshots.recorder.select_events(aggregate_id))
+    if snapshots:
+        server.snapshots.recorder._insert_stored_events(importing.curs, snapshots)
+    return len(snapshots)
+
+
+def _holds(curs: Any, table: Any) -> bool:
+    curs.execute(SQL("SELECT EXISTS (SELECT 1 FROM {}) AS held").format(table))
+    return bool(curs.fetchone()["held"])
+
+
+def write_all(server: Any, scratch: Any, lines: Iterator[str], total: int) -> int:
+    """Write a checked file's entries (and the scratch ledger's snapshots) to the server in one transaction."""
+    from ledger import interchange
+    from ledger.application import SNAPSHOT_EVERY
+
+    try:
+        with one_transaction(server) as importing:
+            written = interchange.write(None, lines, None, total, recorder=importing)
+            copy_snapshots(scratch, server, importing, SNAPSHOT_EVERY)
+    except LedgerError:
+        raise
+    except Exception as e:  # whatever the server said, its transaction is rolled back: say so
+        reason = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+        raise LedgerError(f"The PostgreSQL ledger refused the import part way ({reason}); nothing was imported: "
+                          "the ledger is still empty and no file was made. Run the import again once the server "
+                          "is fixed.") from None
+    return written
