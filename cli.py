@@ -920,15 +920,16 @@ def demo(ctx: click.Context, system: str) -> None:
     Example: campaign --db demo.db demo
     """
     from projections.text import history_text
-    from ledger.demo import DEMOS
+    from ledger import rulesets
     from projections import runner, views
 
     path = ctx.find_root().obj["db"]
     existed = os.path.exists(path)
     app, db = _open(ctx, must_exist=False, reading=existed)  # shown again, a read-only copy will do
-    if system not in DEMOS:
+    demos = rulesets.demos()
+    if system not in demos:
         raise BadInput(f"There is no {system} demo yet.")
-    name, play = DEMOS[system]
+    name, play = demos[system]
     if existed:
         _catch_up_warning(app, db)
         if views.campaign(db).get("name") != name:

@@ -151,11 +151,12 @@ def known_topics() -> frozenset[str]:
     from ledger import rulesets
     from ledger.reversible import Reversible
 
+    homes = ("ledger.", *(f"{r.package}." for r in rulesets.all_rulesets()))  # the core's and each ruleset's
     topics = set()
     for aggregate in [Reversible, *_subclasses(Reversible)]:
         for name in dir(aggregate):
             value = getattr(aggregate, name)
-            if isinstance(value, type) and issubclass(value, DomainEvent) and value.__module__.startswith("ledger."):
+            if isinstance(value, type) and issubclass(value, DomainEvent) and value.__module__.startswith(homes):
                 topics.add(get_topic(value))  # snapshots (eventsourcing's own class) never travel in an export
     return frozenset(topics | set(rulesets.moved_topics()))  # and the names older ledgers gave them
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 from uuid import UUID
 
+from ledger import rulesets
 from ledger.chain import chained
 from ledger.errors import NotFound, RuleViolation
 from ledger.reversible import recording
@@ -37,14 +38,11 @@ from ledger.table import Table
 ROUND = re.compile(r"^.+:\d+$")  # "Vault Guards:2": the commands of one round share it
 ANY = "*"  # every attribute of an aggregate (units logged before reads were recorded)
 NOT_UNITS = ("start", "undo")  # `new` makes the campaign; an undo is undone by nothing
-# The commands that play a round (their unit is `Name:round`, shared by the round's commands).
-ROUND_COMMANDS = frozenset({"cohort_turn", "challenge_turn", "roll", "place", "distribute", "replay",
-                            "beer_run_goal", "beer_run_help", "beer_run_roll", "beer_run_pips", "beer_run_cede"})
+CORE_ROUND_COMMANDS = frozenset({"replay"})  # a committed replay plays its round again
 OWN_COUNT = re.compile(r"\(#\d+\)$")  # a roll's own per-character count: `Billy's Strength roll (#1)`
 SUBJECTS = ("pc", "hero", "character", "difficulty", "challenge", "item", "tracker", "contest", "conflict",
             "owner", "rule", "scenario", "title", "name")
 
-RULESET_PREFIXES = ("d2d6_", "beer_run_")  # `supply roll Rope`, whichever way it was played
 
 Touches = frozenset[tuple[str, str]]
 
@@ -87,16 +85,21 @@ def filed(command: str, report: dict[str, Any], touched: set[tuple[str, str]]) -
         by_aggregate.setdefault(aggregate_id, []).append(name)
     detail["touches"] = by_aggregate
     unit = report.get("unit") or label(command, report)
-    if command not in ROUND_COMMANDS or not ROUND.match(unit):
+    if command not in round_commands() or not ROUND.match(unit):
         detail["single"] = True  # a name like `push Bo:1` is no round
     return unit, detail
+
+
+def round_commands() -> frozenset[str]:
+    """The commands that play a round: their unit is `Name:round`, shared by the round's commands."""
+    return CORE_ROUND_COMMANDS.union(*(r.round_commands for r in rulesets.all_rulesets()))
 
 
 def label(command: str, report: dict[str, Any]) -> str:
     """What the GM did, in a few words: the command and what it was about (`add pc Kira`)."""
     subject = next((report[k] for k in SUBJECTS if isinstance(report.get(k), str) and report[k]), "")
-    for prefix in RULESET_PREFIXES:
-        command = command.removeprefix(prefix)
+    for ruleset in rulesets.all_rulesets():  # `supply roll Rope`, whichever way it was played
+        command = command.removeprefix(ruleset.command_prefix) if ruleset.command_prefix else command
     return f"{command.replace('_', ' ')} {subject}".strip()
 
 

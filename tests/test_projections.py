@@ -3,7 +3,7 @@ import pytest
 
 from ledger.errors import ReadModelStuck
 from ledger.application import open_ledger
-from ledger.demo import play
+from ledger.rulesets.relics.demo import play
 from projections import runner
 
 

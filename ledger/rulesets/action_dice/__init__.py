@@ -1,7 +1,12 @@
 """action dice: its rules, aggregates and commands (the ledger side of the ruleset `action-dice`)."""
 from ledger.rulesets import Ruleset, register
 
-RULESET = register(Ruleset("action-dice", __name__, moved={
+RULESET = register(Ruleset(
+    "action-dice", __name__,
+    commands="commands:ActionDiceCommands",
+    settings=("features_limit",), check_settings_with="commands:check_campaign_settings",
+    demo="commands:play_demo", demo_name="The Drowned Archive",
+    moved={
     "ledger.systems.action_dice": "commands",
     "ledger.systems.action_dice_character": "character",
     "ledger.rules.action_dice": "rules",

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ledger import values
 from ledger.errors import BadInput, RuleViolation
+from ledger.rulesets import Commands
 from ledger.ids import pc_id
 from ledger.rulesets.action_dice import rules
 from ledger.rulesets.action_dice.character import ActionCharacter
@@ -36,6 +37,11 @@ def features_limit(settings: dict[str, Any]) -> int:
     if limit < 0:
         raise BadInput(f"The campaign setting features_limit must be a whole number from 0 up, not '{value}'.")
     return values.integer(limit, "The campaign setting features_limit", high=FEATURES_LIMIT_MAX)
+
+
+def check_campaign_settings(t: Table) -> None:
+    """Read every setting once when the campaign is made, so a bad one is refused now, not later."""
+    check_settings(t.campaign.settings)
 
 
 def check_settings(settings: dict[str, Any]) -> None:
@@ -66,7 +72,7 @@ def _undoable(pc: ActionCharacter, change: Callable[[ActionCharacter], Report]) 
     return {**report, "unit": f"condition {pc.name} {report['condition']}"}
 
 
-class ActionDiceCommands:
+class ActionDiceCommands(Commands):
     """Commands of action-dice campaigns, mixed into CampaignLedger (they use self.run)."""
 
     run: Callable[[Callable[["Table"], Report]], Report]

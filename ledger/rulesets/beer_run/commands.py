@@ -13,6 +13,7 @@ from typing import Any, Callable, Sequence
 
 from ledger import values
 from ledger.errors import BadInput, NotFound, RuleViolation
+from ledger.rulesets import Commands
 from ledger.rulesets.beer_run import rules
 from ledger.rulesets.beer_run import effects
 from ledger.rulesets.beer_run import play
@@ -33,7 +34,7 @@ def _unit(conflict: Any) -> str:
     return f"{conflict.name}:{conflict.round}"
 
 
-class BeerRunCommands:
+class BeerRunCommands(Commands):
     """Commands of beer-run campaigns, mixed into CampaignLedger (they use self.run)."""
 
     run: Callable[..., Report]

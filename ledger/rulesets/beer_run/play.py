@@ -43,6 +43,12 @@ class Faces:
 
 # --- campaign settings (`campaign new X --ruleset beer-run --setting KEY=VALUE`) ----------------
 
+def check_settings(t: Table) -> None:
+    """Read every setting once when the campaign is made, so a bad one is refused now, not later."""
+    categories(t)
+    starting_intensity(t)
+
+
 def categories(t: Table) -> tuple[str, ...]:
     text = t.campaign.settings.get("categories")
     if text is None:

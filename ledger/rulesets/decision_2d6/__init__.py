@@ -1,7 +1,13 @@
 """decision rolls with supply dice: its rules, aggregates and commands (the ledger side of the ruleset `decision-2d6`)."""
 from ledger.rulesets import Ruleset, register
 
-RULESET = register(Ruleset("decision-2d6", __name__, moved={
+RULESET = register(Ruleset(
+    "decision-2d6", __name__,
+    commands="commands:Decision2d6Commands",
+    settings=("supply_threshold", "d100_step"), check_settings_with="pools:check_settings",
+    demo="commands:play_demo", demo_name="The Heavy Gate",
+    command_prefix="d2d6_",
+    moved={
     "ledger.systems.decision_2d6": "commands",
     "ledger.systems.decision_2d6_model": "model",
     "ledger.systems.decision_2d6_pools": "pools",

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ledger import values
 from ledger.errors import BadInput, RuleViolation
+from ledger.rulesets import Commands
 from ledger.rulesets.decision_2d6 import rules as d2
 from ledger.rulesets.decision_2d6 import rolls
 from ledger.rulesets.decision_2d6.model import ATTRIBUTE, CORE, FORT, LEVEL, STAT, WILL, Hero
@@ -29,7 +30,7 @@ Report = dict[str, Any]
 __all__ = ["Decision2d6Commands", "DEMO_NAME", "RULESET", "Side", "Stated", "play_demo"]
 
 
-class Decision2d6Commands(PoolCommands):
+class Decision2d6Commands(PoolCommands, Commands):
     """Commands of decision-2d6 campaigns, mixed into CampaignLedger (they use self.run)."""
 
     run: Callable[[Callable[[Table], Report]], Report]

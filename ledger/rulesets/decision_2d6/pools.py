@@ -30,6 +30,12 @@ def whole(value: Any, what: str) -> int:
     return value
 
 
+def check_settings(t: Table) -> None:
+    """Read every setting once when the campaign is made, so a bad one is refused now, not later."""
+    for key in ("supply_threshold", "d100_step"):
+        _setting(t, key, 0)
+
+
 def _setting(t: Table, key: str, default: int) -> int:
     """A whole-number campaign setting, or its default."""
     text = t.campaign.settings.get(key)

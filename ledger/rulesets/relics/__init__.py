@@ -1,7 +1,13 @@
 """Relics of the Moon: its rules, aggregates and commands (the ledger side of the ruleset `relics`)."""
 from ledger.rulesets import Ruleset, register
 
-RULESET = register(Ruleset("relics", __name__, moved={
+RULESET = register(Ruleset(
+    "relics", __name__,
+    commands="commands:RelicsCommands",
+    versions=("0.6.1", "0.2.0"),
+    demo="demo:play", demo_name="The Moon Heist",
+    round_commands=frozenset({"cohort_turn", "challenge_turn", "roll", "place", "distribute"}),
+    moved={
     "ledger.rules.relics": "rules",
     "ledger.character": "character",
     "ledger.challenge": "challenge",

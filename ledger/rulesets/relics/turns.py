@@ -514,8 +514,7 @@ def check_before_rolling(t: Table, ch: Challenge, placing: Placing, stress: dict
         relics.check_distribution(sum(named.values()), named, group)
 
 
-def roll_stands(refusal: str, entry: int, report: dict[str, Any]) -> str:
-    """The refusal, then that the program's roll is kept and what the turn waits for now."""
-    name = report["challenge"]
-    return (f"{refusal.rstrip('.')}. The program's roll stands as entry #{entry}; {name} is waiting for "
-            f"{NEXT_STEP[report['phase']]} (see `campaign status`).")
+def roll_stands(report: dict[str, Any]) -> dict[str, Any]:
+    """A kept roll's report, saying what the turn waits for now (the refusal says the roll stands)."""
+    return {**report, "stands": f"{report['challenge']} is waiting for {NEXT_STEP[report['phase']]} "
+                                "(see `campaign status`)."}

@@ -5,10 +5,8 @@ Pushing the Limit, and the Challenge resolved (round 3).
 """
 from __future__ import annotations
 
-from ledger.application import CampaignLedger
-from ledger.rulesets.action_dice import commands as action_dice
-from ledger.rulesets.beer_run import commands as beer_run
-from ledger.rulesets.decision_2d6 import commands as decision_2d6
+from typing import Any
+
 from ledger.rulesets.relics.turns import Placing, Throw, TraitUse
 
 GUARDS = "Vault Guards"
@@ -23,7 +21,7 @@ def _place(*given: tuple[str, tuple[int, ...]]) -> Placing:
     return Placing(tuple(given))
 
 
-def play(app: CampaignLedger) -> None:
+def play(app: Any) -> None:
     app.start(DEMO_NAME, "relics", "0.6.1")
     app.add_pc("Kira", {"Phantom": 3, "Venger": 1}, "Phantom")
     app.add_pc("Bo", {"Venger": 4, "Phantom": 2, "Stallion": 1}, "Venger")
@@ -52,10 +50,3 @@ def play(app: CampaignLedger) -> None:
     app.cohort_turn(GUARDS, None, None, [], 0, _faces("6,6,2,3,4"), Placing())
     app.end_session()
 
-
-DEMOS = {  # ruleset -> (campaign name, player)
-    "relics": (DEMO_NAME, play),
-    "action-dice": (action_dice.DEMO_NAME, action_dice.play_demo),
-    "decision-2d6": (decision_2d6.DEMO_NAME, decision_2d6.play_demo),
-    "beer-run": (beer_run.DEMO_NAME, beer_run.play_demo),
-}
