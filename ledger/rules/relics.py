@@ -336,7 +336,9 @@ def best_placement(faces: Sequence[int], mods: Sequence[Modifier], given: Placem
 def _optimise(current: list[int], mods: Sequence[Modifier], placement: Placement, polarity: str,
               open_mods: list[int], sign: int) -> dict[int, tuple[int, ...]]:
     taken = {d for i, ds in placement.items() if mods[i].polarity == polarity for d in ds}
-    free = [d for d in range(len(current)) if d not in taken]
+    # By value, not by the order the dice came up: among equally good placements the one
+    # offered then depends on the faces alone, so the odds of --best play are well defined.
+    free = sorted((d for d in range(len(current)) if d not in taken), key=lambda d: current[d])
     values = sorted({mods[i].signed for i in open_mods})
     counts = tuple(sum(mods[i].dice for i in open_mods if mods[i].signed == v) for v in values)
     parts_total = sum(m.dice for m in mods if m.polarity == polarity)

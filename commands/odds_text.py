@@ -1,0 +1,77 @@
+"""How odds are printed: exact fractions as strings for --json, percentages and bars for the table.
+
+Why strings: a fraction like 767/1296 survives JSON exactly, where a float would not; the text
+view rounds for reading and draws the distribution as a small bar chart.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping
+
+from ledger.odds import percent
+
+BAR_WIDTH = 30
+SHOWN_FROM = Fraction(1, 2000)  # rows rarer than 0.05% are left out of a chart (the JSON has them all)
+
+
+def jsonable(value: Any) -> Any:
+    """Fractions become "n/d" strings, mapping keys strings, tuples lists; the rest as it is."""
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def decimal(value: Fraction, places: int = 2) -> str:
+    return f"{float(value):.{places}f}"
+
+
+def chart(title: str, dist: Mapping[Any, Fraction], at_least: Mapping[Any, Fraction] | None = None,
+          label: str = "at least") -> list[str]:
+    """A bar per outcome, scaled to the likeliest; with `at_least`, P(>= k) beside each bar."""
+    shown = [(k, p) for k, p in dist.items() if p >= SHOWN_FROM]
+    if not shown:
+        return [title]
+    top = max(p for _, p in shown)
+    width = max(len(str(k)) for k, _ in shown)
+    lines = [title]
+    for k, p in shown:
+        bar = "\u2588" * max(1, round(float(p / top) * BAR_WIDTH))
+        tail = f"   {label} {k}: {percent(at_least[k])}" if at_least is not None else ""
+        lines.append(f"  {str(k):>{width}}  {bar:<{BAR_WIDTH}} {percent(p):>6}{tail}")
+    left = len(dist) - len(shown)
+    if left:
+        lines.append(f"  ({left} rarer {'outcome' if left == 1 else 'outcomes'} under 0.05% not drawn)")
+    return lines
+
+
+def relics_text(r: dict[str, Any]) -> str:
+    """A Relics pool's odds: the pool, the successes chart, Disaster, expectations, Tides or Stress."""
+    pool = r["pool"]
+    side = "the Cohort's pool" if r["side"] == "cohort" else "the Challenge's pool"
+    state = "waiting for the roll" if r["waiting"] else "as this Huddle would build it; nothing recorded"
+    autos = f" + auto results {pool['autos']}" if pool["autos"] else ""
+    placing = "; Simple modifiers placed as --best would: " + ", ".join(
+        f"{m['label']} {m['modifier']}" for m in pool["simple"]) if pool["simple"] else ""
+    e = r["expected"]
+    lines = [f"{r['challenge']}, round {r['round']}: {side} ({state})",
+             f"  {pool['roll']}d6 to roll{autos}{placing}"]
+    lines += chart("Net successes", r["successes"], r["at_least"])
+    lines.append(f"Disaster: {percent(r['disaster'])}.  Expected: {decimal(e['successes'])} successes, "
+                 f"{decimal(e['criticals'])} criticals, {decimal(e['overpowering'])} overpowering, "
+                 f"{decimal(e['botches'])} botches, {decimal(e['major_botches'])} major botches.")
+    if r["side"] == "cohort":
+        t = r["expected_tides"]
+        lost = f" ({decimal(t['destiny_lost_to_cap'])} lost to the cap)" if t["destiny_lost_to_cap"] else ""
+        lines.append(f"Tides: Destiny +{decimal(t['destiny'])}{lost}, Doom +{decimal(t['doom'])} expected"
+                     + (" (none against a Common Threat)." if r["threat"] == "Common" else "."))
+        lines += chart(f"Dice resolved toward the rating ({r['rating']}, {r['already_resolved']} resolved before)",
+                       r["resolved"])
+        lines.append(f"Resolves {r['challenge']} this turn: {percent(r['resolves_challenge'])}.")
+    else:
+        lines += chart("Stress for the group facing it", r["stress"])
+        lines.append(f"Expected Stress: {decimal(r['expected_stress'])}.")
+    return "\n".join(lines)
