@@ -105,3 +105,4 @@ def relics_odds(ctx: click.Context, challenge_name: str, challenge_turn: bool, l
                                   for m in found["pending"].get("simple", [])]},
               **figures}
     return result, relics_text
+from commands import odds_rulesets  # noqa: E402,F401  (registers the other rulesets' odds)

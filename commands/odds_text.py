@@ -75,3 +75,31 @@ def relics_text(r: dict[str, Any]) -> str:
         lines += chart("Stress for the group facing it", r["stress"])
         lines.append(f"Expected Stress: {decimal(r['expected_stress'])}.")
     return "\n".join(lines)
+
+
+def decision_text(r: dict[str, Any]) -> str:
+    """A decision roll's totals, P(success) at its level, and the same roll at every level."""
+    against = "" if r["target"] is None else f" against {r['target']}" + (f" ({r['difficulty']})" if r["difficulty"] else "")
+    extra = f", modifiers {r['modifier_total']:+d}" if r["modifier_total"] else ""
+    lines = [f"{r['character']}'s {r['stat']} roll: {r['decision_dice']}d6 exploding + {r['stat']} "
+             f"{r['stat_value']:+d}{extra}, {r['advantage']}{',' if against else ''}{against}"]
+    lines += chart("Totals", r["totals"], r["at_least"])
+    tail = r["tail"]
+    lines.append(f"  {tail['from']} or more: {percent(tail['probability'])} (every explosion followed; nothing cut off)")
+    success = "" if r["success"] is None else f"  Success ({r['target']} or more): {percent(r['success'])}."
+    lines.append(f"Mean {decimal(r['mean'])}.{success}")
+    lines.append("At every step of the advantage scale:")
+    for level, v in r["levels"].items():
+        chance_ = "" if v["success"] is None else f"success {percent(v['success']):>6}  "
+        lines.append(f"  {level:<20} {chance_}mean {decimal(v['mean'])}")
+    return "\n".join(lines)
+
+
+def supply_text(r: dict[str, Any]) -> str:
+    """A supply die: the chance it steps down on the next roll, the uses expected before Empty."""
+    if r["step_down"] is None:
+        return f"{r['item']} is Empty: no supply roll is left to make."
+    uses = "it never runs out (no face steps it down)" if r["expected_uses"] is None else \
+        f"about {decimal(r['expected_uses'])} uses expected before it is Empty"
+    return (f"{r['item']}: {r['die']} (a roll of {r['threshold']} or lower steps it down). Next roll steps it "
+            f"down: {percent(r['step_down'])}; {uses}.")

@@ -58,3 +58,30 @@ def _huddle(t: Table, ch: Any, h: Huddle) -> None:
         turns.challenge_huddle(t, ch, [])
     else:
         turns.cohort_huddle(t, ch, h.leader, h.assists, h.uses, h.destiny, h.tactics)
+
+
+# --- decision-2d6: a character's score, an item's supply die -----------------------------------
+
+def decision_score(app: Any, name: str, stat: str) -> dict[str, Any]:
+    """The character and the stat or attribute a decision roll would add (as `roll` finds them)."""
+    from ledger.systems import decision_2d6_rolls as rolls
+
+    def command(t: Table) -> dict[str, Any]:
+        t.expect_ruleset("decision-2d6")
+        hero = rolls.hero(t, name)
+        _, label, value = hero.score(stat)
+        return {"character": hero.name, "stat": label, "stat_value": value}
+    return app.preview(command)
+
+
+def supply_item(app: Any, name: str) -> dict[str, Any]:
+    """An item's supply die and the campaign's threshold (as `supply-roll` reads them)."""
+    from ledger.rules import decision_2d6 as d2
+    from ledger.systems import decision_2d6_pools as pools
+
+    def command(t: Table) -> dict[str, Any]:
+        t.expect_ruleset("decision-2d6")
+        item = pools._item(t, name)
+        return {"item": item.name, "die": pools._die(item.die),
+                "threshold": pools._setting(t, "supply_threshold", d2.DEFAULT_SUPPLY_THRESHOLD)}
+    return app.preview(command)

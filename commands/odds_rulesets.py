@@ -1,0 +1,58 @@
+"""`campaign odds` in the campaigns of the other rulesets: each takes the options its roll takes."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import click
+
+from cli import BadInput
+from commands.odds import parser
+from commands.odds_text import decision_text, supply_text
+
+
+# --- decision-2d6 (seed 004) --------------------------------------------------------------------
+
+@parser("decision-2d6", "CHARACTER STAT [decision-2d6 roll's options] | --item ITEM")
+@click.argument("name", metavar="CHARACTER", required=False)
+@click.argument("stat", required=False)
+@click.option("--target", type=int, default=None, help="The target number (meeting it succeeds).")
+@click.option("--difficulty", default=None, help="Or a named one: simple, challenging, strenuous, impossible.")
+@click.option("--bonus", "bonuses", type=int, multiple=True, help="A bonus (a negative one counts 0).")
+@click.option("--penalty", "penalties", type=int, multiple=True, help="A penalty, with its sign: -2.")
+@click.option("--modifier", "modifiers", type=int, multiple=True, help="A plain modifier, either sign.")
+@click.option("--advantage", default="neutral", help="major-advantage ... major-disadvantage (default neutral).")
+@click.option("--grant", "grants", count=True, help="An effect that grants advantage (one step).")
+@click.option("--item", help="Instead: an item's supply die, its step-down chance and uses left.")
+def decision_odds(ctx: click.Context, name: str | None, stat: str | None, target: int | None,
+                  difficulty: str | None, bonuses: tuple[int, ...], penalties: tuple[int, ...],
+                  modifiers: tuple[int, ...], advantage: str, grants: int, item: str | None) -> tuple[dict, Callable]:
+    from commands.decision_2d6 import _d2d6_stated
+    from ledger.odds import decision_2d6 as odds_of
+    from ledger.odds_pools import decision_score, supply_item
+    from ledger.rules import decision_2d6 as d2
+    from ledger.systems import decision_2d6_rolls as rolls
+
+    app = ctx.obj["app"]
+    if item is not None:
+        if name or stat:
+            raise BadInput("Give --item alone, or a CHARACTER and a STAT for a decision roll.")
+        found = supply_item(app, item)
+        figures = odds_of.supply_odds(found["die"], found["threshold"])
+        die = "Empty" if found["die"] is d2.SupplyDie.EMPTY else found["die"].name
+        return {"ruleset": "decision-2d6", "item": found["item"], "die": die,
+                "threshold": found["threshold"], **figures}, supply_text
+    if not name or not stat:
+        raise click.UsageError("Name the CHARACTER and the STAT of the roll (or --item ITEM for a supply die).")
+    if grants < 0:
+        raise BadInput("Count the effects that grant advantage: 0 or more.")
+    stated = _d2d6_stated(bonuses, penalties, modifiers)
+    level = d2.grant_advantage(rolls.advantage(advantage), grants)
+    number, label = rolls.target(target, difficulty)
+    found = decision_score(app, name, stat)
+    rules_mods = [s.rule() for s in stated]
+    figures = odds_of.decision_odds(found["stat_value"], rules_mods, level, number)
+    return {"ruleset": "decision-2d6", **found, "modifier_total": d2.counted_modifiers(rules_mods),
+            "advantage": level.name.lower().replace("_", "-"), "decision_dice": level.decision_dice,
+            "target": number, "difficulty": label, **figures,
+            "levels": {k.lower().replace("_", "-"): v for k, v in
+                       odds_of.every_level(found["stat_value"], rules_mods, number).items()}}, decision_text
