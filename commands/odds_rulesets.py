@@ -7,7 +7,7 @@ import click
 
 from cli import BadInput
 from commands.odds import parser
-from commands.odds_text import decision_text, supply_text
+from commands.odds_text import action_text, decision_text, supply_text
 
 
 # --- decision-2d6 (seed 004) --------------------------------------------------------------------
@@ -56,3 +56,26 @@ def decision_odds(ctx: click.Context, name: str | None, stat: str | None, target
             "target": number, "difficulty": label, **figures,
             "levels": {k.lower().replace("_", "-"): v for k, v in
                        odds_of.every_level(found["stat_value"], rules_mods, number).items()}}, decision_text
+
+
+# --- action dice (seed 003) -----------------------------------------------------------------------
+
+@parser("action-dice", "CHARACTER ACTION [action-dice roll's options]")
+@click.argument("character")
+@click.argument("action")
+@click.option("--rating", help="Challenge rating: XX, D4, D6, D8, D10, D12 or ++ (with --difficulty 7-10).")
+@click.option("--difficulty", type=int, help="The difficulty 1-10 itself, or the GM's pick for ++.")
+@click.option("--advantage", "advantages", count=True, help="A circumstance in the character's favour.")
+@click.option("--disadvantage", "disadvantages", count=True, help="A circumstance against it.")
+@click.option("--asset", "assets", multiple=True, help="An asset from the sheet (up to 3); d4s fill the rest.")
+@click.option("--feature", "features", multiple=True, help="A feature invoked on this roll.")
+def action_odds(ctx: click.Context, character: str, action: str, rating: str | None, difficulty: int | None,
+                advantages: int, disadvantages: int, assets: tuple[str, ...],
+                features: tuple[str, ...]) -> tuple[dict, Callable]:
+    from ledger.odds import action_dice as odds_of
+    from ledger.odds_pools import action_roll
+
+    found = action_roll(ctx.obj["app"], character, action, rating, difficulty, advantages, disadvantages,
+                        list(assets), list(features))
+    figures = odds_of.outcome_odds(found["dice"], found["difficulty"])
+    return {"ruleset": "action-dice", **found, **figures}, action_text

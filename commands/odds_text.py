@@ -103,3 +103,14 @@ def supply_text(r: dict[str, Any]) -> str:
         f"about {decimal(r['expected_uses'])} uses expected before it is Empty"
     return (f"{r['item']}: {r['die']} (a roll of {r['threshold']} or lower steps it down). Next roll steps it "
             f"down: {percent(r['step_down'])}; {uses}.")
+
+
+def action_text(r: dict[str, Any]) -> str:
+    """Each outcome grade's chance, the binary test, and the test at every difficulty."""
+    dice = ", ".join(f"d{d}" for d in r["dice"])
+    lines = [f"{r['character']} {r['action']}: {dice} against difficulty {r['difficulty']}"]
+    lines += chart("Outcome", r["grades"])
+    lines.append(f"A pass/fail test passes (Mostly or Complete Success): {percent(r['test_passes'])}.")
+    lines.append("  at difficulty " + ", ".join(f"{d}: {percent(p)}" for d, p in r["test_passes_at"].items()))
+    lines += [f"Note: without a GM override the roll is refused: {why}" for why in r["refused_without_override"]]
+    return "\n".join(lines)

@@ -85,3 +85,26 @@ def supply_item(app: Any, name: str) -> dict[str, Any]:
         return {"item": item.name, "die": pools._die(item.die),
                 "threshold": pools._setting(t, "supply_threshold", d2.DEFAULT_SUPPLY_THRESHOLD)}
     return app.preview(command)
+
+
+# --- action dice: the pool and difficulty `action-dice roll` would use ---------------------------
+
+def action_roll(app: Any, character: str, action: str, rating: str | None, difficulty: int | None,
+                advantages: int, disadvantages: int, assets: list[str], features: list[str]) -> dict[str, Any]:
+    """The three dice and the personal difficulty, with what the rules would refuse (the odds still show)."""
+    from ledger.rules import action_dice as rules
+    from ledger.systems import action_dice as system
+
+    def command(t: Table) -> dict[str, Any]:
+        t.expect_ruleset("action-dice")
+        rated, base = system.base_difficulty(rating, difficulty)
+        target = rules.action_difficulty(base, advantages, disadvantages)
+        pc = system.ActionDiceCommands._character(t, character)
+        system._unique(list(assets), "asset")
+        chosen = [pc.asset(a) for a in assets]
+        invoked = [pc.feature(f) for f in features]
+        breaks = rules.rule_breaks(action, pc.current_conditions(), invoked, system.features_limit(t.campaign.settings))
+        return {"character": pc.name, "action": action.strip().lower(), "rating": rated, "base": base,
+                "difficulty": target, "assets": [a["name"] for a in chosen],
+                "dice": list(rules.action_pool([a["die"] for a in chosen])), "refused_without_override": list(breaks)}
+    return app.preview(command)
