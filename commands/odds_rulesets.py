@@ -7,7 +7,7 @@ import click
 
 from cli import BadInput
 from commands.odds import parser
-from commands.odds_text import action_text, decision_text, supply_text
+from commands.odds_text import action_text, beer_run_text, decision_text, supply_text
 
 
 # --- decision-2d6 (seed 004) --------------------------------------------------------------------
@@ -79,3 +79,33 @@ def action_odds(ctx: click.Context, character: str, action: str, rating: str | N
                         list(assets), list(features))
     figures = odds_of.outcome_odds(found["dice"], found["difficulty"])
     return {"ruleset": "action-dice", **found, **figures}, action_text
+
+
+# --- Beer Run (seed 002) ----------------------------------------------------------------------------
+
+@parser("beer-run", "CONFLICT SIDE [beer-run roll's --base/--extra] [--against SIDE --against-base/--against-extra]")
+@click.argument("conflict")
+@click.argument("side")
+@click.option("--base", help="Base pool abilities, one per category, e.g. Brawn,Wits,Charm (default: the biggest).")
+@click.option("--extra", help="Extra dice, e.g. Health.")
+@click.option("--against", help="The side compared with (needed when SIDE faces several).")
+@click.option("--against-base", help="The opposing side's base pool, if it has not rolled.")
+@click.option("--against-extra", help="The opposing side's extra dice, if it has not rolled.")
+def beer_run_odds(ctx: click.Context, conflict: str, side: str, base: str | None, extra: str | None,
+                  against: str | None, against_base: str | None, against_extra: str | None) -> tuple[dict, Callable]:
+    from commands.beer_run import _br_list
+    from ledger.odds import beer_run as odds_of
+    from ledger.odds_pools import Opposed, beer_run_pools
+
+    found = beer_run_pools(ctx.obj["app"], conflict, Opposed(side, _br_list(base), _br_list(extra), against,
+                                                             _br_list(against_base), _br_list(against_extra)))
+    first, second = found["sides"]
+    pools = [odds_of.Side(tuple(s["dice"] + s["opposing_penalty"]["dice"]),
+                          tuple(s["faces"] + s["opposing_penalty"]["faces"])) for s in (first, second)]
+    figures = odds_of.opposed_odds(pools[0], pools[1], _live(first, second), _live(second, first))
+    return {"ruleset": "beer-run", **found, **figures}, beer_run_text
+
+
+def _live(side: dict, striker: dict) -> dict[str, int]:
+    """The abilities of `side` the other side's pips could reach (none if its goal is situational)."""
+    return {name: size for name, size in side["sheet"].items() if size > 0} if striker["strikes"] else {}

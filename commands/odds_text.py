@@ -114,3 +114,24 @@ def action_text(r: dict[str, Any]) -> str:
     lines.append("  at difficulty " + ", ".join(f"{d}: {percent(p)}" for d, p in r["test_passes_at"].items()))
     lines += [f"Note: without a GM override the roll is refused: {why}" for why in r["refused_without_override"]]
     return "\n".join(lines)
+
+
+def beer_run_text(r: dict[str, Any]) -> str:
+    """Both pools, who gets the upper hand, each side's kept successes, and what they can zero."""
+    def pool(s: dict[str, Any]) -> str:
+        rolled = f"rolled {s['faces']}" if s["rolled"] else ", ".join(f"d{d}" for d in s["dice"]) or "no dice"
+        penalty = s["opposing_penalty"]["dice"] + s["opposing_penalty"]["faces"]
+        return f"{s['side']}: {rolled}" + (f" + penalty dice {penalty} from the other side" if penalty else "")
+
+    first, second = r["sides"]
+    hands = r["upper_hand"]
+    lines = [f"{r['conflict']}, round {r['round']}: " + "  vs  ".join(pool(s) for s in (first, second)),
+             f"Upper hand: {first['side']} {percent(hands['first'])}, {second['side']} {percent(hands['second'])}, "
+             f"neither (every pair tied) {percent(hands['neither'])}."]
+    for key, s, other in (("first", first, second), ("second", second, first)):
+        lines += chart(f"{s['side']}'s kept successes", r["kept"][key], r["kept_at_least"][key])
+        zero, goal = r["to_zero"][key], s.get("goal_ability")
+        if zero:
+            lines.append(f"  Kept successes enough to take {other['side']}'s ability to zero: " + ", ".join(
+                f"{name}{' (the goal)' if name == goal else ''} {percent(p)}" for name, p in zero.items()))
+    return "\n".join(lines)
