@@ -693,6 +693,7 @@ def status(ctx: click.Context) -> None:
     from projections.text import status_text
     from ledger.challenge import NEXT_STEP
     from ledger.ids import challenge_id
+    from ledger.odds.relics import pool_line
     from projections import views
 
     def query(app: Any, db: Any) -> dict:
@@ -703,7 +704,8 @@ def status(ctx: click.Context) -> None:
         rows = views.challenges(db, open_only=True)
         for row in rows:
             ch = app.repository.get(challenge_id(row["name"]))
-            row.update(phase=ch.phase, waiting_for=NEXT_STEP[ch.phase], pending=ch.pending)
+            row.update(phase=ch.phase, waiting_for=NEXT_STEP[ch.phase], pending=ch.pending,
+                       odds=pool_line(ch.pending) if ch.phase.endswith("-roll") else None)
         return {"turn": camp.turn, "challenges": rows, **views.pools(db)}
     _read(ctx, query, status_text)
 

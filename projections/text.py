@@ -104,6 +104,8 @@ def status_text(s: dict[str, Any]) -> str:
                      f"{c['resolved']} resolved, leader {c['leader'] or 'none yet'}; waiting for {c['waiting_for']}")
         if c["phase"] not in ("cohort", "challenge"):
             lines += ["  " + line for line in waiting_text(c["name"], c["phase"], c["pending"])]
+        if c.get("odds"):
+            lines.append(f"  {c['odds']}")
     lines.append(pools_text(s))
     return "\n".join(lines)
 

@@ -101,3 +101,17 @@ def test_odds_modules_are_pure_one_per_ruleset():
         ledger_parts = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                         and n.module and n.module.startswith("ledger")}
         assert all(m.startswith(("ledger.rules", "ledger.odds", "ledger.errors")) for m in ledger_parts), path
+
+
+def test_status_shows_the_pool_waiting_on_its_roll_with_one_line_of_odds(table):
+    from ledger.odds import percent
+    from ledger.odds import relics as odds
+
+    table("trait", "add", "Kira", "Keen Eye", "+2 / 1d")
+    assert table.json("status")["challenges"][0]["odds"] is None  # no pool yet
+    table("cohort-turn", "Guards", "--leader", "Kira", "--trait", "Kira:Keen Eye")
+    row = table.json("status")["challenges"][0]
+    figures = odds.summary(odds.outcomes(odds.Pool(5, (), (rules.parse_modifier("+2 / 1d"),))))
+    assert row["odds"] == (f"Pool: 5d6 to roll; to place: Kira:Keen Eye +2 / 1d. Odds: at least 1 success "
+                           f"{percent(figures['at_least'][1])}, Disaster {percent(figures['disaster'])}.")
+    assert row["odds"] in table("status").stdout
