@@ -22,7 +22,8 @@ class OddsCommand(click.Command):
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         for ruleset, parser in PARSERS.items():
             rows = [r for r in (p.get_help_record(ctx) for p in parser.get_params(ctx)) if r and "--help" not in r[0]]
-            with formatter.section(f"In a {ruleset} campaign: campaign odds {parser.options_metavar}"):
+            article = "an" if ruleset[0] in "aeiou" else "a"
+            with formatter.section(f"In {article} {ruleset} campaign: campaign odds {parser.options_metavar}"):
                 formatter.write_dl(rows)
         super().format_epilog(ctx, formatter)
 
