@@ -115,3 +115,11 @@ def test_status_shows_the_pool_waiting_on_its_roll_with_one_line_of_odds(table):
     assert row["odds"] == (f"Pool: 5d6 to roll; to place: Kira:Keen Eye +2 / 1d. Odds: at least 1 success "
                            f"{percent(figures['at_least'][1])}, Disaster {percent(figures['disaster'])}.")
     assert row["odds"] in table("status").stdout
+
+
+def test_a_face_count_that_does_not_fit_says_how_many_and_why(table):
+    table("trait", "add", "Kira", "Lucky", "A6 / 1d")
+    table("cohort-turn", "Guards", "--leader", "Kira", "--trait", "Kira:Lucky")
+    message = table.refused("roll", "Guards", "--faces", "1,2,3,4,5")
+    assert "rolls 4 dice: 5 in the pool, 1 of them auto results [6] that are not rolled; you entered 5 faces" \
+        in message
