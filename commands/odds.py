@@ -94,7 +94,7 @@ def relics_odds(ctx: click.Context, challenge_name: str, challenge_turn: bool, l
     pool = odds_of.pending_pool(found["pending"])
     if found["side"] == "cohort":
         context = odds_of.CohortContext(found["rules"], found["threat"], found["pcs"], found["destiny"],
-                                        found["rating"], found["resolved"])
+                                        found["rating"], found["resolved"], (found["test"] or {}).get("needed"))
         figures = odds_of.cohort_odds(pool, context)
     else:
         figures = odds_of.challenge_odds(pool)

@@ -71,6 +71,8 @@ def relics_text(r: dict[str, Any]) -> str:
         lines += chart(f"Dice resolved toward the rating ({r['rating']}, {r['already_resolved']} resolved before)",
                        r["resolved"])
         lines.append(f"Resolves {r['challenge']} this turn: {percent(r['resolves_challenge'])}.")
+        if r["passes_test"] is not None:
+            lines.append(f"Passes the Test: {percent(r['passes_test'])}.")
     else:
         lines += chart("Stress for the group facing it", r["stress"])
         lines.append(f"Expected Stress: {decimal(r['expected_stress'])}.")

@@ -46,7 +46,7 @@ def relics_pool(app: Any, challenge: str, huddle: Huddle) -> dict[str, Any]:
         return {"challenge": ch.name, "round": ch.round, "side": ch.pending["side"],
                 "waiting": waiting and not huddle.described, "pending": dict(ch.pending),
                 "rules": rules, "threat": ch.threat, "rating": ch.rating, "resolved": ch.resolved,
-                "pcs": len(t.pcs_in_game()), "destiny": camp.destiny}
+                "pcs": len(t.pcs_in_game()), "destiny": camp.destiny, "test": ch.test}
     return app.preview(command)
 
 

@@ -123,3 +123,12 @@ def test_a_face_count_that_does_not_fit_says_how_many_and_why(table):
     message = table.refused("roll", "Guards", "--faces", "1,2,3,4,5")
     assert "rolls 4 dice: 5 in the pool, 1 of them auto results [6] that are not rolled; you entered 5 faces" \
         in message
+
+
+def test_a_tests_odds_say_the_chance_it_passes(table):
+    table("challenge", "open", "Lock", "--threat", "Common", "--type", "Phantom", "--rating", "3", "--test",
+          "--needed", "2")
+    r = table.json("odds", "Lock", "--leader", "Kira")
+    assert r["passes_test"] == r["at_least"]["2"]
+    assert r["destiny"] == {"0": "1"}  # no Tides against a Common Threat
+    assert table.json("odds", "Guards", "--leader", "Kira")["passes_test"] is None

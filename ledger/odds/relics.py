@@ -113,6 +113,7 @@ class CohortContext:
     destiny: int  # Destiny in the pool now (after any spent in the Huddle)
     rating: int
     resolved: int
+    needed: int | None = None  # a Test: the successes it needs to pass
 
 
 def cohort_odds(pool: Pool, context: CohortContext) -> dict[str, Any]:
@@ -135,6 +136,7 @@ def cohort_odds(pool: Pool, context: CohortContext) -> dict[str, Any]:
                            "destiny_lost_to_cap": mean(joint, lambda k: tides(k)[2])},
         "resolved": resolved,
         "resolves_challenge": chance(resolved, lambda n: unresolved > 0 and n == unresolved),
+        "passes_test": None if context.needed is None else chance(joint, lambda k: k[0] >= context.needed),
     }
 
 
