@@ -155,6 +155,7 @@ def test_a_supply_die_at_the_table_uses_the_campaigns_threshold(gate):
     (["Billy", "Strength", "--target", "12", "--difficulty", "simple"], 2, "not both"),
     (["Billy", "Strength", "--item", "Torches"], 2, "--item alone"),
     (["Billy", "Luck"], 1, "no stat or attribute named 'Luck'"),
+    (["Billy", "Strength", "--target", "1000000"], 2, "more than 300 on the decision dice"),
     (["Nobody", "Strength"], 1, "no character named 'Nobody'"),
     (["--item", "Rope"], 1, "no item named 'Rope'"),
 ])

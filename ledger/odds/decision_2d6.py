@@ -14,15 +14,23 @@ from typing import Any, Sequence
 
 import icepool
 
+from ledger.errors import BadInput
 from ledger.odds import Dist, at_least, from_die
 from ledger.rules import decision_2d6 as d2
 
 TAIL = Fraction(1, 10**6)  # the chart stops where what is left is rarer than one in a million
+FARTHEST = 300  # dice totals past this are rarer than 1 in 10^30 on any roll; followed exactly, they only cost time
 
 
 def _offset(stat: int, modifiers: Sequence[d2.Modifier | int], level: d2.Advantage) -> int:
     """What the rules add to the dice: a roll with no dice is exactly that (stat, counted, +-3)."""
     return d2.DecisionRoll(level, (), stat, d2.counted_modifiers(modifiers)).total
+
+
+def _check_reach(needed: int) -> None:
+    if needed > FARTHEST:
+        raise BadInput(f"That target needs more than {FARTHEST} on the decision dice; no roll the game makes "
+                       "gets there (the chance is under 1 in 10^30).")
 
 
 def _chain(depth: int) -> icepool.Die:
@@ -61,6 +69,7 @@ def decision_odds(stat: int, modifiers: Sequence[d2.Modifier | int], level: d2.A
     """One decision roll: the totals (exact; the tail named), P(success) against the target, the mean."""
     offset = _offset(stat, modifiers, level)
     reach = (target - offset) if target is not None else 0
+    _check_reach(reach)
     dice, start, tail = dice_totals(level, reach)
     totals = {k + offset: p for k, p in dice.items()}
     reached = {k: p + tail for k, p in at_least(totals).items()}  # every total in the tail is higher
@@ -75,6 +84,7 @@ def decision_odds(stat: int, modifiers: Sequence[d2.Modifier | int], level: d2.A
 def success(stat: int, modifiers: Sequence[d2.Modifier | int], level: d2.Advantage, target: int) -> Fraction:
     """P(total meets the target), exact: every chain cut short is already past the target."""
     offset = _offset(stat, modifiers, level)
+    _check_reach(target - offset)
     depth = max(0, -(-(target - offset) // d2.DIE_MAX))
     dice = level.decision_dice @ _chain(depth)
     return from_die(dice.map(lambda s: d2.succeeds(s + offset, target))).get(True, Fraction(0))
