@@ -750,6 +750,7 @@ def status(ctx: click.Context) -> None:
     from projections.text import status_text
     from ledger.rulesets.relics.challenge import NEXT_STEP
     from ledger.ids import challenge_id
+    from ledger.rulesets.relics.odds import pool_line
     from projections import views
     from projections.rulesets.relics import state as relics_state
 
@@ -761,7 +762,8 @@ def status(ctx: click.Context) -> None:
         rows = views.challenges(db, open_only=True)
         for row in rows:
             ch = app.repository.get(challenge_id(row["name"]))
-            row.update(phase=ch.phase, waiting_for=NEXT_STEP[ch.phase], pending=ch.pending)
+            row.update(phase=ch.phase, waiting_for=NEXT_STEP[ch.phase], pending=ch.pending,
+                       odds=pool_line(ch.pending) if ch.phase.endswith("-roll") else None)
         return {"turn": camp.turn, "challenges": rows, **views.pools(db), **relics_state.status_fields(db)}
     _read(ctx, query, status_text)
 

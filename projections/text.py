@@ -114,6 +114,8 @@ def status_text(s: dict[str, Any]) -> str:
                      f"{c['resolved']} resolved, leader {c['leader'] or 'none yet'}; waiting for {c['waiting_for']}")
         if c["phase"] not in ("cohort", "challenge"):
             lines += ["  " + line for line in waiting_text(c["name"], c["phase"], c["pending"])]
+        if c.get("odds"):
+            lines.append(f"  {c['odds']}")
     if s.get("finished"):
         lines.append("Finished: " + ", ".join(f"{c['name']} ({c['phase']})" for c in s["finished"]))
     spent = [f"{u['trait']} ({u['scope']})" for u in s.get("trait_uses", []) if u["spent"]]

@@ -9,5 +9,5 @@ RULESET = register(Ruleset(
     moved={
     "ledger.systems.action_dice": "commands",
     "ledger.systems.action_dice_character": "character",
-    "ledger.rules.action_dice": "rules",
+    "ledger.rulesets.action_dice.rules": "rules",
 }))

@@ -1,6 +1,6 @@
 """The action-dice ruleset (seed 003) on the ledger: characters, conditions and action rolls.
 
-The rules themselves live in ledger.rules.action_dice; this module loads the character,
+The rules themselves live in ledger.rulesets.action_dice.rules; this module loads the character,
 gathers the pool from its sheet, takes the faces entered at the table or rolls them (the
 Table's dice box is the only way the program rolls), and records the result as one event.
 """

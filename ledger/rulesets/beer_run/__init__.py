@@ -15,5 +15,5 @@ RULESET = register(Ruleset(
     "ledger.systems.beer_run_effects": "effects",
     "ledger.systems.beer_run_play": "play",
     "ledger.systems.beer_run_round": "round",
-    "ledger.rules.beer_run": "rules",
+    "ledger.rulesets.beer_run.rules": "rules",
 }))

@@ -12,5 +12,5 @@ RULESET = register(Ruleset(
     "ledger.systems.decision_2d6_model": "model",
     "ledger.systems.decision_2d6_pools": "pools",
     "ledger.systems.decision_2d6_rolls": "rolls",
-    "ledger.rules.decision_2d6": "rules",
+    "ledger.rulesets.decision_2d6.rules": "rules",
 }))

@@ -1,7 +1,7 @@
 """The decision-2d6 ruleset on the ledger (seed 004): its commands and its demo.
 
 Aggregates and events live in `decision_2d6_model`, decision and contested rolls in
-`decision_2d6_rolls`; every rule is a call into `ledger.rules.decision_2d6`.
+`decision_2d6_rolls`; every rule is a call into `ledger.rulesets.decision_2d6.rules`.
 Campaign settings (`campaign new X --ruleset decision-2d6 --setting KEY=VALUE`):
 `supply_threshold` (default 3: a supply roll of 3 or lower lowers the die) and `d100_step`
 (default 10: the points a D100 tracker loses per use; see `d100_use`).

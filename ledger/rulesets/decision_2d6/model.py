@@ -3,7 +3,7 @@
 A character (`Hero`) with Level, Will, Fort, stats and attributes, and the decision rolls it
 makes; an `Item` with a supply die; a D100 `Tracker` (ammunition); a `Contest` between two
 characters with every tie reroll kept. Event bodies only store what the command worked out
-with `ledger.rules.decision_2d6`: they never roll, check or compute a rule, so replay is exact.
+with `ledger.rulesets.decision_2d6.rules`: they never roll, check or compute a rule, so replay is exact.
 Every event carries the name it is about, so the history reads without a lookup.
 """
 from __future__ import annotations

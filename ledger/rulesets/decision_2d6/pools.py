@@ -3,7 +3,7 @@
 
 The threshold of a supply roll and a tracker's step are campaign settings
 (`supply_threshold`, default 3; `d100_step`, default 10). Every refusal comes from
-`ledger.rules.decision_2d6`; the GM may override one with a stated reason (`--override`).
+`ledger.rulesets.decision_2d6.rules`; the GM may override one with a stated reason (`--override`).
 """
 from __future__ import annotations
 

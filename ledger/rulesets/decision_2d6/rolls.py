@@ -1,6 +1,6 @@
 """Decision rolls and contested rolls of decision-2d6 campaigns, worked out before any event.
 
-Every rule comes from `ledger.rules.decision_2d6` (seed 004); this module reads the table's
+Every rule comes from `ledger.rulesets.decision_2d6.rules` (seed 004); this module reads the table's
 input, gets the faces (entered, or rolled one d6 at a time until every chain is complete),
 and hands the rules' answer to the aggregates as plain values.
 """

@@ -8,7 +8,7 @@ RULESET = register(Ruleset(
     demo="demo:play", demo_name="The Moon Heist",
     round_commands=frozenset({"cohort_turn", "challenge_turn", "roll", "place", "distribute"}),
     moved={
-    "ledger.rules.relics": "rules",
+    "ledger.rulesets.relics.rules": "rules",
     "ledger.character": "character",
     "ledger.challenge": "challenge",
     "ledger.turns": "turns",

@@ -336,7 +336,9 @@ def best_placement(faces: Sequence[int], mods: Sequence[Modifier], given: Placem
 def _optimise(current: list[int], mods: Sequence[Modifier], placement: Placement, polarity: str,
               open_mods: list[int], sign: int) -> dict[int, tuple[int, ...]]:
     taken = {d for i, ds in placement.items() if mods[i].polarity == polarity for d in ds}
-    free = [d for d in range(len(current)) if d not in taken]
+    # By value, not by the order the dice came up: among equally good placements the one
+    # offered then depends on the faces alone, so the odds of --best play are well defined.
+    free = sorted((d for d in range(len(current)) if d not in taken), key=lambda d: current[d])
     values = sorted({mods[i].signed for i in open_mods})
     counts = tuple(sum(mods[i].dice for i in open_mods if mods[i].signed == v) for v in values)
     parts_total = sum(m.dice for m in mods if m.polarity == polarity)
@@ -353,34 +355,42 @@ def _optimise(current: list[int], mods: Sequence[Modifier], placement: Placement
 
 def _assign(results: tuple[int, ...], values: tuple[int, ...], counts: tuple[int, ...],
             need: int, sign: int) -> list[int | None]:
-    """Exact search (memoised) for the best value per die; pools are at most 3 x PCs dice."""
+    """Exact search (memoised) for the best value per die; pools are at most 3 x PCs dice.
+
+    A score (net successes, then fewest botches, then most criticals) is one whole number
+    whose order is that of the three, so the search adds numbers, not tuples; among equal
+    scores the first option (leave the die, then the values in order) is kept.
+    """
+    weight = 2 * len(results) + 3  # each of the last two sums stays within +-len(results)
+
+    def score(result: int) -> int:
+        s = successes_of(result)
+        return sign * ((s * weight - (s < 0)) * weight + (s >= 2))
 
     @lru_cache(maxsize=None)
-    def best(i: int, left: tuple[int, ...], need_left: int) -> tuple[tuple[int, ...], tuple]:
+    def best(i: int, left: tuple[int, ...], need_left: int) -> tuple[int, int]:
         if i == len(results):
-            return ((-10**9,) * 3, ()) if need_left > 0 else ((0, 0, 0), ())
-        options = []
+            return (-10**18 if need_left > 0 else 0), -1
+        top, pick = None, -1
         if len(results) - i > need_left:
-            score, picks = best(i + 1, left, need_left)
-            options.append((_add(score, _die_score(results[i], sign)), (None,) + picks))
+            top = best(i + 1, left, need_left)[0] + score(results[i])
         if need_left > 0:
             for k, v in enumerate(values):
                 if left[k]:
-                    rest = left[:k] + (left[k] - 1,) + left[k + 1:]
-                    score, picks = best(i + 1, rest, need_left - 1)
-                    options.append((_add(score, _die_score(results[i] + v, sign)), (v,) + picks))
-        return max(options, key=lambda o: o[0])
+                    total = best(i + 1, left[:k] + (left[k] - 1,) + left[k + 1:], need_left - 1)[0] \
+                        + score(results[i] + v)
+                    if top is None or total > top:
+                        top, pick = total, k
+        return top, pick  # type: ignore[return-value]
 
-    return list(best(0, counts, min(need, sum(counts)))[1])  # need <= 0 (all taken) places nothing
-
-
-def _die_score(result: int, sign: int) -> tuple[int, int, int]:
-    s = successes_of(result)
-    return (sign * s, sign * -(s < 0), sign * (s >= 2))
-
-
-def _add(a: tuple, b: tuple) -> tuple:
-    return tuple(x + y for x, y in zip(a, b))
+    picks: list[int | None] = []
+    left, need_left = counts, min(need, sum(counts))  # need <= 0 (all taken) places nothing
+    for i in range(len(results)):
+        k = best(i, left, need_left)[1]
+        picks.append(None if k < 0 else values[k])
+        if k >= 0:
+            left, need_left = left[:k] + (left[k] - 1,) + left[k + 1:], need_left - 1
+    return picks
 
 
 # --- Final result (000 step 6, 001 Results and Successes) ---------------------------------

@@ -280,6 +280,10 @@ def roll(t: Table, ch: Challenge, throw: Throw) -> None:
     ch.expect(f"{side}-roll")
     pending = ch.pending or {}
     count = pending["pool"]["size"] - len(pending["autos"])
+    if throw.faces is not None and len(throw.faces) != count and pending["autos"]:
+        raise BadInput(f"This pool rolls {count} {'die' if count == 1 else 'dice'}: {pending['pool']['size']} in "
+                       f"the pool, {len(pending['autos'])} of them auto results {pending['autos']} that are not "
+                       f"rolled; you entered {len(throw.faces)} {'face' if len(throw.faces) == 1 else 'faces'}.")
     rolled = dice.entered(throw.faces, count) if throw.faces is not None else t.dice.roll(count)
     ch.pool_rolled(side, ch.round, list(rolled.faces), rolled.entered)
 

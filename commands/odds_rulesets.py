@@ -1,0 +1,111 @@
+"""`campaign odds` in the campaigns of the other rulesets: each takes the options its roll takes."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import click
+
+from cli import BadInput
+from commands.odds import parser
+from commands.odds_text import action_text, beer_run_text, decision_text, supply_text
+
+
+# --- decision-2d6 (seed 004) --------------------------------------------------------------------
+
+@parser("decision-2d6", "CHARACTER STAT [decision-2d6 roll's options] | --item ITEM")
+@click.argument("name", metavar="CHARACTER", required=False)
+@click.argument("stat", required=False)
+@click.option("--target", type=int, default=None, help="The target number (meeting it succeeds).")
+@click.option("--difficulty", default=None, help="Or a named one: simple, challenging, strenuous, impossible.")
+@click.option("--bonus", "bonuses", type=int, multiple=True, help="A bonus (a negative one counts 0).")
+@click.option("--penalty", "penalties", type=int, multiple=True, help="A penalty, with its sign: -2.")
+@click.option("--modifier", "modifiers", type=int, multiple=True, help="A plain modifier, either sign.")
+@click.option("--advantage", default="neutral", help="major-advantage ... major-disadvantage (default neutral).")
+@click.option("--grant", "grants", count=True, help="An effect that grants advantage (one step).")
+@click.option("--item", help="Instead: an item's supply die, its step-down chance and uses left.")
+def decision_odds(ctx: click.Context, name: str | None, stat: str | None, target: int | None,
+                  difficulty: str | None, bonuses: tuple[int, ...], penalties: tuple[int, ...],
+                  modifiers: tuple[int, ...], advantage: str, grants: int, item: str | None) -> tuple[dict, Callable]:
+    from commands.decision_2d6 import _d2d6_stated
+    from ledger.rulesets.decision_2d6 import odds as odds_of
+    from ledger.rulesets.decision_2d6.odds_pools import decision_score, supply_item
+    from ledger.rulesets.decision_2d6 import rules as d2
+    from ledger.rulesets.decision_2d6 import rolls
+
+    app = ctx.obj["app"]
+    if item is not None:
+        if name or stat:
+            raise BadInput("Give --item alone, or a CHARACTER and a STAT for a decision roll.")
+        found = supply_item(app, item)
+        figures = odds_of.supply_odds(found["die"], found["threshold"])
+        die = "Empty" if found["die"] is d2.SupplyDie.EMPTY else found["die"].name
+        return {"ruleset": "decision-2d6", "item": found["item"], "die": die,
+                "threshold": found["threshold"], **figures}, supply_text
+    if not name or not stat:
+        raise click.UsageError("Name the CHARACTER and the STAT of the roll (or --item ITEM for a supply die).")
+    if grants < 0:
+        raise BadInput("Count the effects that grant advantage: 0 or more.")
+    stated = _d2d6_stated(bonuses, penalties, modifiers)
+    level = d2.grant_advantage(rolls.advantage(advantage), grants)
+    number, label = rolls.target(target, difficulty)
+    found = decision_score(app, name, stat)
+    rules_mods = [s.rule() for s in stated]
+    figures = odds_of.decision_odds(found["stat_value"], rules_mods, level, number)
+    return {"ruleset": "decision-2d6", **found, "modifier_total": d2.counted_modifiers(rules_mods),
+            "advantage": level.name.lower().replace("_", "-"), "decision_dice": level.decision_dice,
+            "target": number, "difficulty": label, **figures,
+            "levels": {k.lower().replace("_", "-"): v for k, v in
+                       odds_of.every_level(found["stat_value"], rules_mods, number).items()}}, decision_text
+
+
+# --- action dice (seed 003) -----------------------------------------------------------------------
+
+@parser("action-dice", "CHARACTER ACTION [action-dice roll's options]")
+@click.argument("character")
+@click.argument("action")
+@click.option("--rating", help="Challenge rating: XX, D4, D6, D8, D10, D12 or ++ (with --difficulty 7-10).")
+@click.option("--difficulty", type=int, help="The difficulty 1-10 itself, or the GM's pick for ++.")
+@click.option("--advantage", "advantages", count=True, help="A circumstance in the character's favour.")
+@click.option("--disadvantage", "disadvantages", count=True, help="A circumstance against it.")
+@click.option("--asset", "assets", multiple=True, help="An asset from the sheet (up to 3); d4s fill the rest.")
+@click.option("--feature", "features", multiple=True, help="A feature invoked on this roll.")
+def action_odds(ctx: click.Context, character: str, action: str, rating: str | None, difficulty: int | None,
+                advantages: int, disadvantages: int, assets: tuple[str, ...],
+                features: tuple[str, ...]) -> tuple[dict, Callable]:
+    from ledger.rulesets.action_dice import odds as odds_of
+    from ledger.rulesets.action_dice.odds_pools import action_roll
+
+    found = action_roll(ctx.obj["app"], character, action, rating, difficulty, advantages, disadvantages,
+                        list(assets), list(features))
+    figures = odds_of.outcome_odds(found["dice"], found["difficulty"])
+    return {"ruleset": "action-dice", **found, **figures}, action_text
+
+
+# --- Beer Run (seed 002) ----------------------------------------------------------------------------
+
+@parser("beer-run", "CONFLICT SIDE [beer-run roll's --base/--extra] [--against SIDE --against-base/--against-extra]")
+@click.argument("conflict")
+@click.argument("side")
+@click.option("--base", help="Base pool abilities, one per category, e.g. Brawn,Wits,Charm (default: the biggest).")
+@click.option("--extra", help="Extra dice, e.g. Health.")
+@click.option("--against", help="The side compared with (needed when SIDE faces several).")
+@click.option("--against-base", help="The opposing side's base pool, if it has not rolled.")
+@click.option("--against-extra", help="The opposing side's extra dice, if it has not rolled.")
+def beer_run_odds(ctx: click.Context, conflict: str, side: str, base: str | None, extra: str | None,
+                  against: str | None, against_base: str | None, against_extra: str | None) -> tuple[dict, Callable]:
+    from commands.beer_run import _br_list
+    from ledger.rulesets.beer_run import odds as odds_of
+    from ledger.rulesets.beer_run.odds_pools import Opposed, beer_run_pools
+
+    found = beer_run_pools(ctx.obj["app"], conflict, Opposed(side, _br_list(base), _br_list(extra), against,
+                                                             _br_list(against_base), _br_list(against_extra)))
+    first, second = found["sides"]
+    pools = [odds_of.Side(tuple(s["dice"] + s["opposing_penalty"]["dice"]),
+                          tuple(s["faces"] + s["opposing_penalty"]["faces"])) for s in (first, second)]
+    figures = odds_of.opposed_odds(pools[0], pools[1], _live(first, second), _live(second, first))
+    return {"ruleset": "beer-run", **found, **figures}, beer_run_text
+
+
+def _live(side: dict, striker: dict) -> dict[str, int]:
+    """The abilities of `side` the other side's pips could reach (none if its goal is situational)."""
+    return {name: size for name, size in side["sheet"].items() if size > 0} if striker["strikes"] else {}

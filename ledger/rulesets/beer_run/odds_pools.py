@@ -1,0 +1,77 @@
+"""The pool a beer-run turn or roll would use, built on a scratch table for `campaign odds`
+(the real command's checks and refusals; nothing is saved). The odds live in odds.py beside it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ledger.rulesets.relics import turns
+from ledger.errors import RuleViolation
+from ledger.table import Table
+
+
+@dataclass(frozen=True)
+class Opposed:
+    """Who rolls (and with which abilities), and against whom (optionally their abilities)."""
+
+    side: str
+    base: list[str] = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)
+    against: str | None = None
+    against_base: list[str] = field(default_factory=list)
+    against_extra: list[str] = field(default_factory=list)
+
+
+def beer_run_pools(app: Any, conflict: str, o: Opposed) -> dict[str, Any]:
+    """Both pools of one comparison: dice to roll (priced as the roll prices them, refusals and all)
+    or the faces of a side that has rolled this round; each side's penalty dice join the other pool."""
+    from ledger.rulesets.beer_run import play
+
+    def command(t: Table) -> dict[str, Any]:
+        t.expect_ruleset("beer-run")
+        c = play.conflict(t, conflict)
+        c.check_rolling()
+        me = c.side(o.side)
+        c.check_in(me)
+        them = _opponent(c, me, o.against)
+        sides = [_pool(t, c, me, o.base, o.extra), _pool(t, c, them, o.against_base, o.against_extra)]
+        for mine, theirs in ((sides[0], sides[1]), (sides[1], sides[0])):
+            mine["opposing_penalty"] = theirs.pop("penalty")
+        return {"conflict": c.name, "round": c.round, "sides": sides}
+    return app.preview(command)
+
+
+def _opponent(c: Any, me: str, named: str | None) -> str:
+    """The side compared with: the target, or for the target the one opponent (named if several)."""
+    others = c.opponents(me)
+    if named is not None:
+        them = c.side(named)
+        if them not in others:
+            raise RuleViolation(f"{me} is not compared with {them} in {c.name}; it faces {', '.join(others) or 'no one'}.")
+        return them
+    if len(others) != 1:
+        raise RuleViolation(f"{me} faces {', '.join(others) or 'no one'} in {c.name}; name one with --against.")
+    return others[0]
+
+
+def _pool(t: Table, c: Any, side: str, base: list[str], extra: list[str]) -> dict[str, Any]:
+    """A side's dice and penalty dice; the faces instead, if it has rolled this round."""
+    from ledger.rulesets.beer_run import play
+
+    ch = play.character(t, side)
+    abilities = {a.name: a.size for a in ch.sheet()}
+    goal = (c.goals.get(side) or {}).get("ability")
+    strikes = (c.goals.get(side) or {}).get("kind", "oppose") != "situation"  # a situational goal lands nothing
+    if side in c.rolls:
+        if base or extra:
+            raise RuleViolation(f"{side} has already rolled in round {c.round}; its faces are on the table.")
+        roll = c.rolls[side]
+        return {"side": side, "rolled": True, "abilities": [], "dice": [], "faces": roll["faces"],
+                "penalty": {"dice": [], "faces": roll["penalty_faces"]}, "sheet": abilities, "goal_ability": goal,
+                "strikes": strikes}
+    ch.check_alive()
+    names, dice, cost = play.price(t, ch, base, extra, None)
+    situation, penalty = play.held_dice(ch)
+    return {"side": side, "rolled": False, "abilities": names, "dice": list(dice + situation), "faces": [],
+            "cost": cost, "intensity": ch.intensity if ch.kind != "difficulty" else None,
+            "penalty": {"dice": list(penalty), "faces": []}, "sheet": abilities, "goal_ability": goal, "strikes": strikes, "situation": list(situation)}
