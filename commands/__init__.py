@@ -1,3 +1,2 @@
-"""The command groups beyond the core: importing this package registers them on `cli`."""
-from commands import action_dice, beer_run, decision_2d6, logs, records, relics  # noqa: F401
-from commands import odds  # noqa: F401
+"""The command modules: each holds its commands on its own `COMMANDS` group, which cli.py adds to
+`campaign`; they share commands/plumbing.py and commands/parsing.py and never import cli.py."""

@@ -5,10 +5,14 @@ from typing import Any
 
 import click
 
-from cli import BadInput, cli, json_option, _print, _read, _write
+from ledger.errors import BadInput
+from commands.plumbing import emit, json_option, read_view, write_command
 
 
 # --- action-dice (seed 003): characters, conditions, action rolls -----------------------------
+
+COMMANDS = click.Group()  # added to `campaign` by cli.py
+
 
 def _die_pairs(values: tuple[str, ...]) -> dict[str, str]:
     """('Athletics=d8', 'Rope=d6,Nerve=d10') -> {'Athletics': 'd8', 'Rope': 'd6', 'Nerve': 'd10'}."""
@@ -28,7 +32,7 @@ def _words(text: str | None) -> list[str] | None:
     return None if text is None else [w.strip() for w in text.split(",") if w.strip()]
 
 
-def _action_dice_sheets_text(rows: list[dict[str, Any]]) -> str:
+def action_dice_sheets_text(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "No characters yet."
     blocks = []
@@ -73,7 +77,7 @@ def _only_action_dice(db: Any) -> None:
         raise BadInput(f"This is a {ruleset} campaign; that command is for action-dice campaigns.")
 
 
-@cli.group("action-dice")
+@COMMANDS.group("action-dice")
 def action_dice() -> None:
     """Action dice (seed 003): three dice against a difficulty 1-10, four outcome grades."""
 
@@ -90,7 +94,7 @@ def action_dice_character(ctx: click.Context, name: str, assets: tuple[str, ...]
 
     Example: campaign action-dice character Mara --asset Athletics=d8 --asset Nerve=d10 --feature Cat-like
     """
-    _write(ctx, lambda app: app.add_action_character(name, _die_pairs(assets), list(features)))
+    write_command(ctx, lambda app: app.add_action_character(name, _die_pairs(assets), list(features)))
 
 
 @action_dice.command("asset")
@@ -104,7 +108,7 @@ def action_dice_asset(ctx: click.Context, character: str, asset: str, die: str) 
 
     Example: campaign action-dice asset Mara Athletics d10
     """
-    _write(ctx, lambda app: app.set_action_asset(character, asset, die))
+    write_command(ctx, lambda app: app.set_action_asset(character, asset, die))
 
 
 @action_dice.command("feature")
@@ -117,7 +121,7 @@ def action_dice_feature(ctx: click.Context, character: str, feature: str) -> Non
 
     Example: campaign action-dice feature Mara "Old Debts"
     """
-    _write(ctx, lambda app: app.add_action_feature(character, feature))
+    write_command(ctx, lambda app: app.add_action_feature(character, feature))
 
 
 @action_dice.command("condition")
@@ -133,7 +137,7 @@ def action_dice_condition(ctx: click.Context, character: str, condition: str, le
 
     Example: campaign action-dice condition Mara "Sprained Ankle" --level 2 --impacts climb,run
     """
-    _write(ctx, lambda app: app.set_action_condition(character, condition, level, _words(impacts)))
+    write_command(ctx, lambda app: app.set_action_condition(character, condition, level, _words(impacts)))
 
 
 @action_dice.command("worsen")
@@ -147,7 +151,7 @@ def action_dice_worsen(ctx: click.Context, character: str, condition: str, steps
 
     Example: campaign action-dice worsen Mara "Sprained Ankle"
     """
-    _write(ctx, lambda app: app.change_action_condition(character, condition, steps))
+    write_command(ctx, lambda app: app.change_action_condition(character, condition, steps))
 
 
 @action_dice.command("ease")
@@ -161,7 +165,7 @@ def action_dice_ease(ctx: click.Context, character: str, condition: str, steps: 
 
     Example: campaign action-dice ease Mara "Sprained Ankle" --steps 2
     """
-    _write(ctx, lambda app: app.change_action_condition(character, condition, -steps))
+    write_command(ctx, lambda app: app.change_action_condition(character, condition, -steps))
 
 
 @action_dice.command("treat")
@@ -174,7 +178,7 @@ def action_dice_treat(ctx: click.Context, character: str, condition: str) -> Non
 
     Example: campaign action-dice treat Mara "Sprained Ankle"
     """
-    _write(ctx, lambda app: app.treat_action_condition(character, condition))
+    write_command(ctx, lambda app: app.treat_action_condition(character, condition))
 
 
 @action_dice.command("roll")
@@ -205,7 +209,7 @@ def action_dice_roll(ctx: click.Context, character: str, action: str, rating: st
     if faces is not None and program_rolls:
         raise BadInput("Give --faces from the table or --roll, not both.")
     thrown = parse_faces(faces) if faces is not None else None
-    _write(ctx, lambda app: app.roll_action(
+    write_command(ctx, lambda app: app.roll_action(
         character, action, rating=rating, difficulty=difficulty, advantages=advantages,
         disadvantages=disadvantages, assets=list(assets), features=list(features), faces=thrown,
         test=test, gm_override=gm_override))
@@ -238,7 +242,7 @@ def action_dice_difficulty(ctx: click.Context, rating: str | None, difficulty: i
         rows.append({"rating": rated or "-", "base": base, "advantages": advantages,
                      "disadvantages": disadvantages,
                      "difficulty": rules.action_difficulty(base, advantages, disadvantages)})
-    _print(ctx, rows, _difficulty_text)
+    emit(ctx, rows, _difficulty_text)
 
 
 @action_dice.command("sheet")
@@ -258,7 +262,7 @@ def action_dice_sheet(ctx: click.Context, name: str | None) -> None:
         if name and not rows:
             raise BadInput(f"There is no character named '{name}' in this campaign.")
         return rows
-    _read(ctx, query, _action_dice_sheets_text)
+    read_view(ctx, query, action_dice_sheets_text)
 
 
 @action_dice.command("rolls")
@@ -276,4 +280,4 @@ def action_dice_rolls(ctx: click.Context, name: str | None, limit: int | None) -
     def query(app: Any, db: Any) -> list:
         _only_action_dice(db)
         return read.rolls(db, name, limit)
-    _read(ctx, query, _action_dice_rolls_text)
+    read_view(ctx, query, _action_dice_rolls_text)

@@ -5,19 +5,24 @@ from typing import Any, Callable
 
 import click
 
-from cli import BadInput, cli, json_option, _pairs, _read, _write
+from ledger.errors import BadInput
+from commands.plumbing import json_option, read_view, write_command
+from commands.parsing import parse_pairs
 
 
 # --- beer-run (seed 002): plumbing and the table's shorthand --------------------------------------------------------
 
+COMMANDS = click.Group()  # added to `campaign` by cli.py
+
+
 def _br_write(ctx: click.Context, call: Callable[[Any], dict]) -> None:
-    """Like _write, but the text says what the conflict waits for next."""
-    _write(ctx, call, text=_br_report_text)
+    """Like write_command, but the text says what the conflict waits for next."""
+    write_command(ctx, call, text=_br_report_text)
 
 
 
 
-def _br_list(text: str | None) -> list[str]:
+def br_list(text: str | None) -> list[str]:
     """'Brawn,Wits' -> ['Brawn', 'Wits']."""
     return [p.strip() for p in (text or "").split(",") if p.strip()]
 
@@ -26,7 +31,7 @@ def _br_abilities(values: tuple[str, ...]) -> list[tuple[str, str, str]]:
     """'Physical:Brawn=d8,Physical:Health=d6' (repeatable) -> [(category, name, die), ...]."""
     result = []
     for value in values:
-        for part in _br_list(value):
+        for part in br_list(value):
             head, eq, die = part.rpartition("=")
             category, colon, name = head.partition(":")
             if not eq or not colon or not category.strip() or not name.strip():
@@ -38,7 +43,7 @@ def _br_abilities(values: tuple[str, ...]) -> list[tuple[str, str, str]]:
 def _br_dice(text: str) -> list[tuple[str | None, str]]:
     """'d8,Lock=d10' -> [(None, 'd8'), ('Lock', 'd10')]."""
     return [(n.strip() or None, d.strip()) if eq else (None, n.strip())
-            for n, eq, d in (p.partition("=") for p in _br_list(text))]
+            for n, eq, d in (p.partition("=") for p in br_list(text))]
 
 
 def _br_numbers(text: str | None) -> list[int]:
@@ -107,7 +112,7 @@ def _br_report_text(report: dict[str, Any]) -> str:
     return "\n".join(lines) or "Nothing to record."
 
 
-def _br_sheets_text(rows: list[dict[str, Any]]) -> str:
+def br_sheets_text(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "No beer-run characters yet."
     blocks = []
@@ -126,7 +131,7 @@ def _br_sheets_text(rows: list[dict[str, Any]]) -> str:
     return "\n".join(blocks)
 
 
-def _br_pools_text(rows: list[dict[str, Any]]) -> str:
+def br_pools_text(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "No beer-run characters yet."
     width = max(len(r["name"]) for r in rows + [{"name": "Character"}])
@@ -162,7 +167,7 @@ def _br_status_text(states: list[dict[str, Any]]) -> str:
 
 # --- commands --------------------------------------------------------------------------------------
 
-@cli.group("beer-run")
+@COMMANDS.group("beer-run")
 def beer_run() -> None:
     """Beer Run campaigns: ability dice in categories, Intensity, opposed pools worn down by pips."""
 
@@ -272,7 +277,7 @@ def br_goal(ctx: click.Context, conflict: str, side: str, text: str, ability: st
     Example: campaign beer-run goal "Back Door" Ann "slip past the Bouncer" --ability Attention
     """
     _br_write(ctx, lambda app: app.beer_run_goal(conflict, side, text, ability, situation,
-                                                 _br_list(against), _br_numbers(replace)))
+                                                 br_list(against), _br_numbers(replace)))
 
 
 @beer_run.command("helping")
@@ -295,8 +300,8 @@ def br_helping(ctx: click.Context, conflict: str, helper: str, ally: str, text: 
     Example: campaign beer-run helping "Back Door" Cal Ann "distract him" --die d6 --faces 2,4,9 --difficulty-faces 5,5,3
     """
     _br_write(ctx, lambda app: app.beer_run_help(
-        conflict, helper, ally, text, die, _br_list(against), _br_numbers(replace), _br_list(base),
-        _br_list(extra), _br_faces(faces, penalty_faces, difficulty_faces, roll), override))
+        conflict, helper, ally, text, die, br_list(against), _br_numbers(replace), br_list(base),
+        br_list(extra), _br_faces(faces, penalty_faces, difficulty_faces, roll), override))
 
 
 @beer_run.command("roll")
@@ -312,7 +317,7 @@ def br_roll(ctx: click.Context, conflict: str, side: str, base: str | None, extr
 
     Example: campaign beer-run roll "Back Door" Ann --base Brawn,Wits,Charm --extra Health --faces 8,6,3,2
     """
-    _br_write(ctx, lambda app: app.beer_run_roll(conflict, side, _br_list(base), _br_list(extra),
+    _br_write(ctx, lambda app: app.beer_run_roll(conflict, side, br_list(base), br_list(extra),
                                                  _br_faces(faces, penalty_faces, difficulty_faces, roll), override))
 
 
@@ -328,7 +333,7 @@ def br_pips(ctx: click.Context, conflict: str, by: str, split: str, on: str | No
 
     Example: campaign beer-run pips "Back Door" Ann Attention=2,Intimidate=1
     """
-    _br_write(ctx, lambda app: app.beer_run_pips(conflict, by, _pairs(split, "pips"), on))
+    _br_write(ctx, lambda app: app.beer_run_pips(conflict, by, parse_pairs(split, "pips"), on))
 
 
 @beer_run.command("cede")
@@ -411,7 +416,7 @@ def br_sheet(ctx: click.Context, name: str | None) -> None:
         if name and not rows:
             raise BadInput(f"There is no character named '{name}' in this campaign.")
         return rows
-    _read(ctx, query, _br_sheets_text)
+    read_view(ctx, query, br_sheets_text)
 
 
 @beer_run.command("pools")
@@ -423,7 +428,7 @@ def br_pools(ctx: click.Context) -> None:
     Example: campaign beer-run pools
     """
     from projections.rulesets.beer_run import tables as views
-    _read(ctx, lambda app, db: views.pools(db), _br_pools_text)
+    read_view(ctx, lambda app, db: views.pools(db), br_pools_text)
 
 
 @beer_run.command("statement")
@@ -436,7 +441,7 @@ def br_statement(ctx: click.Context, name: str | None) -> None:
     Example: campaign beer-run statement Ann
     """
     from projections.rulesets.beer_run import tables as views
-    _read(ctx, lambda app, db: views.statement(db, name), _br_statement_text)
+    read_view(ctx, lambda app, db: views.statement(db, name), _br_statement_text)
 
 
 @beer_run.command("status")
@@ -453,4 +458,4 @@ def br_status(ctx: click.Context, conflict: str | None) -> None:
     def query(app: Any, db: Any) -> list:
         names = [conflict] if conflict else [c["name"] for c in views.conflicts(db, open_only=True)]
         return [app.beer_run_conflict_state(n) for n in names]
-    _read(ctx, query, _br_status_text)
+    read_view(ctx, query, _br_status_text)

@@ -5,20 +5,25 @@ from typing import Any, Callable
 
 import click
 
-from cli import BadInput, cli, json_option, _caught_up, _open, _pairs, _print, _write
+from ledger.errors import BadInput
+from commands.plumbing import caught_up, emit, json_option, open_campaign, write_command
+from commands.parsing import parse_pairs
 
 
 # --- decision-2d6 (seed 004) ------------------------------------------------------------------
 
 
-@cli.group("decision-2d6")
+COMMANDS = click.Group()  # added to `campaign` by cli.py
+
+
+@COMMANDS.group("decision-2d6")
 def decision_2d6() -> None:
     """Decision rolls (seed 004): 2d6 exploding + stat vs a target, supply dice, D100 trackers."""
 
 
 def _d2d6_write(ctx: click.Context, call: Callable[[Any], dict]) -> None:
     """Run one ledger command and print what was appended, die by die."""
-    _write(ctx, call, text=_d2d6_report_text)
+    write_command(ctx, call, text=_d2d6_report_text)
 
 
 def _d2d6_faces(faces: str | None, roll: bool) -> tuple[int, ...] | None:
@@ -29,7 +34,7 @@ def _d2d6_faces(faces: str | None, roll: bool) -> tuple[int, ...] | None:
     return parse_faces(faces) if faces is not None else None
 
 
-def _d2d6_stated(bonuses: tuple[int, ...], penalties: tuple[int, ...], modifiers: tuple[int, ...]) -> list:
+def d2d6_stated(bonuses: tuple[int, ...], penalties: tuple[int, ...], modifiers: tuple[int, ...]) -> list:
     from ledger.rulesets.decision_2d6.commands import Stated
 
     return ([Stated("bonus", v) for v in bonuses] + [Stated("penalty", v) for v in penalties]
@@ -86,7 +91,7 @@ def _d2d6_report_text(report: dict) -> str:
     return "\n".join(lines) or "Nothing to record."
 
 
-def _d2d6_sheets_text(rows: list[dict]) -> str:
+def d2d6_sheets_text(rows: list[dict]) -> str:
     if not rows:
         return "No characters yet."
     blocks = []
@@ -99,7 +104,7 @@ def _d2d6_sheets_text(rows: list[dict]) -> str:
     return "\n".join(blocks)
 
 
-def _d2d6_pools_text(p: dict) -> str:
+def d2d6_pools_text(p: dict) -> str:
     if "rows" in p:
         if not p["rows"]:
             return f"No item or tracker named '{p['name']}'."
@@ -130,8 +135,8 @@ def d2d6_pc_add(ctx: click.Context, name: str, level: int, will: int, fort: int,
 
     Example: campaign decision-2d6 pc-add Billy --level 3 --will 2 --fort 3 --stat Strength=0,Agility=1
     """
-    _d2d6_write(ctx, lambda app: app.d2d6_add_character(name, level, will, fort, _pairs(stats, "stats"),
-                                                         _pairs(attributes, "attributes")))
+    _d2d6_write(ctx, lambda app: app.d2d6_add_character(name, level, will, fort, parse_pairs(stats, "stats"),
+                                                         parse_pairs(attributes, "attributes")))
 
 
 @decision_2d6.command("pc-set")
@@ -150,8 +155,8 @@ def d2d6_pc_set(ctx: click.Context, name: str, level: int | None, will: int | No
 
     Example: campaign decision-2d6 pc-set Billy --level 4 --reason "levelled up"
     """
-    _d2d6_write(ctx, lambda app: app.d2d6_change(name, level, will, fort, _pairs(stats, "stats"),
-                                                  _pairs(attributes, "attributes"), reason))
+    _d2d6_write(ctx, lambda app: app.d2d6_change(name, level, will, fort, parse_pairs(stats, "stats"),
+                                                  parse_pairs(attributes, "attributes"), reason))
 
 
 # --- rolls ---------------------------------------------------------------------------------------
@@ -181,7 +186,7 @@ def d2d6_roll(ctx: click.Context, name: str, stat: str, target: int | None, diff
     Example: campaign decision-2d6 roll Billy Strength --difficulty challenging --faces 3,6,6,2
     """
     _d2d6_write(ctx, lambda app: app.d2d6_roll(
-        name, stat, target=target, difficulty=difficulty, modifiers=_d2d6_stated(bonuses, penalties, modifiers),
+        name, stat, target=target, difficulty=difficulty, modifiers=d2d6_stated(bonuses, penalties, modifiers),
         advantage=advantage, grants=grants, faces=_d2d6_faces(faces, roll), purpose=purpose))
 
 
@@ -214,7 +219,7 @@ def d2d6_contest(ctx: click.Context, first: str, second: str, favoured: str | No
         raise BadInput("Give --faces from the table or --roll, not both.")
     stated = [(who.strip(), Stated(kind, value))
               for kind, given in (("bonus", bonuses), ("penalty", penalties), ("modifier", modifiers))
-              for text in given for who, value in _pairs(text, f"a {kind}").items()]
+              for text in given for who, value in parse_pairs(text, f"a {kind}").items()]
     sides = (_d2d6_side(first, stated), _d2d6_side(second, stated))
     named = {s.name.casefold() for s in sides}
     for who, _ in stated:
@@ -339,11 +344,11 @@ def d2d6_sheet(ctx: click.Context, name: str | None) -> None:
     """
     from projections.rulesets.decision_2d6 import tables as read
 
-    app, db = _caught_up(ctx)
+    app, db = caught_up(ctx)
     rows = read.sheets(db, name)
     if name and not rows:
         raise BadInput(f"There is no character named '{name}' in this campaign.")
-    _print(ctx, rows, _d2d6_sheets_text)
+    emit(ctx, rows, d2d6_sheets_text)
 
 
 @decision_2d6.command("pools")
@@ -357,5 +362,5 @@ def d2d6_pools(ctx: click.Context, name: str | None) -> None:
     """
     from projections.rulesets.decision_2d6 import tables as read
 
-    app, db = _caught_up(ctx)
-    _print(ctx, {"name": name, "rows": read.statement(db, name)} if name else read.pools(db), _d2d6_pools_text)
+    app, db = caught_up(ctx)
+    emit(ctx, {"name": name, "rows": read.statement(db, name)} if name else read.pools(db), d2d6_pools_text)

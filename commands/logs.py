@@ -8,7 +8,8 @@ from typing import Any
 
 import click
 
-from cli import BadInput, json_option, _read
+from ledger.errors import BadInput
+from commands.plumbing import json_option, read_view
 from commands.beer_run import beer_run
 from commands.decision_2d6 import decision_2d6
 
@@ -38,7 +39,7 @@ def br_conflicts(ctx: click.Context, open_only: bool) -> None:
         _only(db, "beer-run")
         return [{k: c[k] for k in ("name", "sides", "target", "round", "out", "status", "result")}
                 for c in views.conflicts(db, open_only)]
-    _read(ctx, query, _conflicts_text)
+    read_view(ctx, query, _conflicts_text)
 
 
 def _conflicts_text(rows: list[dict[str, Any]]) -> str:
@@ -69,7 +70,7 @@ def d2d6_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:
         if name and not read.sheets(db, name):
             raise BadInput(f"There is no character named '{name}' in this campaign.")
         return read.rolls(db, name, limit)
-    _read(ctx, query, _rolls_text)
+    read_view(ctx, query, _rolls_text)
 
 
 def _rolls_text(rows: list[dict[str, Any]]) -> str:

@@ -10,10 +10,15 @@ from typing import Any, Callable
 
 import click
 
-from cli import BadInput, cli, json_option, _caught_up, _print, _trait_uses
+from ledger.errors import BadInput
+from commands.plumbing import caught_up, emit, json_option
+from commands.parsing import parse_trait_uses
 from commands.odds_text import jsonable, relics_text
 
 PARSERS: dict[str, click.Command] = {}  # ruleset id -> the options its odds take
+
+
+COMMANDS = click.Group()  # added to `campaign` by cli.py
 
 
 class OddsCommand(click.Command):
@@ -28,7 +33,7 @@ class OddsCommand(click.Command):
         super().format_epilog(ctx, formatter)
 
 
-@cli.command("odds", cls=OddsCommand, context_settings={"ignore_unknown_options": True})
+@COMMANDS.command("odds", cls=OddsCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @json_option
 @click.pass_context
@@ -38,7 +43,7 @@ def odds(ctx: click.Context, args: tuple[str, ...]) -> None:
 
     Example: campaign odds "Vault Guards" --leader Kira --assist Bo --trait Kira:"Keen Eye" --destiny 1
     """
-    app, db = _caught_up(ctx)
+    app, db = caught_up(ctx)
     ruleset = app.campaign().ruleset
     if ruleset not in PARSERS:
         raise BadInput(f"Odds for {ruleset} campaigns are not worked out yet.")
@@ -49,7 +54,7 @@ def odds(ctx: click.Context, args: tuple[str, ...]) -> None:
             result, text = parser.invoke(sub)
     except BadInput as e:  # a value that does not parse is a malformed command: exit 2
         raise click.UsageError(str(e)) from None
-    _print(ctx, jsonable(result), lambda _: text(result))
+    emit(ctx, jsonable(result), lambda _: text(result))
 
 
 def parser(ruleset: str, usage: str) -> Callable[[Callable[..., Any]], click.Command]:
@@ -78,18 +83,18 @@ def parser(ruleset: str, usage: str) -> Callable[[Callable[..., Any]], click.Com
 def relics_odds(ctx: click.Context, challenge_name: str, challenge_turn: bool, leader: str | None,
                 assists: tuple[str, ...], traits: tuple[str, ...], destiny: int, opportunity: str | None,
                 supplies: str | None, buy_time: bool, gm_motto: str | None) -> tuple[dict, Callable]:
-    from commands.relics import _supplies
+    from commands.relics import parse_supplies
     from ledger.rulesets.relics import odds as odds_of
     from ledger.rulesets.relics.odds_pools import Huddle, relics_pool
     from ledger.rulesets.relics.turns import Tactics
 
-    tactics = Tactics(opportunity, _supplies(supplies), buy_time, gm_motto)
+    tactics = Tactics(opportunity, parse_supplies(supplies), buy_time, gm_motto)
     described = any((challenge_turn, leader, assists, traits, destiny, opportunity, supplies, buy_time, gm_motto))
     if challenge_turn and any((leader, assists, destiny, opportunity, supplies, buy_time, gm_motto)):
         raise BadInput("A Challenge turn's pool takes only --trait; the other options are the Cohort's Huddle.")
     if destiny < 0:
         raise BadInput("Destiny spent on dice cannot be negative.")
-    huddle = Huddle(challenge_turn, leader, list(assists) or None, _trait_uses(traits), destiny, tactics, described)
+    huddle = Huddle(challenge_turn, leader, list(assists) or None, parse_trait_uses(traits), destiny, tactics, described)
     found = relics_pool(ctx.obj["app"], challenge_name, huddle)
     pool = odds_of.pending_pool(found["pending"])
     if found["side"] == "cohort":

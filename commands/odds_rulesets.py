@@ -5,7 +5,7 @@ from typing import Any, Callable
 
 import click
 
-from cli import BadInput
+from ledger.errors import BadInput
 from commands.odds import parser
 from commands.odds_text import action_text, beer_run_text, decision_text, supply_text
 
@@ -26,7 +26,7 @@ from commands.odds_text import action_text, beer_run_text, decision_text, supply
 def decision_odds(ctx: click.Context, name: str | None, stat: str | None, target: int | None,
                   difficulty: str | None, bonuses: tuple[int, ...], penalties: tuple[int, ...],
                   modifiers: tuple[int, ...], advantage: str, grants: int, item: str | None) -> tuple[dict, Callable]:
-    from commands.decision_2d6 import _d2d6_stated
+    from commands.decision_2d6 import d2d6_stated
     from ledger.rulesets.decision_2d6 import odds as odds_of
     from ledger.rulesets.decision_2d6.odds_pools import decision_score, supply_item
     from ledger.rulesets.decision_2d6 import rules as d2
@@ -45,7 +45,7 @@ def decision_odds(ctx: click.Context, name: str | None, stat: str | None, target
         raise click.UsageError("Name the CHARACTER and the STAT of the roll (or --item ITEM for a supply die).")
     if grants < 0:
         raise BadInput("Count the effects that grant advantage: 0 or more.")
-    stated = _d2d6_stated(bonuses, penalties, modifiers)
+    stated = d2d6_stated(bonuses, penalties, modifiers)
     level = d2.grant_advantage(rolls.advantage(advantage), grants)
     number, label = rolls.target(target, difficulty)
     found = decision_score(app, name, stat)
@@ -93,12 +93,12 @@ def action_odds(ctx: click.Context, character: str, action: str, rating: str | N
 @click.option("--against-extra", help="The opposing side's extra dice, if it has not rolled.")
 def beer_run_odds(ctx: click.Context, conflict: str, side: str, base: str | None, extra: str | None,
                   against: str | None, against_base: str | None, against_extra: str | None) -> tuple[dict, Callable]:
-    from commands.beer_run import _br_list
+    from commands.beer_run import br_list
     from ledger.rulesets.beer_run import odds as odds_of
     from ledger.rulesets.beer_run.odds_pools import Opposed, beer_run_pools
 
-    found = beer_run_pools(ctx.obj["app"], conflict, Opposed(side, _br_list(base), _br_list(extra), against,
-                                                             _br_list(against_base), _br_list(against_extra)))
+    found = beer_run_pools(ctx.obj["app"], conflict, Opposed(side, br_list(base), br_list(extra), against,
+                                                             br_list(against_base), br_list(against_extra)))
     first, second = found["sides"]
     pools = [odds_of.Side(tuple(s["dice"] + s["opposing_penalty"]["dice"]),
                           tuple(s["faces"] + s["opposing_penalty"]["faces"])) for s in (first, second)]

@@ -8,11 +8,15 @@ from typing import Any
 
 import click
 
-from cli import (BadInput, cli, json_option, _bind, _catch_up_warning, _caught_up, _invocation, _open, _placing,
-                 _print, _progress, _read, _stress, _trait_uses, _write)
+from ledger.errors import BadInput
+from commands.plumbing import bind_read_file, catch_up_warning, caught_up, emit, invocation, json_option, open_campaign, progress_bar, read_view, write_command
+from commands.parsing import parse_placing, parse_stress, parse_trait_uses
 
 
-@cli.command()
+COMMANDS = click.Group()  # added to `campaign` by cli.py
+
+
+@COMMANDS.command()
 @click.argument("round_name", metavar="[UNIT]", required=False)
 @click.option("--cascade", is_flag=True, help="Also reverse the later units that used it, newest first.")
 @click.option("--dry-run", is_flag=True, help="Only show what would be reversed.")
@@ -31,26 +35,26 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
     from ledger.chain import chained
     from projections.text import undo_text
 
-    app, _ = _open(ctx, reading=list_ or dry_run)
+    app, _ = open_campaign(ctx, reading=list_ or dry_run)
     if list_:
-        _print(ctx, app.undo_list(limit), _units_text)
+        emit(ctx, app.undo_list(limit), _units_text)
         return
     broken = chained(app.recorder).verify_all()  # undo reads the whole command log: check it whole
     if broken is not None:
         raise broken.error().refusing("undo", "run `campaign audit`")
     key = ctx.find_root().obj.get("key")
-    app.command_invocation = _invocation(ctx)
+    app.command_invocation = invocation(ctx)
     if key and not dry_run and app.already_recorded(key, "undo"):  # a retry: no new plan to show
-        return _write(ctx, lambda app: app.undo(round_name, cascade))
+        return write_command(ctx, lambda app: app.undo(round_name, cascade))
     plan = app.undo(round_name, cascade, dry_run=True)
     if dry_run:
-        _print(ctx, plan, undo_text)
+        emit(ctx, plan, undo_text)
         return
     if not ctx.find_root().obj["json"]:
         click.echo(undo_text(plan))
         if not yes and sys.stdin.isatty() and not click.confirm("Append this reversal?"):
             raise BadInput("Nothing was appended.")
-    _write(ctx, lambda app: app.undo(round_name, cascade))
+    write_command(ctx, lambda app: app.undo(round_name, cascade))
 
 
 def _units_text(units: list[dict[str, Any]]) -> str:
@@ -65,7 +69,7 @@ def _units_text(units: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-@cli.command()
+@COMMANDS.command()
 @click.option("--anchor", metavar="LINE", callback=lambda _c, _p, v: _anchor(v),
               help="An anchor kept outside the file: the ledger must still extend it.")
 @json_option
@@ -81,11 +85,11 @@ def audit(ctx: click.Context, anchor: str | None) -> None:
     from projections import notes, runner
     from projections.text import audit_text
 
-    app, db = _open(ctx, reading=True)
+    app, db = open_campaign(ctx, reading=True)
     report = audit_ledger(app, anchor)
     report["stuck_entry"] = None
     if app.read_only:  # nothing can be recorded or caught up: the tables are compared as far as they go
-        _catch_up_warning(app, db)
+        catch_up_warning(app, db)
     else:
         _audit_catch_up(app, db, report)
     if report["broken_entry"] is None and report["stuck_entry"] is None:
@@ -93,7 +97,7 @@ def audit(ctx: click.Context, anchor: str | None) -> None:
     report["read_notes"] = notes.since(db)  # entries applied by working around them: clean, but said
     report["clean"] = report["broken_entry"] is None and report["stuck_entry"] is None \
         and not report.get("read_tables_differ")
-    _print(ctx, report, audit_text)
+    emit(ctx, report, audit_text)
     if not report["clean"]:
         ctx.exit(1)
 
@@ -115,7 +119,7 @@ def _audit_catch_up(app: Any, db: Any, report: dict[str, Any]) -> None:
             report["stuck_entry"], report["stuck"] = e.entry, str(e)
 
 
-@cli.command()
+@COMMANDS.command()
 @json_option
 @click.pass_context
 def anchor(ctx: click.Context) -> None:
@@ -126,12 +130,12 @@ def anchor(ctx: click.Context) -> None:
     """
     from ledger.chain import anchor_line, chained
 
-    app, _ = _open(ctx, reading=True)
+    app, _ = open_campaign(ctx, reading=True)
     entry, hash_ = chained(app.recorder).head()
-    _print(ctx, {"entry": entry, "hash": hash_, "anchor": anchor_line(entry, hash_)}, lambda r: r["anchor"])
+    emit(ctx, {"entry": entry, "hash": hash_, "anchor": anchor_line(entry, hash_)}, lambda r: r["anchor"])
 
 
-@cli.command()
+@COMMANDS.command()
 @click.argument("round_name", metavar="[ROUND]", required=False)
 @click.option("--leader", help="Another leader.")
 @click.option("--assist", "assists", multiple=True, help="Other assisting PCs (repeatable).")
@@ -162,19 +166,19 @@ def replay(ctx: click.Context, round_name: str | None, leader: str | None, assis
     from ledger.replay import Changes
     from projections.text import replay_commit_text, replay_text
 
-    changes = Changes(leader=leader, assists=assists or None, destiny=destiny, add=tuple(_trait_uses(add)),
-                      drop=drop, place=_placing(places, False).given,
+    changes = Changes(leader=leader, assists=assists or None, destiny=destiny, add=tuple(parse_trait_uses(add)),
+                      drop=drop, place=parse_placing(places, False).given,
                       faces=parse_faces(faces) if faces else None,
-                      challenge_place=_placing(challenge_places, False).given,
+                      challenge_place=parse_placing(challenge_places, False).given,
                       challenge_faces=parse_faces(challenge_faces) if challenge_faces else None,
-                      stress=_stress(stress), sets=_sets(sets))
+                      stress=parse_stress(stress), sets=_sets(sets))
     if commit:
-        _write(ctx, lambda app: app.replay(round_name, changes, commit=True, cascade=cascade), text=replay_commit_text)
+        write_command(ctx, lambda app: app.replay(round_name, changes, commit=True, cascade=cascade), text=replay_commit_text)
         return
-    _read(ctx, lambda app, db: app.replay(round_name, changes), replay_text)
+    read_view(ctx, lambda app, db: app.replay(round_name, changes), replay_text)
 
 
-@cli.command()
+@COMMANDS.command()
 @click.option("--format", "fmt", type=click.Choice(["md", "html", "jsonl", "csv"]), default="md", show_default=True)
 @click.option("--session", "session_number", type=int, help="Only this play session's entries.")
 @click.option("--from", "first", type=int, help="First entry (default: the first).")
@@ -191,7 +195,7 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
     """
     from projections import sessions
 
-    app, db = _caught_up(ctx)
+    app, db = caught_up(ctx)
     newest = app.recorder.max_notification_id() or 0
     title = "the whole campaign"
     if session_number is not None:
@@ -206,7 +210,7 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
     if (first, last) != (1, newest) and session_number is None:
         title = f"entries #{first} to #{last}"
     chunks = _export_chunks(app, db, fmt, first, last, title)
-    with _progress(ctx, last - first + 1, f"Exporting {fmt}") as bar:
+    with progress_bar(ctx, last - first + 1, f"Exporting {fmt}") as bar:
         target = open(output, "w", encoding="utf-8", newline="") if output else None
         try:
             write = target.write if target else (lambda text: click.echo(text, nl=False))
@@ -218,7 +222,7 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
             if target:
                 target.close()
     if output:
-        _print(ctx, {"format": fmt, "output": output, "first": first, "last": last},
+        emit(ctx, {"format": fmt, "output": output, "first": first, "last": last},
                lambda r: f"Wrote entries #{r['first']}-#{r['last']} as {r['format']} to {r['output']}.")
 
 
@@ -239,7 +243,7 @@ def _export_chunks(app: Any, db: Any, fmt: str, first: int, last: int, title: st
     return itertools.chain(exporting.markdown_chunks(db, first, last, title), [f"\n{anchor}\n"])
 
 
-@cli.command("import")
+@COMMANDS.command("import")
 @click.argument("source", type=click.Path(dir_okay=False))
 @json_option
 @click.pass_context
@@ -254,13 +258,13 @@ def import_cmd(ctx: click.Context, source: str) -> None:
 
     target = ctx.find_root().obj["db"]
     lines = sum(1 for _ in open(source, "rb")) if os.path.isfile(source) else 0
-    with _progress(ctx, lines, "Importing") as bar:
+    with progress_bar(ctx, lines, "Importing") as bar:
         report = interchange.import_file(open_ledger, source, target, bar.update if bar is not None else None,
                                          runner.replay_check)
-    app, db = _open(ctx)
+    app, db = open_campaign(ctx)
     runner.catch_up(app, db)  # the read tables were built while the import was checked
-    _bind(ctx.find_root().obj["db"], app, db)
-    _print(ctx, report, lambda r: f"Imported {r['entries']} entries into {target}; every hash checked.")
+    bind_read_file(ctx.find_root().obj["db"], app, db)
+    emit(ctx, report, lambda r: f"Imported {r['entries']} entries into {target}; every hash checked.")
 
 
 def _anchor(value: str | None) -> str | None:

@@ -3,13 +3,17 @@ from __future__ import annotations
 
 import click
 
-from cli import (BadInput, cli, json_option, later_steps, override_option, turn_inputs, _pairs, _placing, _stress,
-                 _throw, _trait_uses, _write)
+from ledger.errors import BadInput
+from commands.plumbing import json_option, override_option, write_command
+from commands.parsing import later_steps, parse_pairs, parse_placing, parse_stress, parse_throw, parse_trait_uses, turn_inputs
 
 
 # --- commands: playing a round ----------------------------------------------------------------
 
-@cli.command("cohort-turn")
+COMMANDS = click.Group()  # added to `campaign` by cli.py
+
+
+@COMMANDS.command("cohort-turn")
 @click.argument("challenge_name", metavar="CHALLENGE")
 @click.option("--leader", help="The PC leading this Challenge (kept until it is resolved).")
 @click.option("--assist", "assists", multiple=True, help="An assisting PC (default: every PC able to act).")
@@ -34,12 +38,12 @@ def cohort_turn(ctx: click.Context, challenge_name: str, leader: str | None, ass
     """
     from ledger.rulesets.relics.turns import Tactics
 
-    tactics = Tactics(opportunity, _supplies(supplies), buy_time, gm_motto)
-    _write(ctx, lambda app: app.cohort_turn(challenge_name, leader, list(assists) or None, _trait_uses(traits),
-                                            destiny, _throw(faces, roll), _placing(places, best), tactics))
+    tactics = Tactics(opportunity, parse_supplies(supplies), buy_time, gm_motto)
+    write_command(ctx, lambda app: app.cohort_turn(challenge_name, leader, list(assists) or None, parse_trait_uses(traits),
+                                            destiny, parse_throw(faces, roll), parse_placing(places, best), tactics))
 
 
-def _supplies(text: str | None) -> tuple[str, int, bool] | None:
+def parse_supplies(text: str | None) -> tuple[str, int, bool] | None:
     if text is None:
         return None
     parts = text.split(":")
@@ -52,7 +56,7 @@ def _supplies(text: str | None) -> tuple[str, int, bool] | None:
         raise BadInput(f"Write Supplies as TYPE:RANK or TYPE:RANK:trade, e.g. Phantom:2, not '{text}'.") from None
 
 
-@cli.command("challenge-turn")
+@COMMANDS.command("challenge-turn")
 @click.argument("challenge_name", metavar="CHALLENGE")
 @click.option("--trait", "traits", multiple=True, metavar="OWNER:TRAIT[=destiny|doom]",
               help="A trait activated against (PC) or for (the Challenge) the Challenge pool.")
@@ -67,11 +71,11 @@ def challenge_turn(ctx: click.Context, challenge_name: str, traits: tuple[str, .
 
     Example: campaign challenge-turn "Vault Guards" --faces 2,6 --stress Kira=1,Bo=1
     """
-    _write(ctx, lambda app: app.challenge_turn(challenge_name, _trait_uses(traits), _throw(faces, roll),
-                                               _placing(places, best), _stress(stress)))
+    write_command(ctx, lambda app: app.challenge_turn(challenge_name, parse_trait_uses(traits), parse_throw(faces, roll),
+                                               parse_placing(places, best), parse_stress(stress)))
 
 
-@cli.command("roll")
+@COMMANDS.command("roll")
 @click.argument("challenge_name", metavar="CHALLENGE")
 @click.option("--faces", help="Faces rolled at the table; without it the program rolls.")
 @later_steps
@@ -84,10 +88,10 @@ def roll_cmd(ctx: click.Context, challenge_name: str, faces: str | None, places:
 
     Example: campaign roll "Vault Guards" --faces 1,3,3,4,5
     """
-    _write(ctx, lambda app: app.roll(challenge_name, _throw(faces, False), _placing(places, best), _stress(stress)))
+    write_command(ctx, lambda app: app.roll(challenge_name, parse_throw(faces, False), parse_placing(places, best), parse_stress(stress)))
 
 
-@cli.command("place")
+@COMMANDS.command("place")
 @click.argument("challenge_name", metavar="CHALLENGE")
 @later_steps
 @override_option
@@ -99,10 +103,10 @@ def place_cmd(ctx: click.Context, challenge_name: str, places: tuple[str, ...], 
 
     Example: campaign place "Vault Guards" --place Keen=5 --place Blaster=1,4
     """
-    _write(ctx, lambda app: app.place(challenge_name, _placing(places, best), _stress(stress)))
+    write_command(ctx, lambda app: app.place(challenge_name, parse_placing(places, best), parse_stress(stress)))
 
 
-@cli.command("stress")
+@COMMANDS.command("stress")
 @click.argument("challenge_name", metavar="CHALLENGE")
 @click.option("--stress", "distribution", required=True, help="e.g. Kira=2,Bo=1")
 @override_option
@@ -113,10 +117,10 @@ def stress_cmd(ctx: click.Context, challenge_name: str, distribution: str) -> No
 
     Example: campaign stress "Vault Guards" --stress Kira=2,Bo=1
     """
-    _write(ctx, lambda app: app.distribute(challenge_name, _pairs(distribution, "Stress")))
+    write_command(ctx, lambda app: app.distribute(challenge_name, parse_pairs(distribution, "Stress")))
 
 
-@cli.command("push")
+@COMMANDS.command("push")
 @click.argument("name")
 @override_option
 @json_option
@@ -126,11 +130,11 @@ def push(ctx: click.Context, name: str) -> None:
 
     Example: campaign push Bo
     """
-    _write(ctx, lambda app: app.push_the_limit(name))
+    write_command(ctx, lambda app: app.push_the_limit(name))
 
 
 
-@cli.command()
+@COMMANDS.command()
 @click.argument("pc_name", metavar="PC")
 @click.argument("words")
 @json_option
@@ -140,10 +144,10 @@ def motto(ctx: click.Context, pc_name: str, words: str) -> None:
 
     Example: campaign motto Kira "Nobody gets left behind"
     """
-    _write(ctx, lambda app: app.set_motto(pc_name, words))
+    write_command(ctx, lambda app: app.set_motto(pc_name, words))
 
 
-@cli.command("check-this-out", context_settings={"ignore_unknown_options": True})
+@COMMANDS.command("check-this-out", context_settings={"ignore_unknown_options": True})
 @click.argument("name")
 @click.argument("modifier")
 @click.option("--pay", "paid", required=True, type=click.Choice(["destiny", "doom"]))
@@ -158,10 +162,10 @@ def check_this_out(ctx: click.Context, name: str, modifier: str, paid: str, chal
     Example: campaign check-this-out "Loose grating" "+1 / 1d" --pay destiny
     """
     target = "challenge" if challenge_name else "cohort"
-    _write(ctx, lambda app: app.check_this_out(name, modifier, paid, target, challenge_name))
+    write_command(ctx, lambda app: app.check_this_out(name, modifier, paid, target, challenge_name))
 
 
-@cli.group("hand-of-doom")
+@COMMANDS.group("hand-of-doom")
 def hand_of_doom() -> None:
     """The GM spends 5 Doom during an Event."""
 
@@ -175,7 +179,7 @@ def hand_of_doom_stress(ctx: click.Context) -> None:
 
     Example: campaign hand-of-doom stress
     """
-    _write(ctx, lambda app: app.hand_of_doom("stress"))
+    write_command(ctx, lambda app: app.hand_of_doom("stress"))
 
 
 @hand_of_doom.command("trait", context_settings={"ignore_unknown_options": True})
@@ -190,7 +194,7 @@ def hand_of_doom_trait(ctx: click.Context, name: str, modifier: str, owner: str)
 
     Example: campaign hand-of-doom trait "Reinforcements" "-1 / 2d"
     """
-    _write(ctx, lambda app: app.hand_of_doom("trait", name, modifier, owner))
+    write_command(ctx, lambda app: app.hand_of_doom("trait", name, modifier, owner))
 
 
 @hand_of_doom.command("challenge")
@@ -206,11 +210,11 @@ def hand_of_doom_challenge(ctx: click.Context, name: str, threat: str, type_: st
 
     Example: campaign hand-of-doom challenge "The Warden" --threat Major --type Venger --rating 4
     """
-    _write(ctx, lambda app: app.hand_of_doom("challenge", challenge={"name": name, "threat": threat,
+    write_command(ctx, lambda app: app.hand_of_doom("challenge", challenge={"name": name, "threat": threat,
                                                                      "type": type_, "rating": rating}))
 
 
-@cli.command("disaster-trait", context_settings={"ignore_unknown_options": True})
+@COMMANDS.command("disaster-trait", context_settings={"ignore_unknown_options": True})
 @click.argument("challenge_name", metavar="CHALLENGE")
 @click.argument("name")
 @click.argument("modifier")
@@ -224,10 +228,10 @@ def disaster_trait(ctx: click.Context, challenge_name: str, name: str, modifier:
 
     Example: campaign disaster-trait "Vault Guards" Rattled "-1 / 1d" --on Kira
     """
-    _write(ctx, lambda app: app.disaster_trait(challenge_name, name, modifier, owner, lasts))
+    write_command(ctx, lambda app: app.disaster_trait(challenge_name, name, modifier, owner, lasts))
 
 
-@cli.command("agony-trait", context_settings={"ignore_unknown_options": True})
+@COMMANDS.command("agony-trait", context_settings={"ignore_unknown_options": True})
 @click.argument("pc_name", metavar="PC")
 @click.argument("name")
 @click.argument("modifier")
@@ -239,10 +243,10 @@ def agony_trait(ctx: click.Context, pc_name: str, name: str, modifier: str) -> N
 
     Example: campaign agony-trait Bo "Shaking hands" "-1 / 1d"
     """
-    _write(ctx, lambda app: app.agony_trait(pc_name, name, modifier))
+    write_command(ctx, lambda app: app.agony_trait(pc_name, name, modifier))
 
 
-@cli.group()
+@COMMANDS.group()
 def recover() -> None:
     """Stress recovery at a Scene's end (set amount, or a Stallion Test)."""
 
@@ -257,7 +261,7 @@ def recover_set(ctx: click.Context, removal: str) -> None:
 
     Example: campaign recover set --stress Kira=1
     """
-    _write(ctx, lambda app: app.recover_set(_pairs(removal, "recovery")))
+    write_command(ctx, lambda app: app.recover_set(parse_pairs(removal, "recovery")))
 
 
 @recover.command("test")
@@ -269,7 +273,7 @@ def recover_test(ctx: click.Context) -> None:
 
     Example: campaign recover test
     """
-    _write(ctx, lambda app: app.recover_test())
+    write_command(ctx, lambda app: app.recover_test())
 
 
 @recover.command("apply")
@@ -282,10 +286,10 @@ def recover_apply(ctx: click.Context, removal: str) -> None:
 
     Example: campaign recover apply --stress Kira=2,Bo=1
     """
-    _write(ctx, lambda app: app.recover_apply(_pairs(removal, "recovery")))
+    write_command(ctx, lambda app: app.recover_apply(parse_pairs(removal, "recovery")))
 
 
-@cli.command()
+@COMMANDS.command()
 @json_option
 @click.pass_context
 def downtime(ctx: click.Context) -> None:
@@ -293,10 +297,10 @@ def downtime(ctx: click.Context) -> None:
 
     Example: campaign downtime
     """
-    _write(ctx, lambda app: app.downtime())
+    write_command(ctx, lambda app: app.downtime())
 
 
-@cli.command("growth-test")
+@COMMANDS.command("growth-test")
 @click.argument("pc_name", metavar="PC")
 @click.option("--pool", required=True, type=int, help="The dice the GM sets.")
 @click.option("--faces", help="Faces from the table; without them the program rolls.")
@@ -311,5 +315,5 @@ def growth_test(ctx: click.Context, pc_name: str, pool: int, faces: str | None, 
     """
     from ledger.dice import parse_faces
     placement = {0: tuple(p - 1 for p in parse_faces(places))} if places else None
-    _write(ctx, lambda app: app.growth_test(pc_name, pool, parse_faces(faces) if faces is not None else None,
+    write_command(ctx, lambda app: app.growth_test(pc_name, pool, parse_faces(faces) if faces is not None else None,
                                             placement))

@@ -18,9 +18,8 @@ from ledger import replay as replaying
 from ledger import command_keys, replay_rolls, values
 from ledger import undo as undoing
 from ledger.campaign import Campaign
-from ledger.chain import chained
 from ledger.errors import BadInput, Conflict, LedgerError, RollStands, RuleViolation
-from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
+from ledger.ids import CAMPAIGN_ID
 from ledger.reversible import recording
 from ledger.table import DiceBox, Table
 from ledger import rulesets

@@ -351,7 +351,7 @@ def compare(app: Any, found: Found, changes: Changes) -> dict[str, Any]:
         what_if = scratch(app, _start(app, unit) - 1, tmp)
         replayed = play(what_if, trial)
         notes = replayed.pop("notes")
-        result: dict[str, Any] = {"round": unit.key, "undone_at": found.undone_at, "after_round": _side_by_side(
+        result: dict[str, Any] = {"round": unit.key, "undone_at": found.undone_at, "after_round": side_by_side(
             {**recorded_tallies(app, unit), **ledger_figures(app, record.challenge, last)},
             {**replayed, **figures(what_if, record.challenge)})}
         if (app.recorder.max_notification_id() or 0) > last:
@@ -360,7 +360,7 @@ def compare(app: Any, found: Found, changes: Changes) -> dict[str, Any]:
                     action(what_if)
                 except LedgerError as e:
                     notes.append(f"{label} (changed): could not be played again: {e}")
-            result["after_later_rounds"] = _side_by_side(ledger_figures(app, record.challenge),
+            result["after_later_rounds"] = side_by_side(ledger_figures(app, record.challenge),
                                                          figures(what_if, record.challenge))
         if found.undone_at is not None:
             notes.insert(0, f"{unit.key} was undone at entry #{found.undone_at}: the recorded figures after the "
@@ -435,7 +435,7 @@ def _setup_actions(app: Any, events: list[Any], command: str) -> list[Any]:
     return actions
 
 
-def _side_by_side(recorded: dict[str, Any], replayed: dict[str, Any]) -> list[dict[str, Any]]:
+def side_by_side(recorded: dict[str, Any], replayed: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per figure; a figure only one side has (a PC not yet in play, a turn not taken) is None there."""
     return [{"figure": k, "recorded": recorded.get(k), "replayed": replayed.get(k),
              "changed": recorded.get(k) != replayed.get(k)} for k in dict.fromkeys([*recorded, *replayed])]

@@ -35,7 +35,7 @@ def roll_event(app: Any, unit: Unit) -> Any | None:
 
 def compare_roll(app: Any, found: "Found", event: Any, sets: dict[str, str]) -> dict[str, Any]:
     """The roll's recorded figures beside the changed roll's; a changed roll the rules refuse is refused."""
-    from ledger.replay import scratch, _side_by_side
+    from ledger.replay import scratch, side_by_side
     unit = found.unit
     play, choices, figures = _action(event) if hasattr(event, "outcome") else _decision(event)
     changed = {**choices, **{k: _value(k, v, choices) for k, v in sets.items() if k != "faces"}}
@@ -53,7 +53,7 @@ def compare_roll(app: Any, found: "Found", event: Any, sets: dict[str, str]) -> 
     if found.undone_at is not None:
         notes.insert(0, f"{unit.key} was undone at entry #{found.undone_at}; the replayed roll is a what-if")
     return {"round": unit.key, "undone_at": found.undone_at,
-            "after_round": _side_by_side(_plain(figures(vars(event))), _plain(replayed)),
+            "after_round": side_by_side(_plain(figures(vars(event))), _plain(replayed)),
             "notes": notes, "choices": {"recorded": choices, "replayed": changed}}
 
 

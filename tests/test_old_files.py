@@ -1,12 +1,13 @@
 """Campaign files written by an earlier main still open, play, undo, audit and travel.
 
-Each fixture is the SQL dump of a file that main wrote before the rulesets moved into
+Each fixture is the SQL dump (gzipped) of a file that main wrote before the rulesets moved into
 packages (issue 11): the demo of one ruleset, then an undo, a thing made, unmade and made
 again (Relics also a snapshot). Moving an event class changes its stored topic, so these
 files are what proves old topics still resolve (eventsourcing's `register_topic`).
 """
 from __future__ import annotations
 
+import gzip
 import sqlite3
 from pathlib import Path
 
@@ -26,7 +27,7 @@ PLAY = {  # one more command of each ruleset, on the old file
 def old_file(tmp: Path, ruleset: str) -> Table:
     path = tmp / f"{ruleset}.db"
     conn = sqlite3.connect(path)
-    conn.executescript((FIXTURES / f"layout_{ruleset}.sql").read_text())
+    conn.executescript(gzip.decompress((FIXTURES / f"layout_{ruleset}.sql.gz").read_bytes()).decode())
     conn.close()
     return Table(path)
 

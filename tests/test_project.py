@@ -108,3 +108,17 @@ def test_core_modules_name_no_ruleset():
     assert naming <= STILL_NAMING_A_RULESET, sorted(naming - STILL_NAMING_A_RULESET)
     assert STILL_NAMING_A_RULESET <= naming, f"no longer naming a ruleset, take off the list: " \
                                              f"{sorted(STILL_NAMING_A_RULESET - naming)}"
+
+
+def test_no_circle_and_no_private_name_crosses_a_module():
+    """cli.py imports the command modules; they share commands/plumbing.py and never import cli.py,
+    and no module imports another's private (underscored) name."""
+    sources = [ROOT / "cli.py", *_sources("commands", at_least=8), *_sources("ledger", at_least=20),
+               *_sources("projections", at_least=10)]
+    for path in sources:
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module != "__future__":
+                assert node.module != "cli", path
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                assert not private, (path, node.module, private)

@@ -1,12 +1,9 @@
-"""The pool a action-dice turn or roll would use, built on a scratch table for `campaign odds`
+"""The pool an action-dice turn or roll would use, built on a scratch table for `campaign odds`
 (the real command's checks and refusals; nothing is saved). The odds live in odds.py beside it."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.rulesets.relics import turns
-from ledger.errors import RuleViolation
 from ledger.table import Table
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.rulesets.relics import turns
 from ledger.errors import RuleViolation
 from ledger.table import Table
 

@@ -2,11 +2,8 @@
 (the real command's checks and refusals; nothing is saved). The odds live in odds.py beside it."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.rulesets.relics import turns
-from ledger.errors import RuleViolation
 from ledger.table import Table
 
 

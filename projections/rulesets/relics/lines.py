@@ -47,7 +47,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if abs(n) == 1 else 'es' if word.endswith('s') else 's'}"
 
 
-def _pool(n: _Names, e: Challenge.PoolBuilt) -> str:
+def _pool(n: Any, e: Challenge.PoolBuilt) -> str:
     parts = [f"{c['role']} {c['pc']} +{c['dice']}d6" for c in e.contributors]
     parts += [f"{a['label']} {a['modifier']}" for a in e.activated]
     if e.pool.get("destiny"):
@@ -58,28 +58,28 @@ def _pool(n: _Names, e: Challenge.PoolBuilt) -> str:
     return f"{n.me} round {e.round}: {e.side.capitalize()} pool of {e.pool['size']}d6 ({', '.join(parts) or 'rating'}){autos}"
 
 
-def _tally(n: _Names, e: Challenge.RoundTallied) -> str:
+def _tally(n: Any, e: Challenge.RoundTallied) -> str:
     notes = [f"{k.replace('_', ' ')} {getattr(e, k)}" for k in ("criticals", "overpowering", "botches", "major_botches")
              if getattr(e, k)]
     extra = f" ({', '.join(notes)})" if notes else ""
     return f"{n.me} round {e.round}: {e.side.capitalize()} result {_dice(e.results)} = {_plural(e.successes, 'success')}{extra}"
 
 
-def _placed(n: _Names, e: Challenge.ModifiersPlaced) -> str:
+def _placed(n: Any, e: Challenge.ModifiersPlaced) -> str:
     where = "; ".join(f"{label} on {'+'.join(str(d + 1) for d in dice) or 'no die'}"
                       for label, dice in e.placement.items())
     how = " (offered placement)" if e.offered else ""
     return f"{n.me} round {e.round}: placed {where}{how} -> {_dice(e.results)}"
 
 
-def _activated(n: _Names, e: Campaign.TraitActivated) -> str:
+def _activated(n: Any, e: Campaign.TraitActivated) -> str:
     cost = {"free": "free", "destiny": "paid 1 Destiny"}.get(e.paid, "spent 1 Doom" if e.doom < 0 else "added 1 Doom")
     if e.owner == e.challenge:
         return f"The GM activated {e.trait} ({e.modifier}) for {e.challenge}: {cost}"
     return f"{e.owner} activated {e.trait} ({e.modifier}) on {e.challenge}: {cost}"
 
 
-def _tides(n: _Names, e: Campaign.TidesShifted) -> str:
+def _tides(n: Any, e: Campaign.TidesShifted) -> str:
     lost = f" ({e.destiny_lost} Destiny lost over the cap)" if e.destiny_lost else ""
     return f"The Tides shift after {e.challenge} round {e.round}: Destiny {e.destiny:+d}, Doom {e.doom:+d}{lost}"
 

@@ -1,0 +1,116 @@
+"""The table's shorthand on the command line: `Kira=2,Bo=1`, trait uses, faces, placements, times."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import click
+
+from ledger.errors import BadInput
+
+
+def parse_pairs(text: str, what: str) -> dict[str, int]:
+    """'Phantom=3,Venger=1' -> {'Phantom': 3, 'Venger': 1}."""
+    result: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, value = part.partition("=")
+        try:
+            result[name.strip()] = int(value)
+        except ValueError:
+            raise BadInput(f"Write {what} as NAME=NUMBER,NAME=NUMBER, not '{text}'.") from None
+    return result
+
+
+def parse_trait_uses(values: tuple[str, ...]):
+    from ledger.rulesets.relics.turns import TraitUse
+
+    uses = []
+    for value in values:
+        owner, colon, rest = value.partition(":")
+        if not colon or not owner.strip() or not rest.strip():
+            raise BadInput(f"Name a trait as OWNER:TRAIT (optionally =destiny or =doom), not '{value}'.")
+        name, _, paid = rest.partition("=")
+        uses.append(TraitUse(owner.strip(), name.strip(), paid.strip().lower() or None))
+    return uses
+
+
+def parse_throw(faces: str | None, roll: bool):
+    from ledger.dice import parse_faces
+    from ledger.rulesets.relics.turns import Throw
+
+    if faces is not None and roll:
+        raise BadInput("Give --faces from the table or --roll, not both.")
+    return Throw(parse_faces(faces) if faces is not None else None, roll)
+
+
+def parse_placing(places: tuple[str, ...], best: bool):
+    from ledger.dice import parse_faces
+    from ledger.rulesets.relics.turns import Placing
+
+    given = []
+    for value in places:
+        label, eq, dice = value.rpartition("=")
+        if not eq or not label.strip():
+            raise BadInput(f"Place a modifier as TRAIT=DICE (dice numbered from 1), e.g. Blaster=1,4, not '{value}'.")
+        given.append((label.strip(), parse_faces(dice)))
+    return Placing(tuple(given), best)
+
+
+def entry_at(db: Any, at: str | None) -> int | None:
+    """`--at 42` is entry 42; `--at 2026-11-22T20:15` the last entry made by then (UTC unless given)."""
+    from datetime import datetime, timezone
+
+    from projections import views
+
+    if at is None:
+        return None
+    if at.strip().isdigit():
+        from ledger import values
+        return values.integer(int(at.strip()), "--at", 0)
+    try:
+        when = datetime.fromisoformat(at.strip())
+    except ValueError:
+        raise BadInput(f"--at takes an entry number or a time like 2026-11-22T20:15, not '{at}'.") from None
+    when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return views.last_entry_by(db, when.astimezone(timezone.utc).isoformat(timespec="seconds"))
+
+
+at_option = click.option("--at", help="Show it as it stood at entry N, or at a time (2026-11-22T20:15).")
+
+
+def parse_stress(text: str | None) -> dict[str, int] | None:
+    return None if text is None else parse_pairs(text, "Stress")
+
+
+turn_options = [
+    click.option("--faces", help="Faces rolled at the table, e.g. 1,3,3,4,5."),
+    click.option("--roll", is_flag=True, help="Let the program roll the dice."),
+    click.option("--place", "places", multiple=True, metavar="TRAIT=DICE",
+                 help="Put a Simple modifier on dice (numbered from 1), e.g. Blaster=1,4. Repeatable."),
+    click.option("--best", is_flag=True, help="Take the offered placement for every modifier not placed."),
+]
+
+
+def later_steps(f: Callable) -> Callable:
+    """The inputs a turn may still be waiting for after its roll."""
+    f = click.option("--stress", help="Stress distribution for a Challenge roll, e.g. Kira=2,Bo=1.")(f)
+    return turn_options[3](turn_options[2](f))
+
+
+def turn_inputs(f: Callable) -> Callable:
+    for option in reversed(turn_options):
+        f = option(f)
+    return f
+
+
+def parse_settings(values: tuple[str, ...]) -> dict[str, str]:
+    result = {}
+    for value in values:
+        key, eq, setting = value.partition("=")
+        if not eq or not key.strip():
+            raise BadInput(f"Write a setting as KEY=VALUE, not '{value}'.")
+        result[key.strip()] = setting.strip()
+    return result
+
+
+def parse_names(text: str) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()]
