@@ -12,9 +12,9 @@ import os
 from collections import Counter
 from typing import Any
 
+from ledger import rulesets
 from ledger.chain import Break, ChainQueries, chained, parse_anchor, sign
 from ledger.campaign import Campaign
-from ledger.rulesets.relics.challenge import Challenge
 from ledger.reversible import Reversible
 
 
@@ -99,6 +99,7 @@ def _scan(app: Any, report: dict[str, Any]) -> None:
     entered: Counter = Counter()
     rolled: Counter = Counter()
     leaders: dict[Any, str] = {}
+    ruleset_hooks = rulesets.audit_hooks()
     program_rolls: dict[int, dict[str, Any]] = {}
     start = 0
     while batch := app.recorder.select_notifications(start, 500, inclusive_of_start=False):
@@ -118,10 +119,11 @@ def _scan(app: Any, report: dict[str, Any]) -> None:
                     if entry in program_rolls:
                         report["undone_program_rolls"].append({**program_rolls.pop(entry), "unit": e.unit,
                                                                "undone_at": n.id})
-            if isinstance(e, Challenge.LeaderChosen):
-                leaders[e.originator_id] = e.leader
+            for hooks in ruleset_hooks:
+                if (leader := hooks.leader(e)) is not None:
+                    leaders[e.originator_id] = leader
             if hasattr(e, "faces") and hasattr(e, "entered"):
-                who = _roller(e, leaders)
+                who = _roller(e, leaders, ruleset_hooks)
                 (entered if e.entered else rolled)[who] += len(e.faces)
                 if not e.entered:
                     program_rolls[n.id] = {"entry": n.id, "by": who, "faces": list(e.faces),
@@ -131,10 +133,11 @@ def _scan(app: Any, report: dict[str, Any]) -> None:
         report["dice"][who] = {"entered": entered[who], "rolled": rolled[who]}
 
 
-def _roller(e: Any, leaders: dict[Any, str]) -> str:
-    """Who threw the dice: the Cohort's leader, the GM for a Challenge, or the character named."""
-    if isinstance(e, Challenge.PoolRolled):
-        return leaders.get(e.originator_id, "?") if e.side == "cohort" else "GM"
+def _roller(e: Any, leaders: dict[Any, str], ruleset_hooks: list[Any]) -> str:
+    """Who threw the dice: as the ruleset says (a Cohort's leader, the GM), or the character named."""
+    for hooks in ruleset_hooks:
+        if (who := hooks.roller(e, leaders)) is not None:
+            return who
     for who in ("character", "side", "helper", "name"):
         if isinstance(getattr(e, who, None), str):
             return getattr(e, who)

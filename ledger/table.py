@@ -13,12 +13,9 @@ from eventsourcing.application import AggregateNotFoundError
 
 from ledger import dice
 from ledger.campaign import Campaign
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.rulesets.relics.character import Character
 from ledger.errors import NotFound, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
 from ledger.reversible import creation, recording, unmade
-from ledger.rulesets.relics import rules as relics
 
 if TYPE_CHECKING:
     from eventsourcing.application import Application
@@ -122,11 +119,6 @@ class Table:
     def campaign(self) -> Campaign:
         return self._get(CAMPAIGN_ID, lambda: "This file holds no campaign yet; create one with `campaign new`.")
 
-    @property
-    def rules(self) -> relics.RulesVersion:
-        """The campaign's rules version, amended by its house rules."""
-        return relics.with_house_rules(relics.rules_for(self.campaign.rules_version), self.campaign.house_rules)
-
     def refuse(self, rule: str) -> None:
         """Refuse a broken rule, unless the GM overrides it: then the ledger records both."""
         if self.override is None:
@@ -141,13 +133,13 @@ class Table:
             self.refuse(str(e))
             return fallback
 
-    def pc(self, name: str) -> Character:
+    def pc(self, name: str) -> Any:
         return self._get(pc_id(name), lambda: f"There is no PC named '{name}' in this campaign.")
 
-    def challenge(self, name: str) -> Challenge:
+    def challenge(self, name: str) -> Any:
         return self._get(challenge_id(name), lambda: f"There is no Challenge named '{name}' in this campaign.")
 
-    def pcs_in_game(self) -> list[Character]:
+    def pcs_in_game(self) -> list[Any]:
         return [pc for pc in (self.pc(n) for n in self.campaign.pcs) if not pc.out]
 
     def pending_events(self) -> list[Any]:

@@ -32,6 +32,7 @@ class Ruleset:
     demo_name: str = ""  # the demo campaign's name
     round_commands: frozenset[str] = frozenset()  # commands that play a round (their unit is `Name:round`)
     command_prefix: str = ""  # dropped from its command names in undo's unit names (`d2d6_`)
+    audit: str = ""  # "module": `leader(event)` and `roller(event, leaders)` say who threw its dice
     # Modules moved since ledgers were written: old dotted name -> module name in the package.
     # Stored events name their classes by module, so old names must keep resolving.
     moved: Mapping[str, str] = field(default_factory=dict)
@@ -91,6 +92,11 @@ def commands_of(app: Any) -> list[Commands]:
         if ruleset.id not in bound:
             bound[ruleset.id] = ruleset.attribute(ruleset.commands)(app)
     return list(bound.values())
+
+
+def audit_hooks() -> list[Any]:
+    """The modules that tell audit who threw a ruleset's dice (see Ruleset.audit)."""
+    return [importlib.import_module(f"{r.package}.{r.audit}") for r in all_rulesets() if r.audit]
 
 
 def demos() -> dict[str, tuple[str, Callable[[Any], None]]]:

@@ -5,7 +5,7 @@ RULESET = register(Ruleset(
     "relics", __name__,
     commands="commands:RelicsCommands",
     versions=("0.6.1", "0.2.0"),
-    demo="demo:play", demo_name="The Moon Heist",
+    demo="demo:play", demo_name="The Moon Heist", audit="audit",
     round_commands=frozenset({"cohort_turn", "challenge_turn", "roll", "place", "distribute"}),
     moved={
     "ledger.rulesets.relics.rules": "rules",

@@ -16,6 +16,7 @@ from ledger.rulesets.relics.recovery import RecoveryCommands
 from ledger.rulesets.relics.scenes import SceneCommands, frame
 from ledger.rulesets.relics.tactics import TacticsCommands
 from ledger.table import Table
+from ledger.rulesets.relics.house_rules import in_play
 
 COSTS = ("free", "destiny", "doom", "destiny-or-doom")
 TARGETS = ("cohort", "challenge")
@@ -147,7 +148,7 @@ class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Commands)
 
         def command(t: Table) -> Report:
             camp = t.campaign
-            previous = camp.house_rules.get(rule, _plain(getattr(t.rules, rule)))
+            previous = camp.house_rules.get(rule, _plain(getattr(in_play(t), rule)))
             if previous == parsed:
                 raise RuleViolation(f"{rule} is already {value}.")
             camp.house_rule_changed(rule, parsed, previous, reason.strip())
@@ -203,7 +204,7 @@ class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Commands)
             pc = t.pc(name)
             t.allow(pc.check_in_game)
             t.allow(pc.check_stressed_out)
-            pc.push_the_limit(t.rules)
+            pc.push_the_limit(in_play(t))
             return {"pc": pc.name, "stress": pc.stress, "agony": pc.agony, "out": pc.out,
                     "unit": f"push {pc.name}"}
         return self._relics(command)

@@ -8,6 +8,7 @@ from typing import Any
 from ledger.rulesets.relics import turns
 from ledger.errors import RuleViolation
 from ledger.table import Table
+from ledger.rulesets.relics.house_rules import in_play
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ def relics_pool(app: Any, challenge: str, huddle: Huddle) -> dict[str, Any]:
                                 "nothing is left to chance.")
         if not waiting or huddle.described:
             _huddle(t, ch, huddle)
-        camp, rules = t.campaign, t.rules
+        camp, rules = t.campaign, in_play(t)
         return {"challenge": ch.name, "round": ch.round, "side": ch.pending["side"],
                 "waiting": waiting and not huddle.described, "pending": dict(ch.pending),
                 "rules": rules, "threat": ch.threat, "rating": ch.rating, "resolved": ch.resolved,

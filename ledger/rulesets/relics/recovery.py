@@ -16,6 +16,7 @@ from ledger.errors import BadInput, RuleViolation
 from ledger.ids import challenge_id
 from ledger.rulesets.relics import rules as relics
 from ledger.table import Table
+from ledger.rulesets.relics.house_rules import in_play
 
 Report = dict[str, Any]
 
@@ -68,7 +69,7 @@ class RecoveryCommands:
             for pc in t.pcs_in_game():
                 if pc.stress:
                     removed[pc.name] = min(relics.DOWNTIME_STRESS, pc.stress)
-                    pc.recover_stress(t.rules, removed[pc.name], "extended downtime")
+                    pc.recover_stress(in_play(t), removed[pc.name], "extended downtime")
             return {"removed": removed}
         return self._relics(command)
 
@@ -84,7 +85,7 @@ class RecoveryCommands:
             t.allow(pc.check_in_game)
             if pc.agony < 1:
                 t.refuse(f"{pc.name} has no Agony to recover.")
-            mods = relics.growth_bonus(t.rules, pc.agony)
+            mods = relics.growth_bonus(in_play(t), pc.agony)
             if placement is not None and t.override is None:  # the stacking rules never read the faces
                 relics.apply_simple((1,) * pool, mods, placement)
             thrown = dice.entered(faces, pool) if faces is not None else t.dice.roll(pool)
@@ -139,7 +140,7 @@ def _remove(t: Table, removal: dict[str, int], amount: int, why: str) -> Report:
         pc = t.pc(name)
         take = min(n, pc.stress)
         if take:
-            pc.recover_stress(t.rules, take, why)
+            pc.recover_stress(in_play(t), take, why)
             removed[name] = take
     return {"amount": amount, "removed": removed}
 

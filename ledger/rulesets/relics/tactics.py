@@ -14,6 +14,7 @@ from ledger.rulesets.relics import turns
 from ledger.errors import BadInput, RuleViolation
 from ledger.rulesets.relics import rules as relics
 from ledger.table import Table
+from ledger.rulesets.relics.house_rules import in_play
 
 Report = dict[str, Any]
 
@@ -43,7 +44,7 @@ class TacticsCommands:
 
         def command(t: Table) -> Report:
             ch = t.challenge(challenge) if challenge else None
-            rank_one = {str(relics.ranked_add(1)), str(relics.ranked_simple(t.rules, 1))}
+            rank_one = {str(relics.ranked_add(1)), str(relics.ranked_simple(in_play(t), 1))}
             polarity = relics.BENEFICIAL if target == "cohort" else relics.HINDERING
             wanted = relics.Modifier(mod.kind, mod.amount, mod.dice, polarity)
             if str(relics.Modifier(mod.kind, mod.amount, mod.dice, relics.BENEFICIAL)) not in rank_one:
@@ -72,7 +73,7 @@ class TacticsCommands:
             turns.pay(t, "doom", "The GM calls the Hand of Doom", gm=True, amount=relics.HAND_OF_DOOM_COST)
             if effect == "stress":
                 for pc in t.pcs_in_game():
-                    pc.take_stress(t.rules, relics.HAND_OF_DOOM_STRESS, "the Hand of Doom", 0)
+                    pc.take_stress(in_play(t), relics.HAND_OF_DOOM_STRESS, "the Hand of Doom", 0)
                 turns.everyone_stressed_out(t, None)
                 return {"effect": "stress", "each": relics.HAND_OF_DOOM_STRESS}
             if effect == "trait":

@@ -15,6 +15,7 @@ from ledger.rulesets.relics.challenge import CHALLENGE, COHORT, NEXT_STEP, Chall
 from ledger.errors import BadInput, RuleViolation
 from ledger.rulesets.relics import rules as relics
 from ledger.table import Table
+from ledger.rulesets.relics.house_rules import in_play
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ MOTTO = "Motto"
 
 def cohort_huddle(t: Table, ch: Challenge, leader: str | None, assists: list[str] | None,
                   uses: list[TraitUse], destiny: int, tactics: Tactics = Tactics()) -> None:
-    camp, rules = t.campaign, t.rules
+    camp, rules = t.campaign, in_play(t)
     camp.check_no_turn_elsewhere(ch.name)
     ch.expect(COHORT)
     _check_serial(t, ch)
@@ -223,7 +224,7 @@ def _spend_supplies(t: Table, ch: Challenge, type_: str, rank: int, traded: bool
         t.refuse(f"{ch.name} already has the Cohort's Supplies; only one per Challenge.")
     if type_ != ch.type:
         t.refuse(f"{type_} Supplies do not match a {ch.type} Challenge.")
-    relics.ranked_simple(t.rules, rank)  # the rank must exist
+    relics.ranked_simple(in_play(t), rank)  # the rank must exist
     ch.supplies_spent(ch.round, type_, rank, traded)
 
 
@@ -231,7 +232,7 @@ def _supplies(t: Table, ch: Challenge) -> list[dict[str, Any]]:
     if not ch.supplies:
         return []
     rank = ch.supplies["rank"]
-    mod = relics.ranked_simple(t.rules, rank) if ch.supplies["traded"] else relics.ranked_add(rank)
+    mod = relics.ranked_simple(in_play(t), rank) if ch.supplies["traded"] else relics.ranked_add(rank)
     return [{"label": f"{traits.COHORT}:Supplies", "modifier": str(mod), "polarity": mod.polarity}]
 
 
@@ -269,7 +270,7 @@ def challenge_huddle(t: Table, ch: Challenge, uses: list[TraitUse]) -> None:
     if adds:
         t.refuse(f"The Challenge pool is its rating ({ch.rating}); Add Dice do not change it.")
     size = max(0, ch.rating + sum(m.signed for m in adds))
-    base = relics.threat_autos(t.rules, ch.threat, ch.resolved)
+    base = relics.threat_autos(in_play(t), ch.threat, ch.resolved)
     _build(ch, CHALLENGE, size, [], activated, {"size": size, "resolved": ch.resolved}, base)
 
 
@@ -365,9 +366,9 @@ def _after_cohort(t: Table, ch: Challenge, result: relics.Tally) -> None:
     if resolved:
         ch.dice_resolved(round_, resolved, ch.resolved + resolved)
     pcs = len(t.pcs_in_game())
-    destiny, doom = relics.tides(t.rules, result, ch.threat, pcs)
+    destiny, doom = relics.tides(in_play(t), result, ch.threat, pcs)
     if destiny or doom:
-        applied, lost = relics.cap_destiny(camp.destiny, destiny, t.rules.destiny_cap_per_pc * pcs)
+        applied, lost = relics.cap_destiny(camp.destiny, destiny, in_play(t).destiny_cap_per_pc * pcs)
         camp.tides_shifted(ch.name, round_, applied, doom, lost)
     if ch.test:
         _decide_test(t, ch, result, round_)
@@ -398,7 +399,7 @@ def end_round(t: Table, ch: Challenge, round_: int) -> None:
     traits.expire(t, f"{ch.name}:{round_}")
     creator = camp.opportunities.get(f"{ch.name}:{round_}")
     if creator:
-        cap = t.rules.destiny_cap_per_pc * len(t.pcs_in_game())
+        cap = in_play(t).destiny_cap_per_pc * len(t.pcs_in_game())
         applied, lost = relics.cap_destiny(camp.destiny, 1, cap)
         camp.destiny_gained(ch.name, round_, applied, lost, f"{creator} created an opportunity")
     if ch.rounds_left is not None and not ch.finished:
@@ -424,7 +425,7 @@ def distribute(t: Table, ch: Challenge, stress: dict[str, int] | None) -> bool:
     t.allow(lambda: relics.check_distribution(amount, named, group))
     for name, n in named.items():
         if n:
-            t.pc(name).take_stress(t.rules, n, ch.name, ch.round)
+            t.pc(name).take_stress(in_play(t), n, ch.name, ch.round)
     test_over = ch.test is not None
     round_ = ch.round
     ch.stress_distributed(ch.round, named)
