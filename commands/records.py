@@ -163,7 +163,7 @@ def replay(ctx: click.Context, round_name: str | None, leader: str | None, assis
     Example: campaign replay "Vault Guards:2" --drop-trait "Bo:Steady Hands" --leader Kira
     """
     from ledger.dice import parse_faces
-    from ledger.replay import Changes
+    from ledger.rulesets.relics.replay import Changes
     from projections.text import replay_commit_text, replay_text
 
     changes = Changes(leader=leader, assists=assists or None, destiny=destiny, add=tuple(parse_trait_uses(add)),

@@ -1,4 +1,4 @@
-"""Replay a contested roll of the action-dice or decision-2d6 rulesets on its own faces.
+"""Replay a contested roll on its own faces (a ruleset whose units are single rolls declares `replay_roll`).
 
 A roll's choices are read back from its event; `--set KEY=VALUE` changes any of them; the
 changed roll is played on a scratch copy of the ledger as it stood before it through the
@@ -11,6 +11,7 @@ import json
 import tempfile
 from typing import TYPE_CHECKING, Any, Callable
 
+from ledger import rulesets
 from ledger.errors import BadInput, LedgerError
 from ledger.undo import Unit
 
@@ -22,22 +23,23 @@ INTS = {"advantages", "disadvantages", "difficulty", "grants", "target"}
 LISTS = {"assets", "features"}
 
 
-def roll_event(app: Any, unit: Unit) -> Any | None:
-    from ledger.rulesets.action_dice.character import ActionCharacter
-    from ledger.rulesets.decision_2d6.model import Hero
+def roll_event(app: Any, unit: Unit) -> tuple[Any, Any] | None:
+    """The unit's roll and how its ruleset replays it (`replay_roll`), or None for a round."""
+    hooks = rulesets.roll_replays()
     for first, last in unit.ranges:
         for n in app.recorder.select_notifications(first, last - first + 1, stop=last):
             e = app.mapper.to_domain_event(n)
-            if isinstance(e, (ActionCharacter.ActionRolled, Hero.DecisionRolled)):
-                return e
+            for replay in hooks:
+                if (parts := replay(e)) is not None:
+                    return e, parts
     return None
 
 
-def compare_roll(app: Any, found: "Found", event: Any, sets: dict[str, str]) -> dict[str, Any]:
+def compare_roll(app: Any, found: "Found", roll: tuple[Any, Any], sets: dict[str, str]) -> dict[str, Any]:
     """The roll's recorded figures beside the changed roll's; a changed roll the rules refuse is refused."""
     from ledger.replay import scratch, side_by_side
     unit = found.unit
-    play, choices, figures = _action(event) if hasattr(event, "outcome") else _decision(event)
+    event, (play, choices, figures) = roll
     changed = {**choices, **{k: _value(k, v, choices) for k, v in sets.items() if k != "faces"}}
 
     def attempt(c: Choices) -> dict[str, Any]:
@@ -102,32 +104,3 @@ def _value(key: str, text: str, choices: Choices) -> Any:
         except ValueError:
             raise BadInput(f"{key} is a number, not '{text}'.") from None
     return text
-
-
-def _action(e: Any) -> tuple[Callable, Choices, Callable]:
-    fixed = e.rating in (None, "++")
-    choices = {"character": e.character, "action": e.action, "rating": e.rating,
-               "difficulty": e.base if fixed else None, "advantages": e.advantages,
-               "disadvantages": e.disadvantages, "assets": list(e.assets), "features": list(e.features),
-               "faces": list(e.faces), "test": e.test, "gm_override": e.gm_override}
-
-    def play(app: Any, c: Choices) -> dict:
-        return app.roll_action(c["character"], c["action"], rating=c["rating"], difficulty=c["difficulty"],
-                               advantages=c["advantages"], disadvantages=c["disadvantages"], assets=c["assets"],
-                               features=c["features"], faces=c["faces"], test=c["test"],
-                               gm_override=c["gm_override"])
-    return play, choices, lambda r: {k: r[k] for k in ("difficulty", "dice", "faces", "successes", "outcome",
-                                                        "succeeded")}
-
-
-def _decision(e: Any) -> tuple[Callable, Choices, Callable]:
-    from ledger.rulesets.decision_2d6.commands import Stated
-    choices = {"character": e.name, "stat": e.stat, "target": e.target, "advantage": e.advantage,
-               "grants": e.grants, "faces": list(e.faces), "purpose": e.purpose,
-               "modifiers": [(m["kind"], m["value"]) for m in e.modifiers]}
-
-    def play(app: Any, c: Choices) -> dict:
-        return app.d2d6_roll(c["character"], c["stat"], target=c["target"], advantage=c["advantage"],
-                             grants=c["grants"], faces=c["faces"], purpose=c["purpose"],
-                             modifiers=[Stated(kind, value) for kind, value in c["modifiers"]])
-    return play, choices, lambda r: {k: r[k] for k in ("stat", "chains", "total", "target", "success")}

@@ -32,6 +32,8 @@ class Ruleset:
     demo_name: str = ""  # the demo campaign's name
     round_commands: frozenset[str] = frozenset()  # commands that play a round (their unit is `Name:round`)
     command_prefix: str = ""  # dropped from its command names in undo's unit names (`d2d6_`)
+    replay_round: str = ""  # "module": a round's replay (compare, recorded_choices, changed, play_on)
+    replay_roll: str = ""  # "module:function(event)": how a recorded roll plays again, or None
     audit: str = ""  # "module": `leader(event)` and `roller(event, leaders)` say who threw its dice
     # Modules moved since ledgers were written: old dotted name -> module name in the package.
     # Stored events name their classes by module, so old names must keep resolving.
@@ -97,6 +99,10 @@ def commands_of(app: Any) -> list[Commands]:
 def audit_hooks() -> list[Any]:
     """The modules that tell audit who threw a ruleset's dice (see Ruleset.audit)."""
     return [importlib.import_module(f"{r.package}.{r.audit}") for r in all_rulesets() if r.audit]
+
+
+def roll_replays() -> list[Callable[[Any], Any]]:
+    return [r.attribute(r.replay_roll) for r in all_rulesets() if r.replay_roll]
 
 
 def demos() -> dict[str, tuple[str, Callable[[Any], None]]]:
