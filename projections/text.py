@@ -97,6 +97,8 @@ def report_text(report: dict[str, Any]) -> str:
     lines = [f"#{r['entry']}  {r['line']}" for r in report.get("history", [])]
     if "phase" in report:
         lines += waiting_text(report["challenge"], report["phase"], report.get("pool"), report.get("offered"))
+        if report.get("odds"):
+            lines.append(f"  {report['odds']}")
         lines.append(f"Destiny {report['destiny']}  Doom {report['doom']}  "
                      f"Resolved {report['resolved']}/{report['rating']}")
     return "\n".join(lines) or "Nothing to record."

@@ -134,3 +134,13 @@ def test_a_tests_odds_say_the_chance_it_passes(table):
     assert r["passes_test"] == r["at_least"]["2"]
     assert r["destiny"] == {"0": "1"}  # no Tides against a Common Threat
     assert table.json("odds", "Guards", "--leader", "Kira")["passes_test"] is None
+
+
+def test_a_huddle_left_waiting_for_its_roll_shows_the_same_line_of_odds_as_status(table):
+    report = table.json("cohort-turn", "Guards", "--leader", "Kira")
+    status = table.json("status")["challenges"][0]["odds"]
+    assert report["odds"] == status and status.startswith("Pool: ")
+    text = table("challenge-turn", "Guards", ok=False)  # refused (the roll waits): the odds stay
+    assert "Pool:" in table("status").stdout
+    rolled = table.json("roll", "Guards", "--faces", ",".join(["2"] * int(status.split("d6")[0].split()[-1])))
+    assert "odds" not in rolled and text.exit_code != 0

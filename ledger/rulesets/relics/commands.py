@@ -46,8 +46,8 @@ class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Commands)
 
         def kept(p: turns.Placing, stop: str) -> Callable[[Table], Report]:  # what a kept roll's refusal says
             return lambda t: turns.roll_stands(play(t, p, None, stop))
-        return self._relics(step(placing, stress, None), name, fallbacks=(
-            kept(placing, "stress"), kept(turns.Placing(), "stress"), kept(turns.Placing(), "place")))
+        return _with_odds(self._relics(step(placing, stress, None), name, fallbacks=(
+            kept(placing, "stress"), kept(turns.Placing(), "stress"), kept(turns.Placing(), "place"))))
 
     # --- setting up ---------------------------------------------------------------------------
 
@@ -217,3 +217,13 @@ def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return list(value)
     return value
+
+
+def _with_odds(report: Report) -> Report:
+    """A pool left waiting for its roll (a Huddle without faces) comes with its one line of odds,
+    as `campaign status` shows it; nothing is computed once the dice are in."""
+    pending = report.get("pool")
+    if not str(report.get("phase", "")).endswith("-roll") or not pending:
+        return report
+    from ledger.rulesets.relics.odds import pool_line
+    return {**report, "odds": pool_line(pending)}
