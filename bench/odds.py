@@ -34,7 +34,8 @@ sys.path.insert(0, {root!r})
 import icepool
 from ledger.rulesets.relics import rules as relics
 from ledger.rulesets.decision_2d6 import rules as d2
-from ledger.rulesets.relics import odds as relics_odds, decision_2d6 as d2_odds
+from ledger.rulesets.relics import odds as relics_odds
+from ledger.rulesets.decision_2d6 import odds as d2_odds
 MODS = (relics.parse_modifier("+1 / 2d"), relics.parse_modifier("+2 / 1d"))
 """
 
