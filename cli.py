@@ -54,7 +54,28 @@ class LedgerGroup(click.Group):
         return rv
 
 
-@click.group(cls=LedgerGroup)
+def _version() -> str:
+    """The installed package's version; from a source tree, pyproject's (the same number)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("campaign-ledger")
+    except PackageNotFoundError:
+        import tomllib
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyproject.toml"), "rb") as f:
+            return tomllib.load(f)["project"]["version"]
+
+
+def _print_version(ctx: click.Context, _: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(f"campaign {_version()}")
+        ctx.exit(0)
+
+
+# `-h` is `--help` for every command: child contexts inherit the root's help option names.
+@click.group(cls=LedgerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Print the version and exit.")
 @click.option("--db", default="campaign.db", envvar="CAMPAIGN_DB", show_default=True,
               help="The campaign file (also $CAMPAIGN_DB).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
