@@ -15,7 +15,15 @@ from typing import Any
 import click
 
 from commands.failures import server_message, storage_message
-from ledger.errors import LedgerError
+from ledger.errors import BadInput, LedgerError
+
+
+class Refused(click.ClickException):
+    """A refusal with its exit code: 1 when a rule refused the command, 2 when it was malformed."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 class LedgerGroup(click.Group):
@@ -27,8 +35,8 @@ class LedgerGroup(click.Group):
         except BrokenPipeError:  # output piped into `head` and the like: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise click.exceptions.Exit(0) from None
-        except LedgerError as e:
-            raise click.ClickException(str(e)) from None
+        except LedgerError as e:  # a value that does not parse is malformed, like click's own usage errors
+            raise Refused(str(e), 2 if isinstance(e, BadInput) else 1) from None
         except Exception as e:  # a failure we did not foresee still gets one line, never a traceback
             storage = storage_message(ctx, e) or server_message(e)
             if storage:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ledger.errors import BadInput
+from ledger.errors import BadInput, NotFound
 from commands.plumbing import bind_read_file, catch_up_warning, caught_up, emit, invocation, json_option, open_campaign, progress_bar, read_view, write_command
 from commands.parsing import parse_placing, parse_stress, parse_trait_uses
 
@@ -201,7 +201,7 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
     if session_number is not None:
         span = sessions.entries_of(db, session_number)
         if span is None:
-            raise BadInput(f"There is no session {session_number}; see `campaign session list`.")
+            raise NotFound(f"There is no session {session_number}; see `campaign session list`.")
         first, last = span
         title = next(r["title"] for r in sessions.all_sessions(db) if r["number"] == session_number)
     first, last = first or 1, min(last or newest, newest)

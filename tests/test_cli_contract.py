@@ -38,3 +38,38 @@ def test_dash_h_is_help_for_every_command(path):
     long = CliRunner().invoke(cli, [*path, "--help"])
     assert short.exit_code == 0, short.output
     assert short.stdout == long.stdout and short.stdout.startswith("Usage: ")
+
+
+# Values that do not parse: the command is malformed (exit 2), whichever layer reads the value.
+MALFORMED = [
+    ("cohort-turn", "Guards", "--faces", "x"),
+    ("pc", "add", "Zed", "--expertise", "Phantom3", "--primary", "Phantom"),
+    ("challenge", "open", "Wall", "--threat", "Huge", "--type", "Phantom", "--rating", "4"),
+    ("trait", "add", "Kira", "Odd", "+9 / 1x"),
+    ("history", "--limit", "0"),
+    ("history", "--limit", "-3"),
+]
+
+
+@pytest.mark.parametrize("args", MALFORMED, ids=" ".join)
+def test_a_value_that_does_not_parse_exits_2_and_appends_nothing(table, args):
+    table.refused(*args)
+    assert table(*args, ok=False).exit_code == 2
+
+
+# A well-formed command the rules or the campaign refuse: exit 1.
+REFUSED_BY_A_RULE = [
+    ("pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"),  # already in the Cohort
+    ("cohort-turn", "Nobody", "--faces", "1,2,3"),  # no such Challenge
+    ("undo", "No Such Unit:9", "--yes"),
+]
+
+
+@pytest.mark.parametrize("args", REFUSED_BY_A_RULE, ids=" ".join)
+def test_a_rules_refusal_exits_1(table, args):
+    table.refused(*args)
+    assert table(*args, ok=False).exit_code == 1
+
+
+def test_a_missing_campaign_file_is_not_found_not_malformed(empty):
+    assert empty("sheet", ok=False).exit_code == 1

@@ -38,7 +38,7 @@ def test_setting_up_refuses(table, args, message):
 
 def test_a_new_campaign_refuses_an_unknown_ruleset_or_version(empty):
     result = empty("new", "X", "--ruleset", "chess", ok=False)
-    assert result.exit_code == 1 and result.stderr.startswith("Error: 'chess' is not a ruleset")
+    assert result.exit_code == 2 and result.stderr.startswith("Error: 'chess' is not a ruleset")
     result = empty("new", "X", "--rules-version", "9.9", ok=False)
     assert "no rules version '9.9'" in result.stderr
 
@@ -204,5 +204,5 @@ def test_a_resolved_challenge_takes_no_more_turns(table):
 def test_a_new_campaign_refuses_a_setting_it_cannot_read_and_leaves_no_file(empty, args, message):
     import os
     result = empty("new", "X", *args, ok=False)
-    assert result.exit_code == 1 and message in result.stderr
+    assert result.exit_code == 2 and message in result.stderr  # a setting that does not parse is malformed
     assert not os.path.exists(empty.path)
