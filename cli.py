@@ -48,18 +48,28 @@ class LedgerGroup(click.Group):
             raise click.ClickException(f"the command failed unexpectedly ({type(e).__name__}: {e}); "
                                        f"nothing was recorded unless its entries were printed{retry}.") from None
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(self, args: list[str] | None = None, *rest: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
         try:
-            rv = super().main(*args, standalone_mode=False, **kwargs)
+            rv = super().main(argv, *rest, standalone_mode=False, **kwargs)
         except click.ClickException as e:
-            click.echo(f"Error: {e.format_message()}", err=True)
-            sys.exit(e.exit_code)
+            _refuse(e.format_message(), e.exit_code, argv)
         except click.Abort:
-            click.echo("Error: aborted.", err=True)
-            sys.exit(1)
+            _refuse("aborted.", 1, argv)
         if standalone_mode:
             sys.exit(rv if isinstance(rv, int) else 0)
         return rv
+
+
+def _refuse(message: str, code: int, argv: list[str]) -> None:
+    """The one way a command is refused: an `Error:` line on stderr and, for a script that asked for
+    --json (even one whose other arguments did not parse), the same refusal as JSON on stdout."""
+    import json
+
+    click.echo(f"Error: {message}", err=True)
+    if "--json" in (argv[:argv.index("--")] if "--" in argv else argv):
+        click.echo(json.dumps({"error": message, "code": code}))
+    sys.exit(code)
 
 
 def _version() -> str:

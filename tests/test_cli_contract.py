@@ -2,6 +2,7 @@
 every command, whatever its ruleset."""
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -73,3 +74,33 @@ def test_a_rules_refusal_exits_1(table, args):
 
 def test_a_missing_campaign_file_is_not_found_not_malformed(empty):
     assert empty("sheet", ok=False).exit_code == 1
+
+
+def _command(path: tuple[str, ...]) -> click.Command:
+    command: click.Command = cli
+    for name in path:
+        command = command.commands[name]  # type: ignore[attr-defined]
+    return command
+
+
+@pytest.mark.parametrize("path", [p for p in COMMAND_PATHS if p and not isinstance(_command(p), click.Group)],
+                         ids=" ".join)
+def test_every_command_takes_json_and_answers_a_malformed_call_in_json(request, path):
+    """Click parses before any file is opened; `odds` parses its options against the campaign's ruleset."""
+    t = request.getfixturevalue("table" if path == ("odds",) else "empty")
+    result = t(*path, "--json", "--no-such-option", ok=False)
+    assert result.exit_code == 2, result.output
+    answer = json.loads(result.stdout)
+    assert answer == {"error": answer["error"], "code": 2} and "--json" not in answer["error"]
+    assert result.stderr.strip() == f"Error: {answer['error']}"
+
+
+def test_a_rules_refusal_under_json_is_json_on_stdout_and_the_error_line_on_stderr(table):
+    result = table("pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom", "--json", ok=False)
+    assert json.loads(result.stdout) == {"error": "There is already a PC named Kira.", "code": 1}
+    assert result.stderr == "Error: There is already a PC named Kira.\n"
+
+
+def test_without_json_a_refusal_prints_nothing_on_stdout(table):
+    assert table("challenge", "open", "Wall", "--threat", "Huge", "--type", "Phantom", "--rating", "4",
+                 ok=False).stdout == ""
