@@ -7,6 +7,8 @@ from typing import Any, Callable
 
 import click
 
+from commands import choices
+
 from ledger.errors import BadInput, NotFound, RuleViolation, Unusable
 from commands.plumbing import bind_read_file, catch_up_warning, emit, json_option, noted, open_campaign, progress_bar, read_view, write_command
 from commands.parsing import at_option, entry_at, parse_settings
@@ -17,7 +19,7 @@ COMMANDS = click.Group()  # added to `campaign` by cli.py
 
 @COMMANDS.command()
 @click.argument("name")
-@click.option("--ruleset", default="relics", show_default=True, help="relics, beer-run, action-dice or decision-2d6.")
+@click.option("--ruleset", type=choices.RULESET, default="relics", show_default=True, help="The rules the campaign is played under.")
 @click.option("--rules-version", default=None, help="Rules version (relics: 0.6.1 default, or 0.2.0).")
 @click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
               help="A campaign setting of the ruleset (see README), e.g. supply_threshold=3. Repeatable.")

@@ -104,3 +104,34 @@ def test_a_rules_refusal_under_json_is_json_on_stdout_and_the_error_line_on_stde
 def test_without_json_a_refusal_prints_nothing_on_stdout(table):
     assert table("challenge", "open", "Wall", "--threat", "Huge", "--type", "Phantom", "--rating", "4",
                  ok=False).stdout == ""
+
+
+@pytest.mark.parametrize("args, given, recorded", [
+    (("trait", "add", "Kira", "Eye", "+1 / 1d", "--cost", "DESTINY", "--frequency", "Scene", "--target", "Cohort"),
+     "cost", "destiny"),
+    (("challenge", "open", "Wall", "--threat", "major", "--type", "SPARROW", "--rating", "3"), "threat", "Major"),
+])
+def test_a_fixed_value_is_a_choice_taken_in_any_case_and_recorded_in_the_rules_spelling(table, args, given, recorded):
+    assert recorded in table(*args).stdout
+
+
+@pytest.mark.parametrize("option, args", [
+    ("--ruleset", ("new", "X", "--ruleset", "chess")),
+    ("--threat", ("challenge", "open", "Wall", "--threat", "Huge", "--type", "Phantom", "--rating", "3")),
+    ("--type", ("hand-of-doom", "challenge", "Warden", "--threat", "Major", "--type", "Pilot", "--rating", "3")),
+    ("--cost", ("trait", "add", "Kira", "Eye", "+1 / 1d", "--cost", "gold")),
+    ("--target", ("trait", "add", "Kira", "Eye", "+1 / 1d", "--target", "gm")),
+    ("--frequency", ("trait", "add", "Kira", "Eye", "+1 / 1d", "--frequency", "hourly")),
+])
+def test_a_value_outside_a_choice_is_malformed_and_the_help_lists_the_choices(table, option, args):
+    line = table.refused(*args)
+    assert line.startswith(f"Error: Invalid value for '{option}'") and table(*args, ok=False).exit_code == 2
+    help_lines = table(*args[:-2], "--help").stdout.splitlines()
+    assert any(l.strip().startswith(f"{option} [") and "|" in l for l in help_lines)
+
+
+def test_completion_offers_a_choices_values():
+    from click.shell_completion import ShellComplete
+    complete = ShellComplete(cli, {}, "campaign", "_CAMPAIGN_COMPLETE")
+    offered = [c.value for c in complete.get_completions(["trait", "add", "Kira", "Eye", "+1", "--cost"], "d")]
+    assert offered == ["destiny", "doom", "destiny-or-doom"]
