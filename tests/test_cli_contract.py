@@ -135,3 +135,37 @@ def test_completion_offers_a_choices_values():
     complete = ShellComplete(cli, {}, "campaign", "_CAMPAIGN_COMPLETE")
     offered = [c.value for c in complete.get_completions(["trait", "add", "Kira", "Eye", "+1", "--cost"], "d")]
     assert offered == ["destiny", "doom", "destiny-or-doom"]
+
+
+def _a_round_to_undo(table) -> None:
+    table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "6,2,3,3,4")
+    table("challenge-turn", "Guards", "--faces", "6,6,6", "--stress", "Kira=3")
+
+
+def _undo_at_a_terminal(table, monkeypatch, answer: str):
+    import commands.records
+    monkeypatch.setattr(commands.records, "_on_a_terminal", lambda: True)
+    return table.runner.invoke(cli, ["--db", table.path, "undo"], input=answer)
+
+
+def test_undo_at_a_terminal_asks_before_it_says_it_reversed(table, monkeypatch):
+    _a_round_to_undo(table)
+    before = table.entries()
+    out = _undo_at_a_terminal(table, monkeypatch, "y\n").stdout
+    asked = out.index("Reverse Guards:1? [y/N]: y")
+    assert "Kira: Stress 3 -> 0" in out[:asked] and out.index("Undo Guards:1") > asked
+    assert "Would reverse" not in out and table.entries() > before
+
+
+def test_undo_declined_at_a_terminal_appends_nothing(table, monkeypatch):
+    _a_round_to_undo(table)
+    before = table.entries()
+    result = _undo_at_a_terminal(table, monkeypatch, "\n")
+    assert result.exit_code == 1 and "Undo Guards" not in result.stdout and table.entries() == before
+    assert result.stderr == "Error: nothing was appended: the reversal was not confirmed.\n"
+
+
+def test_undo_from_a_script_reverses_without_a_would_reverse_line(table):
+    _a_round_to_undo(table)
+    out = table("undo").stdout
+    assert out.startswith("#") and "Undo Guards:1" in out and "Would reverse" not in out
