@@ -38,7 +38,7 @@ def test_setting_up_refuses(table, args, message):
 
 def test_a_new_campaign_refuses_an_unknown_ruleset_or_version(empty):
     result = empty("new", "X", "--ruleset", "chess", ok=False)
-    assert result.exit_code == 2 and result.stderr.startswith("Error: Invalid value for '--ruleset': 'chess' is not one of relics, ")
+    assert result.exit_code == 2 and result.stderr.startswith("Error: Invalid value for '--ruleset': 'chess' is not one of ") and "relics" in result.stderr
     result = empty("new", "X", "--rules-version", "9.9", ok=False)
     assert "no rules version '9.9'" in result.stderr
 
