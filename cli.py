@@ -15,7 +15,15 @@ from typing import Any
 import click
 
 from commands.failures import server_message, storage_message
-from ledger.errors import LedgerError
+from ledger.errors import BadInput, LedgerError
+
+
+class Refused(click.ClickException):
+    """A refusal with its exit code: 1 when a rule refused the command, 2 when it was malformed."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 class LedgerGroup(click.Group):
@@ -27,8 +35,8 @@ class LedgerGroup(click.Group):
         except BrokenPipeError:  # output piped into `head` and the like: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise click.exceptions.Exit(0) from None
-        except LedgerError as e:
-            raise click.ClickException(str(e)) from None
+        except LedgerError as e:  # a value that does not parse is malformed, like click's own usage errors
+            raise Refused(str(e), 2 if isinstance(e, BadInput) else 1) from None
         except Exception as e:  # a failure we did not foresee still gets one line, never a traceback
             storage = storage_message(ctx, e) or server_message(e)
             if storage:
@@ -40,21 +48,52 @@ class LedgerGroup(click.Group):
             raise click.ClickException(f"the command failed unexpectedly ({type(e).__name__}: {e}); "
                                        f"nothing was recorded unless its entries were printed{retry}.") from None
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(self, args: list[str] | None = None, *rest: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
         try:
-            rv = super().main(*args, standalone_mode=False, **kwargs)
+            rv = super().main(argv, *rest, standalone_mode=False, **kwargs)
         except click.ClickException as e:
-            click.echo(f"Error: {e.format_message()}", err=True)
-            sys.exit(e.exit_code)
+            _refuse(e.format_message(), e.exit_code, argv)
         except click.Abort:
-            click.echo("Error: aborted.", err=True)
-            sys.exit(1)
+            _refuse("aborted.", 1, argv)
         if standalone_mode:
             sys.exit(rv if isinstance(rv, int) else 0)
         return rv
 
 
-@click.group(cls=LedgerGroup)
+def _refuse(message: str, code: int, argv: list[str]) -> None:
+    """The one way a command is refused: an `Error:` line on stderr and, for a script that asked for
+    --json (even one whose other arguments did not parse), the same refusal as JSON on stdout."""
+    import json
+
+    click.echo(f"Error: {message}", err=True)
+    if "--json" in (argv[:argv.index("--")] if "--" in argv else argv):
+        click.echo(json.dumps({"error": message, "code": code}))
+    sys.exit(code)
+
+
+def _version() -> str:
+    """The installed package's version; from a source tree, pyproject's (the same number)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("campaign-ledger")
+    except PackageNotFoundError:
+        import tomllib
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyproject.toml"), "rb") as f:
+            return tomllib.load(f)["project"]["version"]
+
+
+def _print_version(ctx: click.Context, _: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(f"campaign {_version()}")
+        ctx.exit(0)
+
+
+# `-h` is `--help` for every command: child contexts inherit the root's help option names.
+@click.group(cls=LedgerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Print the version and exit.")
 @click.option("--db", default="campaign.db", envvar="CAMPAIGN_DB", show_default=True,
               help="The campaign file (also $CAMPAIGN_DB).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")

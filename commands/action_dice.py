@@ -5,7 +5,7 @@ from typing import Any
 
 import click
 
-from ledger.errors import BadInput
+from ledger.errors import BadInput, NotFound
 from commands.plumbing import emit, json_option, read_view, write_command
 
 
@@ -260,7 +260,7 @@ def action_dice_sheet(ctx: click.Context, name: str | None) -> None:
         _only_action_dice(db)
         rows = read.sheets(db, name)
         if name and not rows:
-            raise BadInput(f"There is no character named '{name}' in this campaign.")
+            raise NotFound(f"There is no character named '{name}' in this campaign.")
         return rows
     read_view(ctx, query, action_dice_sheets_text)
 

@@ -5,7 +5,7 @@ from typing import Any, Callable
 
 import click
 
-from ledger.errors import BadInput
+from ledger.errors import BadInput, NotFound
 from commands.plumbing import json_option, read_view, write_command
 from commands.parsing import parse_pairs
 
@@ -414,7 +414,7 @@ def br_sheet(ctx: click.Context, name: str | None) -> None:
     def query(app: Any, db: Any) -> list:
         rows = views.sheets(db, name)
         if name and not rows:
-            raise BadInput(f"There is no character named '{name}' in this campaign.")
+            raise NotFound(f"There is no character named '{name}' in this campaign.")
         return rows
     read_view(ctx, query, br_sheets_text)
 

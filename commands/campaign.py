@@ -7,7 +7,9 @@ from typing import Any, Callable
 
 import click
 
-from ledger.errors import BadInput
+from commands import choices
+
+from ledger.errors import BadInput, NotFound, RuleViolation, Unusable
 from commands.plumbing import bind_read_file, catch_up_warning, emit, json_option, noted, open_campaign, progress_bar, read_view, write_command
 from commands.parsing import at_option, entry_at, parse_settings
 
@@ -17,7 +19,7 @@ COMMANDS = click.Group()  # added to `campaign` by cli.py
 
 @COMMANDS.command()
 @click.argument("name")
-@click.option("--ruleset", default="relics", show_default=True, help="relics, beer-run, action-dice or decision-2d6.")
+@click.option("--ruleset", type=choices.RULESET, default="relics", show_default=True, help="The rules the campaign is played under.")
 @click.option("--rules-version", default=None, help="Rules version (relics: 0.6.1 default, or 0.2.0).")
 @click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
               help="A campaign setting of the ruleset (see README), e.g. supply_threshold=3. Repeatable.")
@@ -30,7 +32,7 @@ def new(ctx: click.Context, name: str, ruleset: str, rules_version: str | None, 
     """
     path = ctx.find_root().obj["db"]
     if os.path.exists(path) and os.path.getsize(path) and holds_campaign(ctx):
-        raise BadInput(f"{path} already holds a campaign; choose another file with --db.")
+        raise Unusable(f"{path} already holds a campaign; choose another file with --db.")
     fresh = not os.path.exists(path)
     try:
         write_command(ctx, lambda app: app.start(name, ruleset, rules_version, parse_settings(settings)), must_exist=False)
@@ -114,7 +116,7 @@ def status(ctx: click.Context) -> None:
     def query(app: Any, db: Any) -> dict:
         camp = app.campaign()
         if camp.ruleset != "relics":
-            raise BadInput(f"This is {'an' if camp.ruleset[0] in 'aeiou' else 'a'} {camp.ruleset} campaign; "
+            raise RuleViolation(f"This is {'an' if camp.ruleset[0] in 'aeiou' else 'a'} {camp.ruleset} campaign; "
                            f"see `campaign {camp.ruleset} --help` (and `campaign sheet`, `pools`, `history`).")
         rows = views.challenges(db, open_only=True)
         for row in rows:
@@ -147,7 +149,7 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
             with as_of(app, db, at) as past:
                 rows = [r for r in sheets_of(ruleset, past)[0] if not name or r["name"].casefold() == name.casefold()]
         if name and not rows:
-            raise BadInput(f"There is no character named '{name}' in this campaign.")
+            raise NotFound(f"There is no character named '{name}' in this campaign.")
         return rows
     read_view(ctx, query, lambda rows: sheets_of(seen["ruleset"], None)[1](rows))
 
@@ -219,7 +221,7 @@ def statement(ctx: click.Context, balance: str) -> None:
         rows = views.statement(db, balance)
         if not rows:
             known = ", ".join(views.balance_names(db)) or "none yet"
-            raise BadInput(f"No balance named '{balance}'; balances: {known}.")
+            raise NotFound(f"No balance named '{balance}'; balances: {known}.")
         return {"balance": balance, "entries": rows}
     read_view(ctx, query, statement_text)
 
@@ -239,7 +241,7 @@ def history(ctx: click.Context, limit: int | None, at: str | None) -> None:
     from projections import views
 
     if limit is not None:
-        values.integer(limit, "--limit", 0)
+        values.integer(limit, "--limit", 1)  # 0 or less would print everything
     read_view(ctx, lambda app, db: views.history(db, last=entry_at(db, at), limit=limit), history_text)
 
 
@@ -292,7 +294,7 @@ def demo(ctx: click.Context, system: str) -> None:
     if existed:
         catch_up_warning(app, db)
         if views.campaign(db).get("name") != name:
-            raise BadInput(f"{path} holds another campaign; the demo needs a new file, choose one with --db.")
+            raise Unusable(f"{path} holds another campaign; the demo needs a new file, choose one with --db.")
     else:
         play(app)
         runner.catch_up(app, db)

@@ -5,7 +5,7 @@ from typing import Any, Callable
 
 import click
 
-from ledger.errors import BadInput
+from ledger.errors import BadInput, NotFound
 from commands.plumbing import caught_up, emit, json_option, open_campaign, write_command
 from commands.parsing import parse_pairs
 
@@ -347,7 +347,7 @@ def d2d6_sheet(ctx: click.Context, name: str | None) -> None:
     app, db = caught_up(ctx)
     rows = read.sheets(db, name)
     if name and not rows:
-        raise BadInput(f"There is no character named '{name}' in this campaign.")
+        raise NotFound(f"There is no character named '{name}' in this campaign.")
     emit(ctx, rows, d2d6_sheets_text)
 
 

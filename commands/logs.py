@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ledger.errors import BadInput
+from ledger.errors import BadInput, NotFound
 from commands.plumbing import json_option, read_view
 from commands.beer_run import beer_run
 from commands.decision_2d6 import decision_2d6
@@ -68,7 +68,7 @@ def d2d6_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:
     def query(app: Any, db: Any) -> list:
         _only(db, "decision-2d6")
         if name and not read.sheets(db, name):
-            raise BadInput(f"There is no character named '{name}' in this campaign.")
+            raise NotFound(f"There is no character named '{name}' in this campaign.")
         return read.rolls(db, name, limit)
     read_view(ctx, query, _rolls_text)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ledger.errors import BadInput
+from ledger.errors import BadInput, NotFound
 from commands.plumbing import bind_read_file, catch_up_warning, caught_up, emit, invocation, json_option, open_campaign, progress_bar, read_view, write_command
 from commands.parsing import parse_placing, parse_stress, parse_trait_uses
 
@@ -50,11 +50,24 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
     if dry_run:
         emit(ctx, plan, undo_text)
         return
-    if not ctx.find_root().obj["json"]:
-        click.echo(undo_text(plan))
-        if not yes and sys.stdin.isatty() and not click.confirm("Append this reversal?"):
-            raise BadInput("Nothing was appended.")
+    if not ctx.find_root().obj["json"] and not yes and _on_a_terminal():
+        _confirm(plan)
     write_command(ctx, lambda app: app.undo(round_name, cascade))
+
+
+def _on_a_terminal() -> bool:
+    """Only a GM at a terminal is asked; a script (a pipe, --json, --yes) gets the reversal at once."""
+    return sys.stdin.isatty()
+
+
+def _confirm(plan: dict[str, Any]) -> None:
+    """Show what would change and ask before anything is said to be done; declining appends nothing."""
+    for r in plan["reversed"]:
+        click.echo(f"{r['unit']} (entries #{r['entries'][0]}-#{r['entries'][1]}):")
+        click.echo("\n".join(f"  {change}" for change in r["changes"]))
+    units = ", ".join(r["unit"] for r in plan["reversed"])
+    if not click.confirm(f"Reverse {units}?", default=False):
+        raise click.ClickException("nothing was appended: the reversal was not confirmed.")
 
 
 def _units_text(units: list[dict[str, Any]]) -> str:
@@ -201,12 +214,12 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
     if session_number is not None:
         span = sessions.entries_of(db, session_number)
         if span is None:
-            raise BadInput(f"There is no session {session_number}; see `campaign session list`.")
+            raise NotFound(f"There is no session {session_number}; see `campaign session list`.")
         first, last = span
         title = next(r["title"] for r in sessions.all_sessions(db) if r["number"] == session_number)
     first, last = first or 1, min(last or newest, newest)
     if first > last:
-        raise BadInput(f"The range #{first}-#{last} holds no entries; the ledger has #1-#{newest}.")
+        raise NotFound(f"The range #{first}-#{last} holds no entries; the ledger has #1-#{newest}.")
     if (first, last) != (1, newest) and session_number is None:
         title = f"entries #{first} to #{last}"
     chunks = _export_chunks(app, db, fmt, first, last, title)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import click
 
+from commands import choices
+
 from ledger.errors import BadInput
 from commands.plumbing import json_option, override_option, write_command
 from commands.parsing import later_steps, parse_pairs, parse_placing, parse_stress, parse_throw, parse_trait_uses, turn_inputs
@@ -199,8 +201,8 @@ def hand_of_doom_trait(ctx: click.Context, name: str, modifier: str, owner: str)
 
 @hand_of_doom.command("challenge")
 @click.argument("name")
-@click.option("--threat", required=True)
-@click.option("--type", "type_", required=True)
+@click.option("--threat", type=choices.THREAT, required=True)
+@click.option("--type", "type_", type=choices.CHALLENGE_TYPE, required=True)
 @click.option("--rating", required=True, type=int)
 @override_option
 @json_option

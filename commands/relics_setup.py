@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from commands import choices
+
 from ledger.errors import BadInput
 from commands.plumbing import json_option, override_option, write_command
 from commands.parsing import parse_names, parse_pairs
@@ -42,10 +44,10 @@ def trait() -> None:
 @click.argument("modifier")
 @click.option("--polarity", type=click.Choice(["beneficial", "hindering"]), default=None,
               help="Needed only for Auto Results; the sign says it otherwise.")
-@click.option("--cost", default="free", show_default=True, help="free, destiny, doom or destiny-or-doom.")
-@click.option("--target", default="cohort", show_default=True, help="The pool it modifies: cohort or challenge.")
+@click.option("--cost", type=choices.COST, default="free", show_default=True, help="What activating it costs.")
+@click.option("--target", type=choices.TARGET, default="cohort", show_default=True, help="The pool it modifies.")
 @click.option("--challenge", "on_challenge", is_flag=True, help="OWNER is a Challenge (the GM's trait).")
-@click.option("--frequency", default="always", show_default=True, help="always, round, scene or scenario (once a ...).")
+@click.option("--frequency", type=choices.FREQUENCY, default="always", show_default=True, help="How often it may be used (once a ...).")
 @click.option("--types", default="", help="Challenge types it applies to, e.g. Phantom,Sparrow (default: all).")
 @json_option
 @click.pass_context
@@ -103,8 +105,8 @@ def challenge() -> None:
 
 @challenge.command("open")
 @click.argument("name")
-@click.option("--threat", required=True, help="Common, Minor, Major, Extreme or Ultimate.")
-@click.option("--type", "type_", required=True, help="Scav, Venger, Phantom, Stallion or Sparrow.")
+@click.option("--threat", type=choices.THREAT, required=True)
+@click.option("--type", "type_", type=choices.CHALLENGE_TYPE, required=True)
 @click.option("--rating", required=True, type=int, help="The Challenge's dice.")
 @click.option("--group", default="", help="The PCs facing it, e.g. Kira,Bo (default: the whole Cohort).")
 @click.option("--rounds", type=int, help="A timed Challenge: the rounds it lasts.")

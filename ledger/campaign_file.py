@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Iterator
 from urllib.parse import quote
 
-from ledger.errors import BadInput
+from ledger.errors import NotFound, Unusable
 
 APPLICATION_ID = 0x43414D50  # "CAMP"
 SCHEMA_VERSION = 1
@@ -45,19 +45,19 @@ def check(path: str, read_tables: tuple[str, ...], creating: bool = False, ledge
     if not os.path.lexists(path):
         if creating:
             return
-        raise BadInput(f"No campaign file at {path}; create one with `campaign --db {path} new NAME`.")
+        raise NotFound(f"No campaign file at {path}; create one with `campaign --db {path} new NAME`.")
     if os.path.isdir(path):
-        raise BadInput(f"{path} is a folder, not a campaign file.")
+        raise Unusable(f"{path} is a folder, not a campaign file.")
     header = _header(path)
     if not header:
-        raise BadInput(f"{path} is an empty file, not a campaign file; choose a new file name with --db.")
+        raise Unusable(f"{path} is an empty file, not a campaign file; choose a new file name with --db.")
     if not header.startswith(SQLITE_MAGIC):
-        raise BadInput(f"{path} is not a campaign file (it is not a database; a text or other file?).")
+        raise Unusable(f"{path} is not a campaign file (it is not a database; a text or other file?).")
     application_id, version = _stamp_of(path, header)
     if application_id == APPLICATION_ID:
         _check_version(path, version)
     elif application_id:
-        raise BadInput(f"{path} belongs to another application (SQLite application id {application_id:#x}), "
+        raise Unusable(f"{path} belongs to another application (SQLite application id {application_id:#x}), "
                        "not a campaign file.")
     else:
         _check_tables(path, LEDGER_TABLES if ledger_in_file else frozenset(), frozenset(read_tables))
@@ -86,7 +86,7 @@ def _header(path: str) -> bytes:
         with open(path, "rb") as f:
             return f.read(100)
     except OSError as e:
-        raise BadInput(f"Cannot read {path}: {e.strerror}.") from None
+        raise Unusable(f"Cannot read {path}: {e.strerror}.") from None
 
 
 def _stamp_of(path: str, header: bytes) -> tuple[int, int]:
@@ -94,7 +94,7 @@ def _stamp_of(path: str, header: bytes) -> tuple[int, int]:
     while a write-ahead log may hold newer values than the header, from a read-only connection."""
     stamped = _header_stamp(header)
     if stamped[0] != APPLICATION_ID and os.path.exists(path + "-wal"):
-        with contextlib.suppress(BadInput):  # an unreadable log: the header's word, and opening will say more
+        with contextlib.suppress(Unusable):  # an unreadable log: the header's word, and opening will say more
             with _read_only(path) as conn:
                 return (conn.execute("PRAGMA application_id").fetchone()[0],
                         conn.execute("PRAGMA user_version").fetchone()[0])
@@ -109,7 +109,7 @@ def _header_stamp(header: bytes) -> tuple[int, int]:
 
 def _check_version(path: str, version: int) -> None:
     if version > SCHEMA_VERSION:
-        raise BadInput(f"{path} was written by a newer campaign program (file version {version}; "
+        raise Unusable(f"{path} was written by a newer campaign program (file version {version}; "
                        f"this program reads up to version {SCHEMA_VERSION}); upgrade campaign to open it.")
 
 
@@ -119,7 +119,7 @@ def _check_tables(path: str, required: frozenset[str], read_tables: frozenset[st
     foreign = tables - LEDGER_TABLES - read_tables - OTHER_TABLES - SQLITE_INTERNAL
     if not required <= tables or foreign or not tables:
         shown = ", ".join(sorted(foreign or tables)[:5]) or "no tables"
-        raise BadInput(f"{path} is another application's database ({shown}), not a campaign file.")
+        raise Unusable(f"{path} is another application's database ({shown}), not a campaign file.")
 
 
 def _tables(path: str) -> set[str]:
@@ -137,7 +137,7 @@ def _read_only(path: str) -> Iterator[sqlite3.Connection]:
         finally:
             conn.close()
     except sqlite3.DatabaseError as e:
-        raise BadInput(f"{path} is not a readable campaign file ({e}).") from None
+        raise Unusable(f"{path} is not a readable campaign file ({e}).") from None
 
 
 def bind(conn: sqlite3.Connection, path: str, first_hash: str | None) -> None:
@@ -162,6 +162,6 @@ def check_binding(conn: sqlite3.Connection, path: str, first_hash: str | None) -
         raise _other_ledger(path)
 
 
-def _other_ledger(path: str) -> BadInput:
-    return BadInput(f"{path} holds the read tables of another campaign's ledger, not of the PostgreSQL "
+def _other_ledger(path: str) -> Unusable:
+    return Unusable(f"{path} holds the read tables of another campaign's ledger, not of the PostgreSQL "
                     "ledger these settings reach; use that campaign's --db file, or a new file name.")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.chain import chained
-from ledger.errors import BadInput
+from ledger.errors import Unusable
 
 
 def keyed(detail: dict | None, key: str | None, invocation: str | None) -> dict | None:
@@ -30,10 +30,10 @@ def already_recorded(recorder: Any, key: str, name: str, invocation: str | None)
     first, last, command, unit, detail = found
     if detail.get("invocation") and invocation:
         if detail["invocation"] != invocation:
-            raise BadInput(f"key {key} was already used for {in_words(command, unit, detail)} "
+            raise Unusable(f"key {key} was already used for {in_words(command, unit, detail)} "
                            f"(entries {span(first, last)}); use a new key for a different command.")
     elif command != name:
-        raise BadInput(f"The key {key} belongs to another command ({command}, entries #{first}-#{last}); "
+        raise Unusable(f"The key {key} belongs to another command ({command}, entries #{first}-#{last}); "
                        "give this one its own key.")
     return {"repeated": True, "key": key, "command": command, "entries": list(range(first, last + 1))}
 

@@ -17,6 +17,11 @@ class BadInput(LedgerError):
     """The command's input cannot be read (a face, a modifier, a name)."""
 
 
+class Unusable(LedgerError):
+    """A file, ledger or key the command names cannot be used as it stands (damaged, not empty,
+    already used): the command itself is well formed, so this is a refusal (exit 1), not BadInput."""
+
+
 class NotFound(LedgerError):
     """A PC, Challenge, trait or campaign the command names does not exist."""
 

@@ -19,7 +19,7 @@ from typing import Any, Iterator, Sequence
 from eventsourcing.persistence import StoredEvent
 from psycopg.sql import SQL, Identifier, Literal
 
-from ledger.errors import BadInput, LedgerError
+from ledger.errors import Unusable, LedgerError
 
 NOT_EMPTY = "Import writes into a new, empty campaign ledger; this PostgreSQL ledger already holds entries."
 LEDGER_TABLES = ("ledger_chain", "ledger_commands", "ledger_meta")
@@ -48,7 +48,7 @@ def one_transaction(server: Any) -> Iterator[Importing]:
         recorder._lock_table(curs)
         table = SQL("{}.{}").format(Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
         if any(_holds(curs, t) for t in (table, *(Identifier(t) for t in LEDGER_TABLES))):
-            raise BadInput(NOT_EMPTY)
+            raise Unusable(NOT_EMPTY)
         name = f"{recorder.datastore.schema}.{recorder.events_table_name}"
         curs.execute(SQL("SELECT setval(pg_get_serial_sequence({}, 'notification_id'), 1, false)")
                      .format(Literal(name)))

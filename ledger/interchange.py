@@ -17,7 +17,7 @@ from uuid import UUID
 from eventsourcing.persistence import StoredEvent
 
 from ledger.chain import GENESIS, ChainQueries, chained, link_hash
-from ledger.errors import BadInput
+from ledger.errors import Unusable
 
 FORMAT = "campaign-ledger/1"
 BATCH = 1000
@@ -86,7 +86,7 @@ def check(lines: Iterator[str]) -> int:
         if not raw.strip():
             continue
         if end is not None:
-            raise BadInput(f"Line {number} comes after the closing line; the file was edited.")
+            raise Unusable(f"Line {number} comes after the closing line; the file was edited.")
         row = _json(raw, number)
         if header is None:
             header = _header(row, number)
@@ -97,19 +97,19 @@ def check(lines: Iterator[str]) -> int:
         entry = row.get("entry")
         _check_shape(row, number)
         if entry != expected:
-            raise BadInput(f"Line {number} holds entry #{entry} where #{expected} was expected: "
+            raise Unusable(f"Line {number} holds entry #{entry} where #{expected} was expected: "
                            "entries are missing or out of order.")
         _check_version(row, number, versions)
         if link_hash(previous, entry, row.get("aggregate", ""), row.get("version", 0), row.get("type", ""),
                      _state_of(row, number), _command_of(row), header.get("chain_v2_from")) != row.get("hash"):
-            raise BadInput(f"Line {number} (entry #{entry}) does not match its hash: it was edited.")
+            raise Unusable(f"Line {number} (entry #{entry}) does not match its hash: it was edited.")
         previous, expected = row["hash"], expected + 1
     if header is None:
-        raise BadInput("The file is empty.")
+        raise Unusable("The file is empty.")
     if end is None:
-        raise BadInput(f"The file stops at line {number} without its closing line: it is truncated.")
+        raise Unusable(f"The file stops at line {number} without its closing line: it is truncated.")
     if end.get("entries") != expected - 1 or end.get("last_hash") != previous:
-        raise BadInput(f"The closing line (line {number}) does not match the entries before it.")
+        raise Unusable(f"The closing line (line {number}) does not match the entries before it.")
     return expected - 1
 
 
@@ -122,21 +122,21 @@ def _command_of(row: dict[str, Any]) -> tuple | None:
 def _check_shape(row: dict[str, Any], number: int) -> None:
     """Only the program's own event types, a real aggregate id and version: nothing in the file picks code to run."""
     if row.get("type") not in known_topics():
-        raise BadInput(f"Line {number} holds an event type this program does not know ({str(row.get('type'))[:80]}); "
+        raise Unusable(f"Line {number} holds an event type this program does not know ({str(row.get('type'))[:80]}); "
                        "nothing was imported.")
     try:
         UUID(str(row.get("aggregate")))
     except ValueError:
-        raise BadInput(f"Line {number} has no valid aggregate id; the file is damaged.") from None
+        raise Unusable(f"Line {number} has no valid aggregate id; the file is damaged.") from None
     if type(row.get("version")) is not int or row["version"] < 1:
-        raise BadInput(f"Line {number} has no valid aggregate version; the file is damaged.")
+        raise Unusable(f"Line {number} has no valid aggregate version; the file is damaged.")
 
 
 def _check_version(row: dict[str, Any], number: int, versions: dict[str, int]) -> None:
     aggregate = str(UUID(str(row["aggregate"])))
     wanted = versions.get(aggregate, 0) + 1
     if row["version"] != wanted:
-        raise BadInput(f"Line {number} holds version {row['version']} of its record where {wanted} was expected; "
+        raise Unusable(f"Line {number} holds version {row['version']} of its record where {wanted} was expected; "
                        "nothing was imported.")
     versions[aggregate] = wanted
 
@@ -171,19 +171,19 @@ def _json(raw: str, number: int) -> dict[str, Any]:
     try:
         row = json.loads(raw)
     except RecursionError:
-        raise BadInput(f"Line {number} is nested too deeply to be an entry; the file is damaged.") from None
+        raise Unusable(f"Line {number} is nested too deeply to be an entry; the file is damaged.") from None
     except ValueError:
-        raise BadInput(f"Line {number} is not JSON; the file is damaged.") from None
+        raise Unusable(f"Line {number} is not JSON; the file is damaged.") from None
     if not isinstance(row, dict):
-        raise BadInput(f"Line {number} is not an entry; the file is damaged.")
+        raise Unusable(f"Line {number} is not an entry; the file is damaged.")
     return row
 
 
 def _header(row: dict[str, Any], number: int) -> dict[str, Any]:
     if row.get("format") != FORMAT:
-        raise BadInput(f"Line {number} is not a campaign ledger export header.")
+        raise Unusable(f"Line {number} is not a campaign ledger export header.")
     if row.get("first") != 1 or row.get("previous_hash") != GENESIS:
-        raise BadInput(f"This file starts at entry #{row.get('first')}; only a whole-campaign export "
+        raise Unusable(f"This file starts at entry #{row.get('first')}; only a whole-campaign export "
                        "can be imported.")
     return row
 
@@ -194,7 +194,7 @@ def _state_of(row: dict[str, Any], number: int) -> bytes:
     if "state_base64" in row:
         import base64
         return base64.b64decode(row["state_base64"])
-    raise BadInput(f"Line {number} has no data.")
+    raise Unusable(f"Line {number} has no data.")
 
 
 def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None = None, total: int = 0,
@@ -208,7 +208,7 @@ def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None
     recorder = recorder or _chained(app)
     v2_from = total + 1
     if recorder.max_notification_id():
-        raise BadInput("Import writes into a new, empty campaign file.")
+        raise Unusable("Import writes into a new, empty campaign file.")
     batch: list[StoredEvent] = []
     commands: list[list[Any]] = []  # [start offset, end offset, name, unit, detail] within the batch
     written = 0
@@ -251,7 +251,7 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
     in one transaction (import_postgres.py); the read tables go to `target`.
     """
     if os.path.lexists(target):
-        raise BadInput(f"{target} already exists; import writes a new campaign file.")
+        raise Unusable(f"{target} already exists; import writes a new campaign file.")
     count = check(_lines(path))
     scratch = target + ".importing"
     _remove(scratch)
@@ -289,13 +289,13 @@ def _lines(path: str) -> Iterator[str]:
     try:
         f = open(path, "rb")
     except OSError as e:
-        raise BadInput(f"Cannot read {path}: {e.strerror}.") from None
+        raise Unusable(f"Cannot read {path}: {e.strerror}.") from None
     with f:
         for number, raw in enumerate(f, 1):
             try:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError:
-                raise BadInput(f"Line {number} is not UTF-8 text; the file is damaged.") from None
+                raise Unusable(f"Line {number} is not UTF-8 text; the file is damaged.") from None
 
 
 SNAPSHOT_STEP = 1000  # each snapshot starts from the one before, so memory stays flat

@@ -20,7 +20,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
-from ledger.errors import BadInput
+from ledger.errors import Unusable
 
 
 def uri(path: str) -> str | None:
@@ -32,7 +32,7 @@ def uri(path: str) -> str | None:
         return f"{base}?mode=ro"
     wal = path + "-wal"
     if os.path.exists(wal) and os.path.getsize(wal) > 0:
-        raise BadInput(f"{path} is on read-only media with unsaved entries in its write-ahead log ({wal}) "
+        raise Unusable(f"{path} is on read-only media with unsaved entries in its write-ahead log ({wal}) "
                        "that SQLite cannot read there without its -shm file; copy the campaign file and its "
                        "-wal file together to a writable folder to use it.")
     return f"{base}?immutable=1"

@@ -208,7 +208,7 @@ def test_the_features_limit_defaults_to_3(empty):
 
 def test_an_unreadable_features_limit_setting_is_refused_when_the_campaign_is_made(empty):
     result = empty("new", "X", "--ruleset", AD, "--setting", "features_limit=many", ok=False)
-    assert result.exit_code == 1 and "features_limit must be a whole number" in result.stderr
+    assert result.exit_code == 2 and "features_limit must be a whole number" in result.stderr
 
 
 # --- sheets -------------------------------------------------------------------------------------

@@ -296,7 +296,7 @@ def test_the_supply_threshold_is_a_campaign_setting(empty, scripted):
 
 def test_a_bad_supply_threshold_setting_is_refused_when_the_campaign_is_made(empty):
     result = empty("new", "Odd", "--ruleset", "decision-2d6", "--setting", "supply_threshold=low", ok=False)
-    assert result.exit_code == 1 and "supply_threshold must be a whole number" in result.stderr
+    assert result.exit_code == 2 and "supply_threshold must be a whole number" in result.stderr
 
 
 # --- D100 trackers -------------------------------------------------------------------------------

@@ -20,13 +20,13 @@ SETUP_REFUSALS = [
     (["pc", "add", "Zed", "--expertise", "Pilot=2", "--primary", "Scav"], "'Pilot' is not a type of Expertise"),
     (["pc", "add", "Zed", "--expertise", "Scav=two", "--primary", "Scav"], "NAME=NUMBER"),
     (["trait", "add", "Kira", "Blaster", "+1 / 1x"], "is not a modifier"),
-    (["trait", "add", "Kira", "Blaster", "+1 / 1d", "--cost", "gold"], "cost is one of"),
+    (["trait", "add", "Kira", "Blaster", "+1 / 1d", "--cost", "gold"], "'gold' is not one of free, destiny, doom, destiny-or-doom"),
     (["trait", "add", "Kira", "Blaster", "+1 / 1d", "--polarity", "hindering"], "reads as beneficial"),
     (["trait", "add", "Kira", "Bigger", "+2d6", "--target", "challenge"], "Add Dice never change a Challenge pool"),
     (["trait", "add", "Nobody", "Blaster", "+1 / 1d"], "no PC named 'Nobody'"),
     (["trait", "add", "Vault", "Bells", "-1 / 1d", "--challenge"], "no Challenge named 'Vault'"),
     (["challenge", "open", "Guards", "--threat", "Minor", "--type", "Phantom", "--rating", "3"], "already a Challenge"),
-    (["challenge", "open", "Rats", "--threat", "Huge", "--type", "Phantom", "--rating", "3"], "not a Threat"),
+    (["challenge", "open", "Rats", "--threat", "Huge", "--type", "Phantom", "--rating", "3"], "'Huge' is not one of Common, Minor, Major, Extreme, Ultimate"),
     (["challenge", "open", "Rats", "--threat", "Minor", "--type", "Phantom", "--rating", "0"], "rating is at least 1"),
 ]
 
@@ -38,7 +38,7 @@ def test_setting_up_refuses(table, args, message):
 
 def test_a_new_campaign_refuses_an_unknown_ruleset_or_version(empty):
     result = empty("new", "X", "--ruleset", "chess", ok=False)
-    assert result.exit_code == 1 and result.stderr.startswith("Error: 'chess' is not a ruleset")
+    assert result.exit_code == 2 and result.stderr.startswith("Error: Invalid value for '--ruleset': 'chess' is not one of ") and "relics" in result.stderr
     result = empty("new", "X", "--rules-version", "9.9", ok=False)
     assert "no rules version '9.9'" in result.stderr
 
@@ -204,5 +204,5 @@ def test_a_resolved_challenge_takes_no_more_turns(table):
 def test_a_new_campaign_refuses_a_setting_it_cannot_read_and_leaves_no_file(empty, args, message):
     import os
     result = empty("new", "X", *args, ok=False)
-    assert result.exit_code == 1 and message in result.stderr
+    assert result.exit_code == 2 and message in result.stderr  # a setting that does not parse is malformed
     assert not os.path.exists(empty.path)

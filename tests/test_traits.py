@@ -47,7 +47,7 @@ def test_the_cohort_has_its_rallying_cry_once_a_scenario_and_its_own_traits(tabl
 
 
 def test_unknown_frequencies_are_refused(table):
-    assert "not 'hourly'" in table.refused("trait", "add", "Kira", "Odd", "+1d6", "--frequency", "hourly")
+    assert "'hourly' is not one of always, round, scene, scenario" in table.refused("trait", "add", "Kira", "Odd", "+1d6", "--frequency", "hourly")
 
 
 def test_a_ledger_written_before_trait_limits_still_loads_and_plays(tmp_path):

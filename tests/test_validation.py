@@ -188,7 +188,7 @@ def test_names_are_trimmed_but_keep_their_unicode(table):
                                               ("action-dice", "features_limit")])
 def test_a_setting_past_the_games_bounds_is_refused_when_the_campaign_is_made(empty, ruleset, setting):
     result = empty("new", "S", "--ruleset", ruleset, "--setting", f"{setting}={'9' * 23}", ok=False)
-    assert result.exit_code == 1 and "23-digit number" in result.stderr and "Traceback" not in result.output
+    assert result.exit_code == 2 and "23-digit number" in result.stderr and "Traceback" not in result.output
 
 
 def test_an_undo_retried_with_its_key_shows_no_new_plan_and_appends_nothing(relics_demo):

@@ -126,7 +126,7 @@ class PoolCommands:
             item = _item(t, name)
             after = die_name(_die(die))
             if after == item.die:
-                raise BadInput(f"{item.name} already has {'no supplies' if after == 'Empty' else 'a ' + after}.")
+                raise RuleViolation(f"{item.name} already has {'no supplies' if after == 'Empty' else 'a ' + after}.")
             before = item.die
             item.restocked(item.name, before, after, why.strip())
             return {"item": item.name, "before": before, "after": after}
@@ -185,7 +185,7 @@ class PoolCommands:
             tracker = _tracker(t, name)
             d2.D100Tracker(value)
             if value == tracker.value:
-                raise BadInput(f"{tracker.name} is already at {value}%.")
+                raise RuleViolation(f"{tracker.name} is already at {value}%.")
             before = tracker.value
             tracker.tracker_set(tracker.name, before, value, why.strip())
             return {"tracker": tracker.name, "before": before, "after": value}

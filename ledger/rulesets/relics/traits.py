@@ -99,7 +99,7 @@ def check_free(t: Table, owner: str, name: str, holder: dict[str, Any] | None = 
     temporary = any(x["owner"].casefold() == owner.casefold() and x["name"].casefold() == wanted
                     for x in t.campaign.temporary)
     if temporary or wanted in _permanent(t, owner) or wanted in (holder or {}):
-        raise BadInput(f"{owner} already has a trait named '{name.strip()}'.")
+        raise RuleViolation(f"{owner} already has a trait named '{name.strip()}'.")
 
 
 def check_new_owner(t: Table, name: str) -> None:

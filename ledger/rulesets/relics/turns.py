@@ -12,7 +12,7 @@ from typing import Any
 from ledger import dice
 from ledger.rulesets.relics import traits
 from ledger.rulesets.relics.challenge import CHALLENGE, COHORT, NEXT_STEP, Challenge
-from ledger.errors import BadInput, RuleViolation
+from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.rulesets.relics import rules as relics
 from ledger.table import Table
 from ledger.rulesets.relics.house_rules import in_play
@@ -314,7 +314,7 @@ def _given(ch: Challenge, placing: Placing) -> dict[int, tuple[int, ...]]:
         matches = [i for i, a in enumerate(simple) if _label_matches(a["label"], label)]
         if not matches:
             names = ", ".join(a["label"] for a in simple) or "none"
-            raise BadInput(f"No Simple modifier '{label}' is in this pool (in it: {names}).")
+            raise NotFound(f"No Simple modifier '{label}' is in this pool (in it: {names}).")
         if len(matches) > 1:
             raise BadInput(f"'{label}' names more than one modifier; write OWNER:TRAIT.")
         given[matches[0]] = tuple(p - 1 for p in positions)

@@ -1,0 +1,171 @@
+"""The one CLI contract (README, "The CLI contract"): what a script or a GM can rely on from
+every command, whatever its ruleset."""
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _walk(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command path of the click tree, groups included."""
+    found = [path]
+    for name, command in group.commands.items():
+        found += _walk(command, path + (name,)) if isinstance(command, click.Group) else [path + (name,)]
+    return found
+
+
+COMMAND_PATHS = _walk(cli)
+
+
+def test_version_prints_the_package_version():
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    result = CliRunner().invoke(cli, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"campaign {version}"
+
+
+@pytest.mark.parametrize("path", COMMAND_PATHS, ids=lambda p: " ".join(p) or "campaign")
+def test_dash_h_is_help_for_every_command(path):
+    short = CliRunner().invoke(cli, [*path, "-h"])
+    long = CliRunner().invoke(cli, [*path, "--help"])
+    assert short.exit_code == 0, short.output
+    assert short.stdout == long.stdout and short.stdout.startswith("Usage: ")
+
+
+# Values that do not parse: the command is malformed (exit 2), whichever layer reads the value.
+MALFORMED = [
+    ("cohort-turn", "Guards", "--faces", "x"),
+    ("pc", "add", "Zed", "--expertise", "Phantom3", "--primary", "Phantom"),
+    ("challenge", "open", "Wall", "--threat", "Huge", "--type", "Phantom", "--rating", "4"),
+    ("trait", "add", "Kira", "Odd", "+9 / 1x"),
+    ("history", "--limit", "0"),
+    ("history", "--limit", "-3"),
+]
+
+
+@pytest.mark.parametrize("args", MALFORMED, ids=" ".join)
+def test_a_value_that_does_not_parse_exits_2_and_appends_nothing(table, args):
+    table.refused(*args)
+    assert table(*args, ok=False).exit_code == 2
+
+
+# A well-formed command the rules or the campaign refuse: exit 1.
+REFUSED_BY_A_RULE = [
+    ("pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"),  # already in the Cohort
+    ("cohort-turn", "Nobody", "--faces", "1,2,3"),  # no such Challenge
+    ("undo", "No Such Unit:9", "--yes"),
+]
+
+
+@pytest.mark.parametrize("args", REFUSED_BY_A_RULE, ids=" ".join)
+def test_a_rules_refusal_exits_1(table, args):
+    table.refused(*args)
+    assert table(*args, ok=False).exit_code == 1
+
+
+def test_a_missing_campaign_file_is_not_found_not_malformed(empty):
+    assert empty("sheet", ok=False).exit_code == 1
+
+
+def _command(path: tuple[str, ...]) -> click.Command:
+    command: click.Command = cli
+    for name in path:
+        command = command.commands[name]  # type: ignore[attr-defined]
+    return command
+
+
+@pytest.mark.parametrize("path", [p for p in COMMAND_PATHS if p and not isinstance(_command(p), click.Group)],
+                         ids=" ".join)
+def test_every_command_takes_json_and_answers_a_malformed_call_in_json(request, path):
+    """Click parses before any file is opened; `odds` parses its options against the campaign's ruleset."""
+    t = request.getfixturevalue("table" if path == ("odds",) else "empty")
+    result = t(*path, "--json", "--no-such-option", ok=False)
+    assert result.exit_code == 2, result.output
+    answer = json.loads(result.stdout)
+    assert answer == {"error": answer["error"], "code": 2} and "--json" not in answer["error"]
+    assert result.stderr.strip() == f"Error: {answer['error']}"
+
+
+def test_a_rules_refusal_under_json_is_json_on_stdout_and_the_error_line_on_stderr(table):
+    result = table("pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom", "--json", ok=False)
+    assert json.loads(result.stdout) == {"error": "There is already a PC named Kira.", "code": 1}
+    assert result.stderr == "Error: There is already a PC named Kira.\n"
+
+
+def test_without_json_a_refusal_prints_nothing_on_stdout(table):
+    assert table("challenge", "open", "Wall", "--threat", "Huge", "--type", "Phantom", "--rating", "4",
+                 ok=False).stdout == ""
+
+
+@pytest.mark.parametrize("args, given, recorded", [
+    (("trait", "add", "Kira", "Eye", "+1 / 1d", "--cost", "DESTINY", "--frequency", "Scene", "--target", "Cohort"),
+     "cost", "destiny"),
+    (("challenge", "open", "Wall", "--threat", "major", "--type", "SPARROW", "--rating", "3"), "threat", "Major"),
+])
+def test_a_fixed_value_is_a_choice_taken_in_any_case_and_recorded_in_the_rules_spelling(table, args, given, recorded):
+    assert recorded in table(*args).stdout
+
+
+@pytest.mark.parametrize("option, args", [
+    ("--ruleset", ("new", "X", "--ruleset", "chess")),
+    ("--threat", ("challenge", "open", "Wall", "--threat", "Huge", "--type", "Phantom", "--rating", "3")),
+    ("--type", ("hand-of-doom", "challenge", "Warden", "--threat", "Major", "--type", "Pilot", "--rating", "3")),
+    ("--cost", ("trait", "add", "Kira", "Eye", "+1 / 1d", "--cost", "gold")),
+    ("--target", ("trait", "add", "Kira", "Eye", "+1 / 1d", "--target", "gm")),
+    ("--frequency", ("trait", "add", "Kira", "Eye", "+1 / 1d", "--frequency", "hourly")),
+])
+def test_a_value_outside_a_choice_is_malformed_and_the_help_lists_the_choices(table, option, args):
+    line = table.refused(*args)
+    assert line.startswith(f"Error: Invalid value for '{option}'") and table(*args, ok=False).exit_code == 2
+    help_lines = table(*args[:-2], "--help").stdout.splitlines()
+    assert any(l.strip().startswith(f"{option} [") and "|" in l for l in help_lines)
+
+
+def test_completion_offers_a_choices_values():
+    from click.shell_completion import ShellComplete
+    complete = ShellComplete(cli, {}, "campaign", "_CAMPAIGN_COMPLETE")
+    offered = [c.value for c in complete.get_completions(["trait", "add", "Kira", "Eye", "+1", "--cost"], "d")]
+    assert offered == ["destiny", "doom", "destiny-or-doom"]
+
+
+def _a_round_to_undo(table) -> None:
+    table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "6,2,3,3,4")
+    table("challenge-turn", "Guards", "--faces", "6,6,6", "--stress", "Kira=3")
+
+
+def _undo_at_a_terminal(table, monkeypatch, answer: str):
+    import commands.records
+    monkeypatch.setattr(commands.records, "_on_a_terminal", lambda: True)
+    return table.runner.invoke(cli, ["--db", table.path, "undo"], input=answer)
+
+
+def test_undo_at_a_terminal_asks_before_it_says_it_reversed(table, monkeypatch):
+    _a_round_to_undo(table)
+    before = table.entries()
+    out = _undo_at_a_terminal(table, monkeypatch, "y\n").stdout
+    asked = out.index("Reverse Guards:1? [y/N]: y")
+    assert "Kira: Stress 3 -> 0" in out[:asked] and out.index("Undo Guards:1") > asked
+    assert "Would reverse" not in out and table.entries() > before
+
+
+def test_undo_declined_at_a_terminal_appends_nothing(table, monkeypatch):
+    _a_round_to_undo(table)
+    before = table.entries()
+    result = _undo_at_a_terminal(table, monkeypatch, "\n")
+    assert result.exit_code == 1 and "Undo Guards" not in result.stdout and table.entries() == before
+    assert result.stderr == "Error: nothing was appended: the reversal was not confirmed.\n"
+
+
+def test_undo_from_a_script_reverses_without_a_would_reverse_line(table):
+    _a_round_to_undo(table)
+    out = table("undo").stdout
+    assert out.startswith("#") and "Undo Guards:1" in out and "Would reverse" not in out
