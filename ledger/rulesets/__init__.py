@@ -32,6 +32,8 @@ class Ruleset:
     demo_name: str = ""  # the demo campaign's name
     round_commands: frozenset[str] = frozenset()  # commands that play a round (their unit is `Name:round`)
     command_prefix: str = ""  # dropped from its command names in undo's unit names (`d2d6_`)
+    # "module:function(name) -> id": the things a GM's note can be about (`campaign note --about`).
+    named: tuple[str, ...] = ()
     # Modules moved since ledgers were written: old dotted name -> module name in the package.
     # Stored events name their classes by module, so old names must keep resolving.
     moved: Mapping[str, str] = field(default_factory=dict)

@@ -6,6 +6,7 @@ RULESET = register(Ruleset(
     commands="commands:ActionDiceCommands",
     settings=("features_limit",), check_settings_with="commands:check_campaign_settings",
     demo="commands:play_demo", demo_name="The Drowned Archive",
+    named=("character:pc_id",),
     moved={
     "ledger.systems.action_dice": "commands",
     "ledger.systems.action_dice_character": "character",

@@ -7,6 +7,7 @@ RULESET = register(Ruleset(
     settings=("supply_threshold", "d100_step"), check_settings_with="pools:check_settings",
     demo="commands:play_demo", demo_name="The Heavy Gate",
     command_prefix="d2d6_",
+    named=("model:hero_id", "model:item_id", "model:tracker_id"),
     moved={
     "ledger.systems.decision_2d6": "commands",
     "ledger.systems.decision_2d6_model": "model",

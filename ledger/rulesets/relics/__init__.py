@@ -7,6 +7,7 @@ RULESET = register(Ruleset(
     versions=("0.6.1", "0.2.0"),
     demo="demo:play", demo_name="The Moon Heist",
     round_commands=frozenset({"cohort_turn", "challenge_turn", "roll", "place", "distribute"}),
+    named=("character:pc_id", "challenge:challenge_id"),
     moved={
     "ledger.rulesets.relics.rules": "rules",
     "ledger.character": "character",
