@@ -60,6 +60,8 @@ def history(ctx: click.Context, limit: int | None, at: str | None, pc: str | Non
 
     if limit is not None:
         values.integer(limit, "--limit", 0)
+    if session is not None:
+        values.integer(session, "--session", 1)
 
     def query(app: Any, db: Any) -> list:
         last = [e for e in (entry_at(db, at), _until(db, until)) if e is not None]
@@ -72,7 +74,7 @@ def history(ctx: click.Context, limit: int | None, at: str | None, pc: str | Non
 def _since(db: Any, since: str | None) -> int | None:
     """`--since 40` is entry 40; `--since TIME` the first entry made at or after it."""
     if since is None or since.strip().isdigit():
-        return int(since) if since is not None else None
+        return _number(since, "--since")
     stamp = _stamp(since, "--since")
     row = db.execute("SELECT min(entry) FROM history WHERE time >= ?", [stamp]).fetchone()
     return row[0] if row[0] is not None else 2**62
@@ -80,9 +82,15 @@ def _since(db: Any, since: str | None) -> int | None:
 
 def _until(db: Any, until: str | None) -> int | None:
     if until is None or until.strip().isdigit():
-        return int(until) if until is not None else None
+        return _number(until, "--until")
     _stamp(until, "--until")
     return entry_at(db, until)
+
+
+def _number(text: str | None, option: str) -> int | None:
+    from ledger import values
+
+    return None if text is None else values.integer(int(text), option, 0)
 
 
 def _stamp(text: str, option: str) -> str:

@@ -21,7 +21,6 @@ KINDS = {  # --kind: which history lines each names, by the event type the line 
     "notes": "h.type LIKE '%NoteTaken' AND h.reversed_at IS NULL",
     "house-rules": "h.type LIKE '%HouseRuleChanged'",
 }
-PCS = {"sheets", "beer_run_sheets", "d2d6_sheets", "action_dice_characters"}  # tables of characters, by NAMED
 
 
 @dataclass
@@ -72,9 +71,9 @@ def _build(db: Database, f: Filters) -> None:
     if f.until is not None:
         _add(f, "h.entry <= ?", f.until)
     if f.pc is not None:
-        _named(db, f, f.pc, "PC", lambda t: t in PCS)
+        _named(db, f, f.pc, "PC", lambda t: t in _characters())
     if f.challenge is not None:
-        _named(db, f, f.challenge, "Challenge", lambda t: t not in PCS)
+        _named(db, f, f.challenge, "Challenge", lambda t: t not in _characters())
     if f.round is not None:
         _add(f, "h.round = ? COLLATE NOCASE OR h.entry IN (SELECT entry FROM notes WHERE round = ? COLLATE NOCASE)",
              f.round, f.round)
@@ -122,6 +121,13 @@ def _named(db: Database, f: Filters, name: str, what: str, wanted: Any) -> None:
          + (" OR h.round LIKE ? ESCAPE '\\'" if what == "Challenge" else ""),
          *[i.replace("-", "") for i in ids], name, match_query(name),
          *([name.replace("%", "\\%").replace("_", "\\_") + ":%"] if what == "Challenge" else []))
+
+
+def _characters() -> set[str]:
+    """The tables of characters each ruleset names things in (`NAMED_CHARACTERS`)."""
+    from projections import rulesets
+
+    return {t for m in rulesets.modules() for t in getattr(m, "NAMED_CHARACTERS", ())}
 
 
 def _session(db: Database, f: Filters) -> None:

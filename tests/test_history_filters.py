@@ -105,9 +105,20 @@ def test_json_returns_the_rows_the_text_shows(played: Table) -> None:
     (("--kind", "dragons"), "--kind takes rolls, overrides"),
     (("--grep", "  ?! "), "--grep needs a word"),
     (("--since", "yesterday"), "--since takes an entry number or a time"),
+    (("--until", "9" * 30), "--until is too large"),
 ])
 def test_a_filter_naming_nothing_is_refused_in_one_line(played: Table, args: tuple, says: str) -> None:
     assert says in played.refused("history", *args)
+
+
+def test_pc_and_challenge_reach_other_rulesets_characters_and_things(tmp_path: Path) -> None:
+    t = Table(tmp_path / "d2.db")
+    t("demo", "--system", "decision-2d6")
+    torches = t.json("history", "--challenge", "torches")
+    assert torches and all("Torches" in r["line"] for r in torches)
+    assert "There is no PC named 'Torches'" in t.refused("history", "--pc", "Torches")
+    rolls = t.json("history", "--pc", "billy", "--kind", "rolls")
+    assert rolls and all("Billy" in r["line"] for r in rolls)
 
 
 def test_overrides_kind_finds_the_gm_override(table: Table) -> None:
