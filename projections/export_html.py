@@ -86,8 +86,8 @@ def html_chunks(db: Database, first: int, last: int, title: str, anchor: str | N
     campaign = {k: v for k, v in db.execute("SELECT key, value FROM campaign")}
     name = campaign.get("name") or "Campaign"
     yield _head(f"{name}: {title}")
-    span = db.execute("SELECT min(entry), max(entry), count(*) FROM history WHERE entry BETWEEN ? AND ?",
-                      [first, last]).fetchone()
+    span = db.execute("SELECT min(entry), max(entry), count(*) FROM history WHERE entry BETWEEN ? AND ? "
+                      f"AND {hidden_sql(gm_notes)}", [first, last]).fetchone()
     times = [_time_of(db, e) for e in span[:2]]
     yield _header(campaign, name, title, first, last, span[2], times)
     yield '<main>\n<section id="log">\n<h2>Log</h2>\n'

@@ -116,10 +116,11 @@ def _named(db: Database, f: Filters, name: str, what: str, wanted: Any) -> None:
     if not ids:
         raise NotFound(f"There is no {what} named '{name}' in this campaign.")
     marks = ", ".join("?" for _ in ids)
-    _add(f, f"h.about IN ({marks}) OR h.entry IN (SELECT entry FROM notes WHERE about = ? COLLATE NOCASE) "
-            "OR h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)"
+    named = any(ch.isalnum() for ch in name)  # a name of punctuation only is no word to search for
+    _add(f, f"h.about IN ({marks}) OR h.entry IN (SELECT entry FROM notes WHERE about = ? COLLATE NOCASE)"
+         + (" OR h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)" if named else "")
          + (" OR h.round LIKE ? ESCAPE '\\'" if what == "Challenge" else ""),
-         *[i.replace("-", "") for i in ids], name, match_query(name),
+         *[i.replace("-", "") for i in ids], name, *([match_query(name)] if named else []),
          *([name.replace("%", "\\%").replace("_", "\\_") + ":%"] if what == "Challenge" else []))
 
 

@@ -74,6 +74,9 @@ def test_gm_only_notes_stay_out_of_md_html_and_csv_unless_asked_and_jsonl_keeps_
         assert "bronze" in plain and "father" not in plain, fmt
         assert "father" in asked and "GM only" in asked, fmt
     assert "father" in table("export", "--format", "jsonl").stdout
+    counted = table("export", "--format", "html").stdout, table("export", "--format", "html", "--gm-notes").stdout
+    entries = table.entries()
+    assert f"({entries - 1} in the log)" in counted[0] and f"({entries} in the log)" in counted[1]
 
 
 def test_notes_belong_to_every_ruleset(tmp_path: Path) -> None:
