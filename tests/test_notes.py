@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Table
+from tests.test_postgres import postgres_ledger  # noqa: F401  (a fixture)
 
 
 def _note_rows(t: Table, *filters: str) -> list[dict]:
@@ -106,3 +107,15 @@ def test_rebuild_gives_the_same_notes_table_and_search_index(table: Table) -> No
     before = snapshot()
     table("rebuild")
     assert snapshot() == before and before[0] and before[1]
+
+
+def test_notes_undo_and_grep_work_with_the_ledger_on_postgresql(tmp_path: Path, postgres_ledger) -> None:
+    t = Table(tmp_path / "read.db")
+    t("demo")
+    assert "at most one of" in t.refused("note", "owes", "--about", "kira", "--round", "Vault Guards:2")
+    assert "There is no round" in t.refused("note", "owes", "--round", "Vault Guards:9")
+    t("note", "Kira still owes the fence", "--round", "Vault Guards:2", "--tag", "debt")
+    assert [r["line"] for r in t.json("history", "--grep", "fence")] == \
+        ["Note on round Vault Guards:2: Kira still owes the fence [#debt]"]
+    t("undo", "--yes")
+    assert t.json("history", "--tag", "debt") == [] and t.json("audit")["clean"]
