@@ -35,16 +35,25 @@ class Filters:
     grep: str | None = None
     since: int | None = None  # first entry
     until: int | None = None  # last entry
+
+
+@dataclass
+class _Query:
+    """The conditions (each one SQL expression over `history h`) and their arguments, in order."""
     where: list[str] = field(default_factory=list)
     args: list[Any] = field(default_factory=list)
+
+    def add(self, condition: str, *args: Any) -> None:
+        self.where.append(condition)
+        self.args.extend(args)
 
 
 def rows(db: Database, f: Filters, limit: int | None = None) -> list[dict[str, Any]]:
     """The history rows every filter lets through, in entry order (the last `limit` of them)."""
-    _build(db, f)
-    sql = ("SELECT h.* FROM history h WHERE " + " AND ".join(f"({w})" for w in f.where or ["1"])
-           + " ORDER BY h.entry" + (" DESC LIMIT ?" if limit else ""))
-    found = [dict(r) for r in _dicts(db, sql, f.args + ([limit] if limit else []))]
+    sql, args = sql_of(db, f)
+    if limit:
+        sql, args = sql + " DESC LIMIT ?", args + [limit]
+    found = list(_dicts(db, sql, args))
     found = found[::-1] if limit else found
     for row in found:
         row["unit"] = row.get("unit") or None
@@ -52,10 +61,10 @@ def rows(db: Database, f: Filters, limit: int | None = None) -> list[dict[str, A
 
 
 def sql_of(db: Database, f: Filters) -> tuple[str, list[Any]]:
-    """The query `rows` runs (for EXPLAIN QUERY PLAN in tests and the bench)."""
-    _build(db, f)
-    return ("SELECT h.* FROM history h WHERE " + " AND ".join(f"({w})" for w in f.where or ["1"])
-            + " ORDER BY h.entry", list(f.args))
+    """The query `rows` runs (also for EXPLAIN QUERY PLAN in the tests and the bench)."""
+    q = _build(db, f)
+    return ("SELECT h.* FROM history h WHERE " + " AND ".join(f"({w})" for w in q.where or ["1"])
+            + " ORDER BY h.entry", q.args)
 
 
 def _dicts(db: Database, sql: str, args: list[Any]):
@@ -64,36 +73,32 @@ def _dicts(db: Database, sql: str, args: list[Any]):
     return (dict(zip(names, r)) for r in cursor)
 
 
-def _build(db: Database, f: Filters) -> None:
-    f.where, f.args = [], []
+def _build(db: Database, f: Filters) -> _Query:
+    q = _Query()
     if f.since is not None:
-        _add(f, "h.entry >= ?", f.since)
+        q.add("h.entry >= ?", f.since)
     if f.until is not None:
-        _add(f, "h.entry <= ?", f.until)
+        q.add("h.entry <= ?", f.until)
     if f.pc is not None:
-        _named(db, f, f.pc, "PC", lambda t: t in _characters())
+        _named(db, q, f.pc, "PC", lambda t: t in _characters())
     if f.challenge is not None:
-        _named(db, f, f.challenge, "Challenge", lambda t: t not in _characters())
+        _named(db, q, f.challenge, "Challenge", lambda t: t not in _characters())
     if f.round is not None:
-        _add(f, "h.round = ? COLLATE NOCASE OR h.entry IN (SELECT entry FROM notes WHERE round = ? COLLATE NOCASE)",
+        q.add("h.round = ? COLLATE NOCASE OR h.entry IN (SELECT entry FROM notes WHERE round = ? COLLATE NOCASE)",
              f.round, f.round)
     if f.session is not None:
-        _session(db, f)
+        _session(db, q, f.session)
     for tag in f.tags:
-        _add(f, "h.entry IN (SELECT n.entry FROM notes n, json_each(n.tags) t WHERE t.value = ? "
+        q.add("h.entry IN (SELECT n.entry FROM notes n, json_each(n.tags) t WHERE t.value = ? "
                 "AND n.reversed_at IS NULL)", tag.strip().lstrip("#").casefold())
     if f.kinds:
         unknown = [k for k in f.kinds if k not in KINDS]
         if unknown:
             raise BadInput(f"--kind takes {', '.join(KINDS)}; not '{unknown[0]}'.")
-        f.where.append(" OR ".join(f"({KINDS[k]})" for k in dict.fromkeys(f.kinds)))
+        q.add(" OR ".join(f"({KINDS[k]})" for k in dict.fromkeys(f.kinds)))
     if f.grep is not None:
-        _add(f, "h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)", match_query(f.grep))
-
-
-def _add(f: Filters, condition: str, *args: Any) -> None:
-    f.where.append(condition)
-    f.args.extend(args)
+        q.add("h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)", match_query(f.grep))
+    return q
 
 
 def match_query(text: str) -> str:
@@ -105,7 +110,7 @@ def match_query(text: str) -> str:
     return " ".join('"' + w.replace('"', '""') + '"' for w in words)
 
 
-def _named(db: Database, f: Filters, name: str, what: str, wanted: Any) -> None:
+def _named(db: Database, q: _Query, name: str, what: str, wanted: Any) -> None:
     """Entries about one PC or Challenge: its own events, the notes about it, the lines naming it."""
     from projections import rulesets
 
@@ -115,13 +120,13 @@ def _named(db: Database, f: Filters, name: str, what: str, wanted: Any) -> None:
             ids += [r[0] for r in db.execute(f"SELECT id FROM [{table}] WHERE [{column}] = ? COLLATE NOCASE", [name])]
     if not ids:
         raise NotFound(f"There is no {what} named '{name}' in this campaign.")
-    marks = ", ".join("?" for _ in ids)
-    named = any(ch.isalnum() for ch in name)  # a name of punctuation only is no word to search for
-    _add(f, f"h.about IN ({marks}) OR h.entry IN (SELECT entry FROM notes WHERE about = ? COLLATE NOCASE)"
-         + (" OR h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)" if named else "")
-         + (" OR h.round LIKE ? ESCAPE '\\'" if what == "Challenge" else ""),
-         *[i.replace("-", "") for i in ids], name, *([match_query(name)] if named else []),
-         *([name.replace("%", "\\%").replace("_", "\\_") + ":%"] if what == "Challenge" else []))
+    parts = [(f"h.about IN ({', '.join('?' for _ in ids)})", [i.replace("-", "") for i in ids]),
+             ("h.entry IN (SELECT entry FROM notes WHERE about = ? COLLATE NOCASE)", [name])]
+    if any(ch.isalnum() for ch in name):  # a name of punctuation only is no word to search for
+        parts.append(("h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)", [match_query(name)]))
+    if what == "Challenge":  # its rounds: `Vault Guards:2`
+        parts.append(("h.round LIKE ? ESCAPE '\\'", [name.replace("%", "\\%").replace("_", "\\_") + ":%"]))
+    q.add(" OR ".join(c for c, _ in parts), *(a for _, args in parts for a in args))
 
 
 def _characters() -> set[str]:
@@ -131,10 +136,10 @@ def _characters() -> set[str]:
     return {t for m in rulesets.modules() for t in getattr(m, "NAMED_CHARACTERS", ())}
 
 
-def _session(db: Database, f: Filters) -> None:
+def _session(db: Database, q: _Query, number: int) -> None:
     from projections import sessions
 
-    span = sessions.entries_of(db, f.session)
+    span = sessions.entries_of(db, number)
     if span is None:
-        raise NotFound(f"There is no session {f.session}; see `campaign session list`.")
-    _add(f, "h.entry BETWEEN ? AND ?", *span)
+        raise NotFound(f"There is no session {number}; see `campaign session list`.")
+    q.add("h.entry BETWEEN ? AND ?", *span)
