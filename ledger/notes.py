@@ -31,7 +31,7 @@ def take(app: Any, text: str, tags: tuple[str, ...] = (), about: str | None = No
     def command(t: Table) -> dict[str, Any]:
         subject = _about(t, about) if about is not None else None
         t.campaign.note_taken(text, clean, subject, round_, entry, gm_only)
-        target = subject or round_ or (f"#{entry}" if entry is not None else None)
+        target = subject or round_ or (f"on entry {entry}" if entry is not None else None)
         return {"note": text, "tags": clean, "about": subject, "round": round_, "entry": entry,
                 "gm_only": gm_only, "unit": f"note {target}" if target else "note"}
     return app.run(command, "note")
