@@ -1,5 +1,5 @@
 """Commands every campaign has, whatever its ruleset: make one, sessions, status, sheets, pools,
-statements, history, rebuild and the demo."""
+statements, rebuild and the demo (history and notes: commands/history.py)."""
 from __future__ import annotations
 
 import os
@@ -224,25 +224,6 @@ def statement(ctx: click.Context, balance: str) -> None:
             raise NotFound(f"No balance named '{balance}'; balances: {known}.")
         return {"balance": balance, "entries": rows}
     read_view(ctx, query, statement_text)
-
-
-@COMMANDS.command()
-@click.option("--limit", type=int, default=None, help="Only the last N entries.")
-@at_option
-@json_option
-@click.pass_context
-def history(ctx: click.Context, limit: int | None, at: str | None) -> None:
-    """Show the campaign history: one line per ledger entry, with its number and time.
-
-    Example: campaign history --limit 20 --at 40
-    """
-    from ledger import values
-    from projections.text import history_text
-    from projections import views
-
-    if limit is not None:
-        values.integer(limit, "--limit", 1)  # 0 or less would print everything
-    read_view(ctx, lambda app, db: views.history(db, last=entry_at(db, at), limit=limit), history_text)
 
 
 @COMMANDS.command()

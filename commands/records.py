@@ -197,10 +197,11 @@ def replay(ctx: click.Context, round_name: str | None, leader: str | None, assis
 @click.option("--from", "first", type=int, help="First entry (default: the first).")
 @click.option("--to", "last", type=int, help="Last entry (default: the newest).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE (default: stdout).")
+@click.option("--gm-notes", is_flag=True, help="Include the notes taken --gm-only (md, html, csv; jsonl always holds them).")
 @json_option
 @click.pass_context
 def export(ctx: click.Context, fmt: str, session_number: int | None, first: int | None, last: int | None,
-           output: str | None) -> None:
+           output: str | None, gm_notes: bool) -> None:
     """Export a session, a range of entries or the whole campaign as Markdown, HTML, JSON Lines or CSV.
 
     JSON Lines carries every entry with its number, time, type, data and hash: `import` reads it.
@@ -222,7 +223,7 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
         raise NotFound(f"The range #{first}-#{last} holds no entries; the ledger has #1-#{newest}.")
     if (first, last) != (1, newest) and session_number is None:
         title = f"entries #{first} to #{last}"
-    chunks = _export_chunks(app, db, fmt, first, last, title)
+    chunks = _export_chunks(app, db, fmt, first, last, title, gm_notes)
     with progress_bar(ctx, last - first + 1, f"Exporting {fmt}") as bar:
         target = open(output, "w", encoding="utf-8", newline="") if output else None
         try:
@@ -239,7 +240,7 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
                lambda r: f"Wrote entries #{r['first']}-#{r['last']} as {r['format']} to {r['output']}.")
 
 
-def _export_chunks(app: Any, db: Any, fmt: str, first: int, last: int, title: str):
+def _export_chunks(app: Any, db: Any, fmt: str, first: int, last: int, title: str, gm_notes: bool = False):
     """Each format's chunks, ending with the anchor line (the head of the chain when exported)."""
     from ledger import interchange
     from ledger.chain import anchor_line, chained
@@ -249,11 +250,11 @@ def _export_chunks(app: Any, db: Any, fmt: str, first: int, last: int, title: st
     if fmt == "jsonl":
         return (line + "\n" for line in interchange.export_lines(app, first, last, anchor=anchor))
     if fmt == "csv":
-        return itertools.chain(exporting.csv_chunks(db, first, last), [anchor + "\r\n"])
+        return itertools.chain(exporting.csv_chunks(db, first, last, gm_notes), [anchor + "\r\n"])
     if fmt == "html":
         from projections.export_html import html_chunks
-        return html_chunks(db, first, last, title, anchor=anchor)
-    return itertools.chain(exporting.markdown_chunks(db, first, last, title), [f"\n{anchor}\n"])
+        return html_chunks(db, first, last, title, anchor=anchor, gm_notes=gm_notes)
+    return itertools.chain(exporting.markdown_chunks(db, first, last, title, gm_notes), [f"\n{anchor}\n"])
 
 
 @COMMANDS.command("import")

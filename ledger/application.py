@@ -202,6 +202,12 @@ class CampaignLedger(Application):
             return {"session": camp.sessions}
         return self.run(command)
 
+    def note(self, text: str, tags: tuple[str, ...] = (), about: str | None = None, round_: str | None = None,
+             entry: int | None = None, gm_only: bool = False) -> Report:
+        """The GM's note on the campaign, a thing, a round or an entry (see ledger/notes.py)."""
+        from ledger import notes
+        return notes.take(self, text, tags, about, round_, entry, gm_only)
+
     # --- undo ----------------------------------------------------------------------------------
 
     def undo(self, key: str | None, cascade: bool, dry_run: bool = False) -> Report:

@@ -85,6 +85,11 @@ class Campaign(Reversible):
     def gm_overrode(self, rule: str, gm_override: str) -> None:
         """The GM's last word on a rule the command broke; the entry keeps both."""
 
+    @event("NoteTaken")
+    def note_taken(self, text: str, tags: list, about: str | None, round: str | None,
+                   entry: int | None, gm_only: bool) -> None:
+        """The GM's own record (issue 13): it changes no game state, so undo only marks it reversed."""
+
     @event("HouseRuleChanged")
     def house_rule_changed(self, rule: str, value: Any, previous: Any, reason: str) -> None:
         self.house_rules[rule] = value

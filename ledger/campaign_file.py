@@ -25,6 +25,8 @@ LEDGER_TABLES = frozenset({"stored_events", "ledger_chain", "ledger_commands"})
 SQLITE_INTERNAL = frozenset({"sqlite_sequence", "sqlite_stat1", "sqlite_stat4"})
 OTHER_TABLES = frozenset({"stored_snapshots", "position", "_sqlite_migrations", "chain_checked",
                           "ledger_meta", "ledger_signatures", "ledger_binding"})
+# The history's full-text index (migrations m011): sqlite-utils' FTS5 table and its shadow tables.
+OTHER_TABLES |= frozenset({"history_fts", *(f"history_fts_{s}" for s in ("data", "idx", "docsize", "config"))})
 
 
 # Files this process found to be campaign files. Reading a database file's header with a plain

@@ -92,6 +92,17 @@ def m010_read_notes(db: Database) -> None:
     db["read_notes"].create({"entry": int, "note": str}, pk="entry")
 
 
+@migrations()
+def m011_notes_and_search(db: Database) -> None:
+    """The GM's notes (what each is about, its tags, GM-only or not) and a full-text index over
+    the history lines, notes included: FTS5 through sqlite-utils, kept current by triggers on
+    every insert, update and delete the projections make (so rebuild gives the same index),
+    and found by Datasette's search box on the history table."""
+    db["notes"].create({"entry": int, "time": str, "text": str, "tags": str, "about": str, "round": str,
+                        "target_entry": int, "gm_only": int, "reversed_at": int}, pk="entry")
+    db["history"].enable_fts(["line"], create_triggers=True)
+
+
 def rederive(db: Database) -> None:
     """The new tables hold what older files never recorded: the read model is derived again from
     the ledger on the next catch-up (the runner rebuilds read tables whose position was cleared)."""

@@ -10,14 +10,14 @@ from sqlite_utils import Database
 from projections import session_log, views
 
 
-def markdown_chunks(db: Database, first: int, last: int, title: str) -> Iterator[str]:
+def markdown_chunks(db: Database, first: int, last: int, title: str, gm_notes: bool = False) -> Iterator[str]:
     info = views.campaign(db)
     span = list(session_log.rows(db, first, first)) + list(session_log.rows(db, last, last))
     when = f", {span[0]['time']} to {span[-1]['time']}" if span else ""
     yield f"# {info.get('name', 'Campaign')}: {title}\n\n"
     yield (f"Entries #{first} to #{last}{when}. Rules: {info.get('ruleset')} {info.get('rules_version')}. "
            f"{session_log.summary(db, first, last)}\n")
-    for group in session_log.groups(db, first, last):
+    for group in session_log.groups(db, first, last, gm_notes):
         undone = group.reversed_at
         heading = f"~~{group.title}~~ (reversed at #{undone})" if undone else group.title
         yield f"\n## {heading}\n\n{session_log.summary_of(db, group)}\n\n"
@@ -35,10 +35,10 @@ def _md(text: str) -> str:
     return text
 
 
-def csv_chunks(db: Database, first: int, last: int) -> Iterator[str]:
+def csv_chunks(db: Database, first: int, last: int, gm_notes: bool = False) -> Iterator[str]:
     """The history rows, a CSV line per entry (the header first)."""
     yield _csv_line(["entry", "time", "type", "round", "line"])
-    for row in session_log.rows(db, first, last):
+    for row in session_log.rows(db, first, last, gm_notes):
         yield _csv_line([row["entry"], row["time"], row["type"], row["round"] or "", row["line"]])
 
 

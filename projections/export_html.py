@@ -16,6 +16,7 @@ from typing import Iterable, Iterator
 from sqlite_utils import Database
 
 from projections import session_log
+from projections.campaign_notes import hidden_sql
 
 FLUSH = 200          # rows rendered before a piece is yielded
 BUCKETS = 160        # chart buckets per series: at most 6 points each, so ~1000 points a series
@@ -78,18 +79,19 @@ footer { color: var(--muted); font-size: .8rem; text-align: center; padding: 1re
 """
 
 
-def html_chunks(db: Database, first: int, last: int, title: str, anchor: str | None = None) -> Iterator[str]:
+def html_chunks(db: Database, first: int, last: int, title: str, anchor: str | None = None,
+                gm_notes: bool = False) -> Iterator[str]:
     """The log of entries `first`..`last` as one standalone HTML document, in pieces (the footer
     ends with the anchor line, when given, for a printout to keep)."""
     campaign = {k: v for k, v in db.execute("SELECT key, value FROM campaign")}
     name = campaign.get("name") or "Campaign"
     yield _head(f"{name}: {title}")
-    span = db.execute("SELECT min(entry), max(entry), count(*) FROM history WHERE entry BETWEEN ? AND ?",
-                      [first, last]).fetchone()
+    span = db.execute("SELECT min(entry), max(entry), count(*) FROM history WHERE entry BETWEEN ? AND ? "
+                      f"AND {hidden_sql(gm_notes)}", [first, last]).fetchone()
     times = [_time_of(db, e) for e in span[:2]]
     yield _header(campaign, name, title, first, last, span[2], times)
     yield '<main>\n<section id="log">\n<h2>Log</h2>\n'
-    yield from _log(db, first, last, (times[0] or "")[:10])
+    yield from _log(db, first, last, (times[0] or "")[:10], gm_notes)
     yield '</section>\n<section id="charts">\n<h2>Charts</h2>\n'
     yield _pools_chart(db, first, last)
     yield _stress_chart(db, first, last)
@@ -137,14 +139,14 @@ def _when(stamp: str | None) -> str:
 
 # --- the log, streamed group by group ----------------------------------------------------------------
 
-def _log(db: Database, first: int, last: int, day: str) -> Iterator[str]:
+def _log(db: Database, first: int, last: int, day: str, gm_notes: bool = False) -> Iterator[str]:
     """Rows in entry order (each row's chips need the one before it), rendered a whole group at a time."""
     before = db.execute("SELECT destiny, doom FROM balances WHERE entry < ? ORDER BY entry DESC LIMIT 1",
                         [first]).fetchone() or (0, 0)
     pools = tuple(before)
     rows = db.execute("SELECT h.entry, h.time, h.line, h.round, h.reversed_at, b.destiny, b.doom FROM history h "
                       "LEFT JOIN balances b ON b.entry = h.entry WHERE h.entry BETWEEN ? AND ? "
-                      "ORDER BY h.entry", [first, last])
+                      f"AND {hidden_sql(gm_notes, 'h.entry')} ORDER BY h.entry", [first, last])
     changes = _Peek(db.execute(
         "SELECT entry, balance, value, delta FROM balance_changes WHERE entry BETWEEN ? AND ? "
         "AND (balance LIKE '%:stress' OR balance LIKE '%:agony') ORDER BY entry, balance", [first, last]))

@@ -9,7 +9,7 @@ from sqlite_utils import Database
 from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 from ledger.undo import LABELS
-from projections import rulesets
+from projections import campaign_notes, rulesets
 
 
 TABLES = ("history",)
@@ -73,4 +73,5 @@ LINES: dict[type, Callable[[_Names, Any], str]] = {
     Campaign.HouseRuleChanged: lambda n, e: f"House rule: {e.rule} is now {_rule_value(e.value)} "
     f"(was {_rule_value(e.previous)})" + (f": {e.reason}" if e.reason else ""),
     Campaign.SessionEnded: lambda n, e: f"Session {e.number} ends: {e.title}",
+    Campaign.NoteTaken: lambda n, e: campaign_notes.line(e),
 }

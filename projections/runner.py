@@ -21,7 +21,7 @@ from sqlite_utils import Database
 from ledger.errors import BadInput, ReadModelStuck
 from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
-from projections import balances, campaign, history, notes, rulesets, sessions, units
+from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
@@ -33,7 +33,7 @@ def refresh() -> None:
     """The projections of the core and of every ruleset registered now (a ruleset registering
     later calls this again); the history comes last, so its lines can name what the others made."""
     global MODULES, PROJECTIONS, OWNED, READ_TABLES
-    MODULES = (campaign, balances, sessions, *rulesets.modules(), notes, history)
+    MODULES = (campaign, balances, sessions, *rulesets.modules(), notes, campaign_notes, history)
     PROJECTIONS = tuple(m.apply for m in MODULES)
     OWNED = tuple((table, column) for m in MODULES for table, column in getattr(m, "OWNED", {}).items())
     READ_TABLES = tuple(t for m in MODULES for t in m.TABLES)

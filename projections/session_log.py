@@ -14,6 +14,8 @@ from typing import Any, Iterator
 
 from sqlite_utils import Database
 
+from projections.campaign_notes import hidden_sql
+
 
 @dataclass
 class Group:
@@ -47,17 +49,18 @@ class Group:
         return min(own) if self.round and own and all(own) else None
 
 
-def rows(db: Database, first: int, last: int) -> Iterator[dict[str, Any]]:
+def rows(db: Database, first: int, last: int, gm_notes: bool = False) -> Iterator[dict[str, Any]]:
+    """The history rows of a stretch, GM-only notes left out unless the GM asks for them."""
     cursor = db.execute("SELECT entry, time, type, round, line, reversed_at FROM history "
-                        "WHERE entry BETWEEN ? AND ? ORDER BY entry", [first, last])
+                        f"WHERE entry BETWEEN ? AND ? AND {hidden_sql(gm_notes)} ORDER BY entry", [first, last])
     names = [d[0] for d in cursor.description]
     for row in cursor:
         yield dict(zip(names, row))
 
 
-def groups(db: Database, first: int, last: int) -> Iterator[Group]:
+def groups(db: Database, first: int, last: int, gm_notes: bool = False) -> Iterator[Group]:
     grouper = Grouper(spans(db, first, last))
-    for row in rows(db, first, last):
+    for row in rows(db, first, last, gm_notes):
         yield from grouper.add(row)
     yield from grouper.finish()
 

@@ -35,6 +35,8 @@ class Ruleset:
     replay_round: str = ""  # "module": a round's replay (compare, recorded_choices, changed, play_on)
     replay_roll: str = ""  # "module:function(event)": how a recorded roll plays again, or None
     audit: str = ""  # "module": `leader(event)` and `roller(event, leaders)` say who threw its dice
+    # "module:function(name) -> id": the things a GM's note can be about (`campaign note --about`).
+    named: tuple[str, ...] = ()
     # Modules moved since ledgers were written: old dotted name -> module name in the package.
     # Stored events name their classes by module, so old names must keep resolving.
     moved: Mapping[str, str] = field(default_factory=dict)

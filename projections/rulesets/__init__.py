@@ -1,5 +1,5 @@
 """The read side of every ruleset: each package here lists its projection modules in `MODULES`
-(each with `TABLES`, `apply`, and optionally `OWNED`, `LINES`, `NAMED`, `round_of`); the runner
+(each with `TABLES`, `apply`, and optionally `OWNED`, `LINES`, `NAMED`, `NAMED_CHARACTERS`, `round_of`); the runner
 and the history iterate them and name no ruleset.
 
 Packages beside this module are found by themselves; a ruleset from elsewhere (a plug-in, a

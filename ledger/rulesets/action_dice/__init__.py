@@ -7,8 +7,9 @@ RULESET = register(Ruleset(
     settings=("features_limit",), check_settings_with="commands:check_campaign_settings",
     demo="commands:play_demo", demo_name="The Drowned Archive",
     replay_roll="replay:roll",
+    named=("character:pc_id",),
     moved={
     "ledger.systems.action_dice": "commands",
     "ledger.systems.action_dice_character": "character",
-    "ledger.rulesets.action_dice.rules": "rules",
+    "ledger.rules.action_dice": "rules",
 }))

@@ -8,6 +8,7 @@ RULESET = register(Ruleset(
     demo="commands:play_demo", demo_name="The Beer Run",
     round_commands=frozenset({"beer_run_goal", "beer_run_help", "beer_run_roll", "beer_run_pips", "beer_run_cede"}),
     command_prefix="beer_run_",
+    named=("character:character_id", "conflict:conflict_id"),
     moved={
     "ledger.systems.beer_run": "commands",
     "ledger.systems.beer_run_character": "character",
@@ -15,5 +16,5 @@ RULESET = register(Ruleset(
     "ledger.systems.beer_run_effects": "effects",
     "ledger.systems.beer_run_play": "play",
     "ledger.systems.beer_run_round": "round",
-    "ledger.rulesets.beer_run.rules": "rules",
+    "ledger.rules.beer_run": "rules",
 }))

@@ -8,10 +8,11 @@ RULESET = register(Ruleset(
     demo="commands:play_demo", demo_name="The Heavy Gate",
     command_prefix="d2d6_",
     replay_roll="replay:roll",
+    named=("model:hero_id", "model:item_id", "model:tracker_id"),
     moved={
     "ledger.systems.decision_2d6": "commands",
     "ledger.systems.decision_2d6_model": "model",
     "ledger.systems.decision_2d6_pools": "pools",
     "ledger.systems.decision_2d6_rolls": "rolls",
-    "ledger.rulesets.decision_2d6.rules": "rules",
+    "ledger.rules.decision_2d6": "rules",
 }))

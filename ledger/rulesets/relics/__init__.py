@@ -8,8 +8,9 @@ RULESET = register(Ruleset(
     demo="demo:play", demo_name="The Moon Heist", audit="audit",
     round_commands=frozenset({"cohort_turn", "challenge_turn", "roll", "place", "distribute"}),
     replay_round="replay",
+    named=("character:pc_id", "challenge:challenge_id"),
     moved={
-    "ledger.rulesets.relics.rules": "rules",
+    "ledger.rules.relics": "rules",
     "ledger.character": "character",
     "ledger.challenge": "challenge",
     "ledger.turns": "turns",

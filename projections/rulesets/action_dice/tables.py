@@ -14,6 +14,7 @@ CONDITIONS, ROLLS = "action_dice_conditions", "action_dice_rolls"
 TABLES: tuple[str, ...] = (CHARACTERS, ASSETS, FEATURES, CONDITIONS, ROLLS)
 OWNED = {CHARACTERS: "id", ASSETS: "character_id", FEATURES: "character_id", CONDITIONS: "character_id"}
 NAMED = ((CHARACTERS, "name"),)  # the history names a character by its id
+NAMED_CHARACTERS = (CHARACTERS,)  # of those, the tables of characters (`history --pc`; the rest: --challenge)
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

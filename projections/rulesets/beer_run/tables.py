@@ -20,6 +20,7 @@ TABLES: tuple[str, ...] = ("beer_run_sheets", "beer_run_abilities", "beer_run_in
                            "beer_run_conflicts", "beer_run_comparisons")
 OWNED = {"beer_run_sheets": "id", "beer_run_abilities": "character_id", "beer_run_conflicts": "id"}
 NAMED = (("beer_run_sheets", "name"), ("beer_run_conflicts", "name"))  # for the history
+NAMED_CHARACTERS = ("beer_run_sheets",)  # of those, the tables of characters (`history --pc`; the rest: --challenge)
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

@@ -19,6 +19,7 @@ TABLES: tuple[str, ...] = ("d2d6_sheets", "d2d6_sheet_rows", "d2d6_rolls", "d2d6
                            "d2d6_supplies", "d2d6_supply_rows", "d2d6_trackers", "d2d6_tracker_rows")
 OWNED = {"d2d6_sheets": "id", "d2d6_supplies": "id", "d2d6_trackers": "id"}  # see runner.unmake
 NAMED = (("d2d6_sheets", "name"), ("d2d6_supplies", "item"), ("d2d6_trackers", "tracker"))  # for the history
+NAMED_CHARACTERS = ("d2d6_sheets",)  # of those, the tables of characters (`history --pc`; the rest: --challenge)
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

@@ -1,0 +1,104 @@
+"""The GM's own records (issue 13): `note` appends a note, `history` shows and finds entries."""
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from commands.parsing import at_option, entry_at
+from commands.plumbing import json_option, read_view, write_command
+from ledger.errors import BadInput
+
+COMMANDS = click.Group()  # added to `campaign` by cli.py
+
+
+@COMMANDS.command()
+@click.argument("text")
+@click.option("--tag", "tags", multiple=True, metavar="T", help="A tag to find the note by (history --tag). Repeatable.")
+@click.option("--about", metavar="NAME", help="The PC, Challenge or other thing of the campaign it is about.")
+@click.option("--round", "round_", metavar="NAME:N", help='The round it is about, as undo names it: "Vault Guards:2".')
+@click.option("--entry", type=int, metavar="N", help="The ledger entry it is about.")
+@click.option("--gm-only", is_flag=True, help="Keep it out of exports (md, html, csv) unless --gm-notes.")
+@json_option
+@click.pass_context
+def note(ctx: click.Context, text: str, tags: tuple[str, ...], about: str | None, round_: str | None,
+         entry: int | None, gm_only: bool) -> None:
+    """Append a note to the campaign: a ledger entry of its own, shown in history and exports,
+    reversed by `campaign undo` like any other command.
+
+    Example: campaign note "Bo got the scar from the guard captain" --about Bo --tag scar
+    """
+    write_command(ctx, lambda app: app.note(text, tags, about, round_, entry, gm_only))
+
+
+@COMMANDS.command()
+@click.option("--limit", type=int, default=None, help="Only the last N entries (of those the filters let through).")
+@at_option
+@click.option("--pc", metavar="NAME", help="Entries about a PC (or character): its own, notes about it, lines naming it.")
+@click.option("--challenge", metavar="NAME", help="Entries about a Challenge (or conflict, item, tracker), its rounds included.")
+@click.option("--round", "round_", metavar="NAME:N", help='One round\'s entries and the notes on it: "Vault Guards:2".')
+@click.option("--session", type=int, metavar="N", help="One play session's entries.")
+@click.option("--tag", "tags", multiple=True, metavar="T", help="Notes with this tag (all given). Repeatable.")
+@click.option("--kind", "kinds", multiple=True, metavar="KIND",
+              help="rolls, overrides, reversals, notes (standing ones) or house-rules (any given). Repeatable.")
+@click.option("--grep", metavar="TEXT", help="Lines holding every word of TEXT (full-text index; notes included).")
+@click.option("--since", metavar="N|TIME", help="From entry N, or from a time (2026-11-22T20:15, UTC unless given).")
+@click.option("--until", metavar="N|TIME", help="Up to entry N, or up to a time (UTC unless given).")
+@json_option
+@click.pass_context
+def history(ctx: click.Context, limit: int | None, at: str | None, pc: str | None, challenge: str | None,
+            round_: str | None, session: int | None, tags: tuple[str, ...], kinds: tuple[str, ...],
+            grep: str | None, since: str | None, until: str | None) -> None:
+    """Show the campaign history: one line per ledger entry, with its number and time. Filters
+    combine (every one must hold); --json gives the same rows.
+
+    Example: campaign history --pc Bo --kind notes --grep scar --since 2026-11-01
+    """
+    from ledger import values
+    from projections import history_search as search
+    from projections.text import history_text
+
+    if limit is not None:
+        values.integer(limit, "--limit", 1)  # 0 or less would print everything
+    if session is not None:
+        values.integer(session, "--session", 1)
+
+    def query(app: Any, db: Any) -> list:
+        last = [e for e in (entry_at(db, at), _until(db, until)) if e is not None]
+        filters = search.Filters(pc, challenge, round_, session, tags, tuple(k.casefold() for k in kinds), grep,
+                                 _since(db, since), min(last) if last else None)
+        return search.rows(db, filters, limit)
+    read_view(ctx, query, history_text)
+
+
+def _since(db: Any, since: str | None) -> int | None:
+    """`--since 40` is entry 40; `--since TIME` the first entry made at or after it."""
+    if since is None or since.strip().isdigit():
+        return _number(since, "--since")
+    stamp = _stamp(since, "--since")
+    row = db.execute("SELECT min(entry) FROM history WHERE time >= ?", [stamp]).fetchone()
+    return row[0] if row[0] is not None else 2**62
+
+
+def _until(db: Any, until: str | None) -> int | None:
+    if until is None or until.strip().isdigit():
+        return _number(until, "--until")
+    _stamp(until, "--until")
+    return entry_at(db, until)
+
+
+def _number(text: str | None, option: str) -> int | None:
+    from ledger import values
+
+    return None if text is None else values.integer(int(text), option, 0)
+
+
+def _stamp(text: str, option: str) -> str:
+    from datetime import datetime, timezone
+
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise BadInput(f"{option} takes an entry number or a time like 2026-11-22T20:15, not '{text}'.") from None
+    when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
+    return when.astimezone(timezone.utc).isoformat(timespec="seconds")

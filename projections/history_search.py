@@ -1,0 +1,145 @@
+"""Finding things in the history (issue 13): filters that combine, each one SQL condition.
+
+`--grep` answers from the FTS5 index on the history lines (`history_fts`, notes included),
+never from a LIKE scan: a long campaign's search stays an index lookup. Names (`--pc`,
+`--challenge`) match the entries whose aggregate is that thing, the notes about it, and the
+lines that name it as a word (the index again), since a Cohort turn names its PCs in its line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlite_utils import Database
+
+from ledger.errors import BadInput, NotFound
+
+KINDS = {  # --kind: which history lines each names, by the event type the line came from
+    "rolls": "h.type LIKE '%Rolled' OR h.type LIKE '%.Rolled'",
+    "overrides": "h.type LIKE '%GMOverrode' OR h.line LIKE '%GM override%'",
+    "reversals": "h.type LIKE '%Reversed'",
+    "notes": "h.type LIKE '%NoteTaken' AND h.reversed_at IS NULL",
+    "house-rules": "h.type LIKE '%HouseRuleChanged'",
+}
+
+
+@dataclass
+class Filters:
+    """What `campaign history` was asked for; every field left empty filters nothing."""
+    pc: str | None = None
+    challenge: str | None = None
+    round: str | None = None
+    session: int | None = None
+    tags: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    grep: str | None = None
+    since: int | None = None  # first entry
+    until: int | None = None  # last entry
+
+
+@dataclass
+class _Query:
+    """The conditions (each one SQL expression over `history h`) and their arguments, in order."""
+    where: list[str] = field(default_factory=list)
+    args: list[Any] = field(default_factory=list)
+
+    def add(self, condition: str, *args: Any) -> None:
+        self.where.append(condition)
+        self.args.extend(args)
+
+
+def rows(db: Database, f: Filters, limit: int | None = None) -> list[dict[str, Any]]:
+    """The history rows every filter lets through, in entry order (the last `limit` of them)."""
+    sql, args = sql_of(db, f)
+    if limit:
+        sql, args = sql + " DESC LIMIT ?", args + [limit]
+    found = list(_dicts(db, sql, args))
+    found = found[::-1] if limit else found
+    for row in found:
+        row["unit"] = row.get("unit") or None
+    return found
+
+
+def sql_of(db: Database, f: Filters) -> tuple[str, list[Any]]:
+    """The query `rows` runs (also for EXPLAIN QUERY PLAN in the tests and the bench)."""
+    q = _build(db, f)
+    return ("SELECT h.* FROM history h WHERE " + " AND ".join(f"({w})" for w in q.where or ["1"])
+            + " ORDER BY h.entry", q.args)
+
+
+def _dicts(db: Database, sql: str, args: list[Any]):
+    cursor = db.execute(sql, args)
+    names = [d[0] for d in cursor.description]
+    return (dict(zip(names, r)) for r in cursor)
+
+
+def _build(db: Database, f: Filters) -> _Query:
+    q = _Query()
+    if f.since is not None:
+        q.add("h.entry >= ?", f.since)
+    if f.until is not None:
+        q.add("h.entry <= ?", f.until)
+    if f.pc is not None:
+        _named(db, q, f.pc, "PC", lambda t: t in _characters())
+    if f.challenge is not None:
+        _named(db, q, f.challenge, "Challenge", lambda t: t not in _characters())
+    if f.round is not None:
+        q.add("h.round = ? COLLATE NOCASE OR h.entry IN (SELECT entry FROM notes WHERE round = ? COLLATE NOCASE)",
+             f.round, f.round)
+    if f.session is not None:
+        _session(db, q, f.session)
+    for tag in f.tags:
+        q.add("h.entry IN (SELECT n.entry FROM notes n, json_each(n.tags) t WHERE t.value = ? "
+                "AND n.reversed_at IS NULL)", tag.strip().lstrip("#").casefold())
+    if f.kinds:
+        unknown = [k for k in f.kinds if k not in KINDS]
+        if unknown:
+            raise BadInput(f"--kind takes {', '.join(KINDS)}; not '{unknown[0]}'.")
+        q.add(" OR ".join(f"({KINDS[k]})" for k in dict.fromkeys(f.kinds)))
+    if f.grep is not None:
+        q.add("h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)", match_query(f.grep))
+    return q
+
+
+def match_query(text: str) -> str:
+    """The GM's words as an FTS5 query: each word a quoted phrase, all of them required
+    (so punctuation and FTS5's operators in a GM's text are searched for, not obeyed)."""
+    words = [w for w in text.split() if any(ch.isalnum() for ch in w)]
+    if not words:
+        raise BadInput("--grep needs a word to search for.")
+    return " ".join('"' + w.replace('"', '""') + '"' for w in words)
+
+
+def _named(db: Database, q: _Query, name: str, what: str, wanted: Any) -> None:
+    """Entries about one PC or Challenge: its own events, the notes about it, the lines naming it."""
+    from projections import rulesets
+
+    ids: list[str] = []
+    for table, column in (p for m in rulesets.modules() for p in getattr(m, "NAMED", ())):
+        if wanted(table) and db[table].exists():
+            ids += [r[0] for r in db.execute(f"SELECT id FROM [{table}] WHERE [{column}] = ? COLLATE NOCASE", [name])]
+    if not ids:
+        raise NotFound(f"There is no {what} named '{name}' in this campaign.")
+    parts = [(f"h.about IN ({', '.join('?' for _ in ids)})", [i.replace("-", "") for i in ids]),
+             ("h.entry IN (SELECT entry FROM notes WHERE about = ? COLLATE NOCASE)", [name])]
+    if any(ch.isalnum() for ch in name):  # a name of punctuation only is no word to search for
+        parts.append(("h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)", [match_query(name)]))
+    if what == "Challenge":  # its rounds: `Vault Guards:2`
+        parts.append(("h.round LIKE ? ESCAPE '\\'", [name.replace("%", "\\%").replace("_", "\\_") + ":%"]))
+    q.add(" OR ".join(c for c, _ in parts), *(a for _, args in parts for a in args))
+
+
+def _characters() -> set[str]:
+    """The tables of characters each ruleset names things in (`NAMED_CHARACTERS`)."""
+    from projections import rulesets
+
+    return {t for m in rulesets.modules() for t in getattr(m, "NAMED_CHARACTERS", ())}
+
+
+def _session(db: Database, q: _Query, number: int) -> None:
+    from projections import sessions
+
+    span = sessions.entries_of(db, number)
+    if span is None:
+        raise NotFound(f"There is no session {number}; see `campaign session list`.")
+    q.add("h.entry BETWEEN ? AND ?", *span)
