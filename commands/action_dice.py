@@ -279,5 +279,7 @@ def action_dice_rolls(ctx: click.Context, name: str | None, limit: int | None) -
 
     def query(app: Any, db: Any) -> list:
         _only_action_dice(db)
+        if name and not read.sheets(db, name):
+            raise NotFound(f"There is no character named '{name}' in this campaign.")
         return read.rolls(db, name, limit)
     read_view(ctx, query, _action_dice_rolls_text)

@@ -169,3 +169,14 @@ def test_undo_from_a_script_reverses_without_a_would_reverse_line(table):
     _a_round_to_undo(table)
     out = table("undo").stdout
     assert out.startswith("#") and "Undo Guards:1" in out and "Would reverse" not in out
+
+
+def test_the_rolls_of_a_character_the_campaign_lacks_are_not_found_not_an_empty_list(tmp_path):
+    from tests.conftest import Table
+
+    t = Table(tmp_path / "ad.db")
+    t("new", "Archive", "--ruleset", "action-dice")
+    t("action-dice", "character", "Mara", "--asset", "Athletics=d8")
+    assert t.json("action-dice", "rolls", "Mara") == []
+    refused = t("--json", "action-dice", "rolls", "Nobody", ok=False)
+    assert refused.exit_code == 1 and "no character named 'Nobody'" in refused.stdout
