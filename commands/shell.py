@@ -41,21 +41,18 @@ def shell(ctx: click.Context) -> None:
     import sys
 
     root = ctx.find_root()
+    path, prefix = root.obj["db"], _global_args(root)
+    if os.environ.pop("CAMPAIGN_COMMAND_KEY", None) or root.obj.get("key"):  # never one key for every line
+        click.echo("Note: a key names one command; in the shell give --key on the line it belongs to.", err=True)
     if not sys.stdin.isatty():  # lines piped in (a script): run each, no prompt; the worst exit code
-        prefix = _global_args(root)
         ctx.exit(max([run_line(root.command, prefix, line) for line in sys.stdin if line.strip()], default=0))
     from prompt_toolkit import PromptSession
-    from prompt_toolkit.history import FileHistory
 
     from commands.toolbar import toolbar_line
 
-    path, prefix = root.obj["db"], _global_args(root)
-    if root.obj.get("key") or os.environ.pop("CAMPAIGN_COMMAND_KEY", None):
-        click.echo("Note: a key names one command; in the shell give --key on the line it belongs to.", err=True)
     completion.attach(root.command)
-    history = os.path.join(os.path.dirname(os.path.abspath(path)), HISTORY_FILE)
     line_below = [toolbar_line(path, _asker(root.command, path))]  # worked out after each command, not per redraw
-    session: Any = PromptSession(history=FileHistory(history), completer=_completer(root.command, prefix),
+    session: Any = PromptSession(history=_history(path), completer=_completer(root.command, prefix),
                                  bottom_toolbar=lambda: line_below[0], complete_while_typing=False)
     click.echo("Campaign shell: commands without `campaign`; Tab completes; Ctrl-D leaves.")
     while True:
@@ -70,6 +67,21 @@ def shell(ctx: click.Context) -> None:
         if line.strip():
             run_line(root.command, prefix, line)
             line_below[0] = toolbar_line(path, _asker(root.command, path))
+
+
+def _history(path: str) -> Any:
+    """Lines of earlier sessions, from the file beside the campaign's; kept in memory only (and said
+    so) when that folder cannot be written, rather than failing on the first line."""
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    history = os.path.join(os.path.dirname(os.path.abspath(path)), HISTORY_FILE)
+    try:
+        with open(history, "a", encoding="utf-8"):
+            pass
+    except OSError as e:
+        click.echo(f"Note: lines are not kept after this session ({history}: {e.strerror}).", err=True)
+        return InMemoryHistory()
+    return FileHistory(history)
 
 
 def _global_args(root: click.Context) -> list[str]:

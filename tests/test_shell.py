@@ -195,3 +195,15 @@ def test_a_long_session_does_not_pile_up_open_files(table, capsys):
         assert run_line(cli, ["--db", table.path], "pools" if i % 2 else f"pc add P{i} --expertise Scav=2 --primary Scav") == 0
     assert held() <= 5  # just tidied; without tidying, about one for every two commands stays open (35 here)
     capsys.readouterr()
+
+
+def test_a_key_from_the_environment_is_not_given_to_every_line(table):
+    """$CAMPAIGN_COMMAND_KEY names one command: in the shell it would refuse every line after the first."""
+    env = dict(os.environ, CAMPAIGN_COMMAND_KEY="k1",
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    lines = "pc add Cy --expertise Scav=2 --primary Scav\npc add Di --expertise Scav=2 --primary Scav\n"
+    out = subprocess.run([sys.executable, "-m", "cli", "--db", table.path, "shell"], cwd=ROOT, env=env,
+                         input=lines, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "Cy joined the Cohort" in out.stdout and "Di joined the Cohort" in out.stdout
+    assert out.stderr.startswith("Note: a key names one command")
