@@ -9,7 +9,6 @@ quick), and any failure offers nothing rather than an error in the middle of a l
 from __future__ import annotations
 
 import os
-import sqlite3
 from typing import Callable
 
 import click
@@ -60,6 +59,8 @@ BY_COMMAND = {
 
 def names(path: str, kind: str) -> list[str]:
     """The campaign's names of one kind, in the order a GM most likely wants them; [] when unreadable."""
+    import sqlite3  # not on `campaign`'s start: only a Tab reads names
+
     if not path or not os.path.isfile(path):
         return []
     found: list[str] = []

@@ -12,12 +12,10 @@ import gc
 import io
 import json
 import os
-import shlex
 from typing import Any, Callable, Iterator
 
 import click
 
-from commands import completion
 from commands.plumbing import json_option
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -48,9 +46,10 @@ def shell(ctx: click.Context) -> None:
         ctx.exit(max([run_line(root.command, prefix, line) for line in sys.stdin if line.strip()], default=0))
     from prompt_toolkit import PromptSession
 
+    from commands.completion import attach
     from commands.toolbar import toolbar_line
 
-    completion.attach(root.command)
+    attach(root.command)
     line_below = [toolbar_line(path, _asker(root.command, path))]  # worked out after each command, not per redraw
     session: Any = PromptSession(history=_history(path), completer=_completer(root.command, prefix),
                                  bottom_toolbar=lambda: line_below[0], complete_while_typing=False)
@@ -91,6 +90,8 @@ def _global_args(root: click.Context) -> list[str]:
 
 def run_line(group: click.Command, prefix: list[str], line: str) -> int:
     """Run one line as `campaign PREFIX LINE` would; its exit code (a refusal has printed its Error:)."""
+    import shlex
+
     try:
         argv = shlex.split(line)
     except ValueError as e:  # an unclosed quote: malformed, as click would call it
@@ -127,6 +128,8 @@ def _tidy() -> None:
 
 def _asker(group: click.Command, path: str) -> Callable[[list[str]], Any]:
     """Run a reading command with --json in-process, silently: its answer, or None when refused."""
+    import shlex
+
     def ask(args: list[str]) -> Any:
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -174,6 +177,8 @@ def quoted(value: str, opened: str = "") -> str:
     """A value as it must be typed: `"Vault Guards"`; a placement stays open for its dice (`"Keen Eye=`).
 
     `opened` is the quote the GM already typed, if any: the completion keeps it."""
+    import shlex
+
     if not opened and value and all(c.isalnum() or c in "-_.:=,/+#@" for c in value):
         return value
     mark = opened or '"'

@@ -9,15 +9,19 @@ run in-process through `ask`. A file that cannot be read gives a plain line.
 from __future__ import annotations
 
 import os
-import sqlite3
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:  # cli.py imports every command module at start; sqlite3 loads only for the shell
+    import sqlite3
 
 Ask = Callable[[list[str]], Any]  # runs a command with --json in-process; its answer, or None if refused
-Query = Callable[[sqlite3.Connection, Ask], list[str]]
+Query = Callable[["sqlite3.Connection", Ask], list[str]]
 
 
 def toolbar_line(path: str, ask: Ask = lambda _: None) -> str:
     """`Moon Heist (relics) | Destiny 2 | Doom 6 | Vault Guards round 3: waiting for the Cohort's roll`."""
+    import sqlite3
+
     if not os.path.isfile(path):
         return f"{path}: no campaign yet (`new NAME` begins one)"
     try:
@@ -33,7 +37,7 @@ def toolbar_line(path: str, ask: Ask = lambda _: None) -> str:
     return " | ".join(parts)
 
 
-def _relics(conn: sqlite3.Connection, ask: Ask) -> list[str]:
+def _relics(conn: "sqlite3.Connection", ask: Ask) -> list[str]:
     status = ask(["status"])
     if not isinstance(status, dict):  # the tables still say the pools and which Challenges are open
         pools = conn.execute("SELECT destiny, doom FROM pools WHERE id = 1").fetchone() or (0, 0)
@@ -48,7 +52,7 @@ def _relics(conn: sqlite3.Connection, ask: Ask) -> list[str]:
     return parts
 
 
-def _beer_run(conn: sqlite3.Connection, _: Ask) -> list[str]:
+def _beer_run(conn: "sqlite3.Connection", _: Ask) -> list[str]:
     people = conn.execute("SELECT name, intensity FROM beer_run_sheets WHERE kind = 'character' "
                           "AND status != 'dead' ORDER BY joined").fetchall()
     parts = ["Intensity " + ", ".join(f"{n} {i}" for n, i in people)] if people else []
@@ -57,14 +61,14 @@ def _beer_run(conn: sqlite3.Connection, _: Ask) -> list[str]:
     return parts
 
 
-def _action_dice(conn: sqlite3.Connection, _: Ask) -> list[str]:
+def _action_dice(conn: "sqlite3.Connection", _: Ask) -> list[str]:
     rows = conn.execute("SELECT c.name, group_concat(k.name || ' ' || k.level, ', ') FROM action_dice_characters c "
                         "LEFT JOIN action_dice_conditions k ON k.character_id = c.id "
                         "GROUP BY c.id ORDER BY c.joined").fetchall()
     return [f"{name}: {conditions}" if conditions else name for name, conditions in rows]
 
 
-def _decision_2d6(conn: sqlite3.Connection, _: Ask) -> list[str]:
+def _decision_2d6(conn: "sqlite3.Connection", _: Ask) -> list[str]:
     supplies = [f"{item} {die}" for item, die in conn.execute("SELECT item, die FROM d2d6_supplies ORDER BY entry")]
     trackers = [f"{name} {value}" for name, value in conn.execute("SELECT tracker, value FROM d2d6_trackers "
                                                                  "ORDER BY entry")]
