@@ -207,3 +207,10 @@ def test_a_key_from_the_environment_is_not_given_to_every_line(table):
     assert out.returncode == 0, out.stderr
     assert "Cy joined the Cohort" in out.stdout and "Di joined the Cohort" in out.stdout
     assert out.stderr.startswith("Note: a key names one command")
+
+
+def test_no_other_command_pays_for_the_shell():
+    """prompt_toolkit loads when the shell starts, never on `campaign`'s start (cli.py imports every command module)."""
+    code = "import sys, cli; print(sorted(m for m in ('prompt_toolkit', 'pexpect') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
