@@ -101,19 +101,19 @@ def attach(group: click.Group) -> None:
 
     Sets what click's public `shell_complete=` argument sets (`_custom_shell_complete`), so the
     command modules need no edit; a parameter that already has its own callback keeps it."""
-    for path, command in _walk(group, ()):
+    for path, command in walk(group):
         for param in command.params:
             kind = BY_COMMAND.get((" ".join(path), param.name or "")) or BY_PARAM.get(param.name or "")
             if kind and getattr(param, "_custom_shell_complete", None) is None:
                 param._custom_shell_complete = completer(kind)
 
 
-def _walk(group: click.Group, path: tuple[str, ...]):
+def walk(group: click.Group, path: tuple[str, ...] = ()):
     """Every command under a group with its path of names (lazy groups included: they load here)."""
     ctx = click.Context(group)
     for name in group.list_commands(ctx):
         command = group.get_command(ctx, name)
         if isinstance(command, click.Group):
-            yield from _walk(command, path + (name,))
+            yield from walk(command, path + (name,))
         elif command is not None:
             yield path + (name,), command

@@ -7,11 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import click
 import pytest
 
 from cli import cli
-from commands.completion import BY_COMMAND, BY_PARAM, matching, names
+from commands.completion import BY_COMMAND, BY_PARAM, matching, names, walk
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -68,15 +67,7 @@ def test_no_campaign_file_offers_nothing_and_creates_nothing(tmp_path):
 def test_every_name_the_tables_name_is_a_parameter_of_some_command():
     """The tables in commands/completion.py must follow the commands: a renamed option would
     silently lose its completion."""
-    params: set[tuple[str, str]] = set()
-
-    def walk(group: click.Group, path: tuple[str, ...]) -> None:
-        for name, command in group.commands.items():
-            if isinstance(command, click.Group):
-                walk(command, path + (name,))
-            else:
-                params.update((" ".join(path + (name,)), p.name or "") for p in command.params)
-    walk(cli, ())
+    params = {(" ".join(path), p.name or "") for path, command in walk(cli) for p in command.params}
     assert set(BY_COMMAND) <= params, set(BY_COMMAND) - params
     assert set(BY_PARAM) <= {p for _, p in params}, set(BY_PARAM) - {p for _, p in params}
 
