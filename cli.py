@@ -127,6 +127,9 @@ _add_commands()
 
 
 def main() -> None:
+    if "_CAMPAIGN_COMPLETE" in os.environ:  # a shell asks for completions: offer the campaign's own names too
+        from commands.completion import attach
+        attach(cli)
     cli(prog_name="campaign")
 
 

@@ -4,12 +4,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import os
+import sys
 
 import pytest
 from click.testing import CliRunner, Result
 from hypothesis import settings
 
 from cli import cli
+
+# Tests that run `campaign` itself find the one beside this interpreter, as in an activated .venv
+# (README's test command runs `.venv/bin/python -m pytest` without activating it).
+os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 
 # CI runs the properties on a fixed set of examples (a landing never hangs on luck); locally
 # they explore new examples every run.
