@@ -103,6 +103,15 @@ def m011_notes_and_search(db: Database) -> None:
     db["history"].enable_fts(["line"], create_triggers=True)
 
 
+@migrations()
+def m012_corrections(db: Database) -> None:
+    """Issue 13's corrections: a PC the GM retired (the reason, or null), and every name a renamed
+    PC has had (lower case) with its id, so reads find a PC by a former name too. Older files hold
+    neither, so nothing needs rebuilding."""
+    db["sheets"].add_column("retired", str)
+    db["pc_names"].create({"name": str, "id": str}, pk="name")
+
+
 def rederive(db: Database) -> None:
     """The new tables hold what older files never recorded: the read model is derived again from
     the ledger on the next catch-up (the runner rebuilds read tables whose position was cleared)."""

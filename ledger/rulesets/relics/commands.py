@@ -11,7 +11,8 @@ from ledger.rulesets import Commands
 from ledger.rulesets.relics import rules as relics
 from ledger.rulesets.relics import traits, turns
 from ledger.rulesets.relics.challenge import Challenge
-from ledger.rulesets.relics.character import Character
+from ledger.rulesets.relics.character import Character, expertise_ranks
+from ledger.rulesets.relics.corrections import CorrectionCommands
 from ledger.rulesets.relics.recovery import RecoveryCommands
 from ledger.rulesets.relics.scenes import SceneCommands, frame
 from ledger.rulesets.relics.tactics import TacticsCommands
@@ -23,7 +24,7 @@ TARGETS = ("cohort", "challenge")
 Report = dict[str, Any]
 
 
-class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Commands):
+class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, CorrectionCommands, Commands):
     """Every Relics command; refused on a campaign of another ruleset."""
 
     def _relics(self, command: Callable[[Table], Report], name: str | None = None,
@@ -53,16 +54,12 @@ class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Commands)
 
     def add_pc(self, name: str, expertise: dict[str, int], primary: str) -> Report:
         name = values.name(name, "A PC's name")
-        ranks = {relics.canonical(k, relics.TYPES, "type of Expertise"): v for k, v in expertise.items()}
-        if any(not 0 <= v <= 5 for v in ranks.values()):
-            raise BadInput("Expertise ranks go from 0 to 5.")
-        if not ranks:
-            raise BadInput("A PC needs at least one Expertise, e.g. --expertise Phantom=3.")
+        ranks = expertise_ranks(expertise)
         primary = relics.canonical(primary, relics.TYPES, "type of Expertise")
 
         def command(t: Table) -> Report:
             camp = t.campaign
-            if t.exists(pc_id(name)):
+            if t.exists(pc_id(t.pc_key(name))):
                 raise RuleViolation(f"There is already a PC named {t.pc(name).name}.")
             traits.check_new_owner(t, name)
             camp.pc_joined(name)

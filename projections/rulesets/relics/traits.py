@@ -23,6 +23,12 @@ def apply(db: Database, entry: int, e: Any) -> None:
     if isinstance(e, (Character.TraitGained, Challenge.TraitGained)):
         table = "sheets" if isinstance(e, Character.TraitGained) else "challenges"
         _insert(db, entry, e.originator_id.hex, db.table(table).get(e.originator_id.hex)["name"], vars_of(e))
+    elif isinstance(e, (Character.TraitRemoved, Challenge.TraitRemoved)):
+        db.execute("DELETE FROM traits WHERE owner_id = ? AND name = ? AND duration IS NULL",
+                   [e.originator_id.hex, e.name])  # the history keeps when it was gained and removed
+    elif isinstance(e, (Character.TraitReplaced, Challenge.TraitReplaced)):
+        db.execute("UPDATE traits SET modifier = ?, polarity = ? WHERE owner_id = ? AND name = ? AND duration IS NULL",
+                   [e.modifier, e.polarity, e.originator_id.hex, e.name])
     elif isinstance(e, Campaign.CohortTraitGained):
         _insert(db, entry, COHORT_ID, "Cohort", e.trait)
     elif isinstance(e, Campaign.TemporaryTraitCreated):
