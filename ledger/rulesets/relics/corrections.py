@@ -34,7 +34,7 @@ class CorrectionCommands:
             if new.casefold() == pc.name.casefold() and new == pc.name:
                 raise RuleViolation(f"{pc.name} is already named {new}.")
             if new.casefold() != pc.name.casefold():
-                _check_name_free(t, new)
+                _check_name_free(t, new, pc.id)
             key = t.pc_key(old)
             was = pc.name
             t.campaign.pc_renamed(was, new, _first_name(t, key))
@@ -162,10 +162,11 @@ def _no_turn(t: Table) -> None:
                             "it) before correcting the campaign.")
 
 
-def _check_name_free(t: Table, new: str) -> None:
+def _check_name_free(t: Table, new: str, own: Any) -> None:
+    """A name no other PC (now or before a rename), no Challenge and not the Cohort answers to."""
     if new.casefold() == traits.COHORT.casefold():
         raise BadInput(f"'{new}' is the Cohort's name; choose another.")
-    if t.exists(pc_id(t.pc_key(new))):
+    if t.exists(pc_id(t.pc_key(new))) and t.pc(new).id != own:
         raise RuleViolation(f"'{new}' is taken: it names {t.pc(new).name}; choose another name.")
     if t.exists(challenge_id(new)):
         raise RuleViolation(f"'{new}' already names a Challenge; choose another name.")
