@@ -105,11 +105,14 @@ def m011_notes_and_search(db: Database) -> None:
 
 @migrations()
 def m012_corrections(db: Database) -> None:
-    """Issue 13's corrections: a PC the GM retired (the reason, or null), and every name a renamed
-    PC has had (lower case) with its id, so reads find a PC by a former name too. Older files hold
-    neither, so nothing needs rebuilding."""
+    """Issue 13's corrections and rosters: a PC the GM retired (the reason, or null); every name a
+    renamed PC has had (lower case) with its id, so reads find a PC by a former name too; and the
+    bestiary, Challenges defined by a roster and not yet opened. Older files hold none of them, so
+    nothing needs rebuilding."""
     db["sheets"].add_column("retired", str)
     db["pc_names"].create({"name": str, "id": str}, pk="name")
+    db["bestiary"].create({"key": str, "owner_id": str, "name": str, "threat": str, "type": str, "rating": int,
+                           "traits": str, "entry": int}, pk="key")
 
 
 def rederive(db: Database) -> None:

@@ -64,6 +64,8 @@ CORRECTIONS = st.one_of(  # issue 13: corrections beyond rounds, each its own un
     st.tuples(st.just("challenge"), st.just("rate"), st.just("Guards"), st.sampled_from(["3", "6"]),
               *map(st.just, REASON)),
     st.tuples(st.just("challenge"), st.sampled_from(["close", "abandon"]), st.just("Guards"), *map(st.just, REASON)),
+    st.tuples(st.just("roster"), st.just("load"), st.just(str(Path(__file__).parent / "fixtures" / "roster_ash.toml"))),
+    st.tuples(st.just("challenge"), st.just("open"), st.just("Dogs")),  # from the bestiary, once loaded
 )
 RELICS_MOVES = st.one_of(
     st.tuples(st.just("cohort-turn"), st.just("Guards"), st.just("--leader"), pc, st.just("--faces"), faces(5),

@@ -7,6 +7,7 @@ from typing import Any, Callable
 from sqlite_utils import Database
 
 from ledger.campaign import Campaign
+from ledger.rulesets.relics.bestiary import Bestiary
 from ledger.rulesets.relics.challenge import Challenge
 from ledger.rulesets.relics.character import Character
 
@@ -196,6 +197,9 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
     f" -> {_ranks(e.expertise, e.primary)}: {e.reason}",
     Character.TraitRemoved: lambda n, e: f"Correction: {n.me} loses the trait {e.name}: {e.reason}",
     Character.TraitReplaced: _replaced,
+    Bestiary.Started: lambda n, e: "The bestiary is started (Challenges defined, not yet opened)",
+    Bestiary.Defined: lambda n, e: f"Bestiary: {e.challenge['name']}, {e.challenge['threat']} {e.challenge['type']} "
+    f"{e.challenge['rating']}" + "".join(f"; trait {t['name']} {t['modifier']}" for t in e.challenge["traits"]),
     Campaign.PCRenamed: lambda n, e: f"{e.new} now names the PC first called {e.key}",
     Challenge.StressDistributed: lambda n, e: f"{n.me} round {e.round}: Stress distributed: "
     + (", ".join(f"{k} {v}" for k, v in e.distribution.items()) or "none"),
