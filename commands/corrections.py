@@ -6,7 +6,7 @@ import click
 
 from commands.parsing import parse_pairs
 from commands.plumbing import json_option, write_command
-from commands.relics_setup import challenge, pc, trait
+from commands.relics_setup import POLARITY, challenge, pc, trait
 
 COMMANDS = click.Group()  # nothing of its own at the top: its commands join the groups above
 
@@ -84,8 +84,7 @@ def trait_remove(ctx: click.Context, owner: str, name: str, reason: str) -> None
 @click.argument("owner")
 @click.argument("name")
 @click.argument("modifier")
-@click.option("--polarity", type=click.Choice(["beneficial", "hindering"]), default=None,
-              help="Needed only for Auto Results; the sign says it otherwise.")
+@POLARITY
 @click.option("--reason", default="", help="Why (kept in the history).")
 @json_option
 @click.pass_context
@@ -111,27 +110,18 @@ def challenge_rate(ctx: click.Context, name: str, rating: int, reason: str) -> N
     write_command(ctx, lambda app: app.rate_challenge(name, rating, reason))
 
 
-@challenge.command("close")
-@click.argument("name")
-@REASON
-@json_option
-@click.pass_context
-def challenge_close(ctx: click.Context, name: str, reason: str) -> None:
-    """Close a Challenge before it resolves: the Cohort got past it another way.
-
-    Example: campaign challenge close "Vault Guards" --reason "bribed the captain"
-    """
-    write_command(ctx, lambda app: app.finish_challenge(name, "closed", reason))
+def _finishing(verb: str, outcome: str, says: str, example: str) -> None:
+    """`challenge close` and `challenge abandon`: one command each, the same shape."""
+    @challenge.command(verb, help=f"{says}\n\nExample: {example}")
+    @click.argument("name")
+    @REASON
+    @json_option
+    @click.pass_context
+    def finish(ctx: click.Context, name: str, reason: str) -> None:
+        write_command(ctx, lambda app: app.finish_challenge(name, outcome, reason))
 
 
-@challenge.command("abandon")
-@click.argument("name")
-@REASON
-@json_option
-@click.pass_context
-def challenge_abandon(ctx: click.Context, name: str, reason: str) -> None:
-    """Abandon a Challenge: the Cohort walks away from it unresolved.
-
-    Example: campaign challenge abandon "Vault Guards" --reason "the alarm went off"
-    """
-    write_command(ctx, lambda app: app.finish_challenge(name, "abandoned", reason))
+_finishing("close", "closed", "Close a Challenge before it resolves: the Cohort got past it another way.",
+           'campaign challenge close "Vault Guards" --reason "bribed the captain"')
+_finishing("abandon", "abandoned", "Abandon a Challenge: the Cohort walks away from it unresolved.",
+           'campaign challenge abandon "Vault Guards" --reason "the alarm went off"')

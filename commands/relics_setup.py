@@ -38,12 +38,15 @@ def trait() -> None:
     """Traits of PCs and Challenges."""
 
 
+POLARITY = click.option("--polarity", type=click.Choice(["beneficial", "hindering"]), default=None,
+                        help="Needed only for Auto Results; the sign says it otherwise.")
+
+
 @trait.command("add", context_settings={"ignore_unknown_options": True})  # "-2 / 2d" is a modifier
 @click.argument("owner")
 @click.argument("name")
 @click.argument("modifier")
-@click.option("--polarity", type=click.Choice(["beneficial", "hindering"]), default=None,
-              help="Needed only for Auto Results; the sign says it otherwise.")
+@POLARITY
 @click.option("--cost", type=choices.COST, default="free", show_default=True, help="What activating it costs.")
 @click.option("--target", type=choices.TARGET, default="cohort", show_default=True, help="The pool it modifies.")
 @click.option("--challenge", "on_challenge", is_flag=True, help="OWNER is a Challenge (the GM's trait).")
