@@ -44,8 +44,13 @@ class Campaign(Reversible):
 
     @event("PCRenamed")
     def pc_renamed(self, old: str, new: str, key: str) -> None:
-        """Ids come from a PC's first name (`key`): every later name maps to it, old ones too."""
+        """Ids come from a PC's first name (`key`): every later name maps to it, old ones too. What
+        the campaign keeps by the PC's name (its temporary traits, its traits' last uses) follows."""
         self.aliases = {**self.aliases, new.strip().casefold(): key}
+        self.temporary = [{**x, "owner": new} if x["owner"].casefold() == old.casefold() else x for x in self.temporary]
+        prefix = old.casefold() + ":"
+        self.uses = {(new.casefold() + ":" + k[len(prefix):] if k.startswith(prefix) else k): v
+                     for k, v in self.uses.items()}
 
     @event("ScenarioStarted")
     def scenario_started(self, title: str, destiny: int, doom: int) -> None:

@@ -125,6 +125,7 @@ BR_MOVES = st.one_of(
     st.tuples(st.just(BR), st.just("character"), st.just("add"), st.sampled_from(["Cid", "Ann"]), st.just("--ability"),
               st.just(BOB)),
 )
+SETUP["corrections"] = SETUP["relics"]  # a Relics campaign, played mostly with corrections
 MOVES = {"relics": RELICS_MOVES, AD: AD_MOVES, D: D_MOVES, BR: BR_MOVES,
          "corrections": st.one_of(CORRECTIONS, CORRECTIONS, RELICS_MOVES)}  # relics, corrections mostly
 
@@ -162,11 +163,9 @@ def _units(path: str) -> list[undo.Unit]:
 
 def _undo_random_unit_equals_scratch(tmp: Path, ruleset: str, data) -> None:
     t = Table(tmp / "played.db")
-    moves = MOVES[ruleset]
-    ruleset = "relics" if ruleset == "corrections" else ruleset
     setup = _play(t, SETUP[ruleset])
     assert len(setup) == len(SETUP[ruleset])
-    played = setup + _play(t, data.draw(st.lists(moves, min_size=3, max_size=20)))
+    played = setup + _play(t, data.draw(st.lists(MOVES[ruleset], min_size=3, max_size=20)))
     listed = t.json("undo", "--list", "--limit", "1000")
     names = [u["unit"] for u in listed]
     assert len(names) == len(set(names))

@@ -36,6 +36,11 @@ def apply(db: Database, entry: int, e: Any) -> None:
     elif isinstance(e, Campaign.TraitExpired):
         db.execute("UPDATE traits SET ended = ? WHERE owner_id = ? AND name = ? AND ended IS NULL",
                    [entry, owner_id(db, e.owner), e.trait])
+    elif isinstance(e, Campaign.PCRenamed):  # the campaign keys a trait's last use by its owner's name
+        prefix = e.old.casefold() + ":"
+        db.execute("UPDATE trait_uses SET key = ? || substr(key, ?), trait = ? || substr(trait, ?) "
+                   "WHERE substr(key, 1, ?) = ?", [e.new.casefold() + ":", len(prefix) + 1, e.new + ":",
+                                                 len(prefix) + 1, len(prefix), prefix])
     elif isinstance(e, Campaign.TraitUsed):
         _used(db, entry, e.trait, e.scope)
     elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
