@@ -123,6 +123,8 @@ class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Correctio
         name = values.name(name, "A Challenge's name")
         threat = relics.canonical(threat, relics.THREATS, "Threat") if threat is not None else None
         type_ = relics.canonical(type_, relics.TYPES, "Challenge type") if type_ is not None else None
+        if rating is not None and rating < 1:
+            raise BadInput("A Challenge's rating is at least 1.")
         if rating is not None:
             values.integer(rating, "A Challenge's rating", 1, relics.MOST_DICE)
         if rounds is not None:  # the lower bounds are the rules' own, checked where the Challenge is framed
