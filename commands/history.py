@@ -39,7 +39,8 @@ def note(ctx: click.Context, text: str, tags: tuple[str, ...], about: str | None
 @click.option("--session", type=int, metavar="N", help="One play session's entries.")
 @click.option("--tag", "tags", multiple=True, metavar="T", help="Notes with this tag (all given). Repeatable.")
 @click.option("--kind", "kinds", multiple=True, metavar="KIND",
-              help="rolls, overrides, reversals, notes (standing ones) or house-rules (any given). Repeatable.")
+              help="rolls, overrides, reversals, notes (standing ones), house-rules or corrections (any given). "
+                   "Repeatable.")
 @click.option("--grep", metavar="TEXT", help="Lines holding every word of TEXT (full-text index; notes included).")
 @click.option("--scene", metavar="NAME|N", help="One Relics Scene's entries, by its title or number.")
 @click.option("--since", metavar="N|TIME", help=f"From entry N, or from a time ({TIME_HELP}).")

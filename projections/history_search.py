@@ -21,6 +21,7 @@ KINDS = {  # --kind: which history lines each names, by the event type the line 
     "reversals": "h.type LIKE '%Reversed'",
     "notes": "h.type LIKE '%NoteTaken' AND h.reversed_at IS NULL",
     "house-rules": "h.type LIKE '%HouseRuleChanged'",
+    "corrections": "h.line LIKE 'Correction: %'",  # a rename, retirement, trait removed... (issue 13)
 }
 
 

@@ -191,3 +191,11 @@ def test_a_renamed_pc_still_faces_a_challenge_opened_for_its_old_name(table):
     assert "not facing" in table.refused("stress", "Dogs", "--stress", "Kira=1")
     table("stress", "Dogs", "--stress", "Bo the Bold=1")  # the group named Bo: Bo the Bold faces it
     assert _sheet(table, "Bo the Bold")["stress"] == 1
+
+
+def test_history_kind_corrections_lists_the_correction_lines(table):
+    table("pc", "retire", "Bo", "--reason", "away")
+    table("challenge", "rate", "Guards", "5", "--reason", "more guards")
+    table("note", "Correction of nothing: a note")
+    lines = [r["line"] for r in table.json("history", "--kind", "corrections")]
+    assert lines == ["Correction: Bo retires: away", "Correction: Guards' rating 4 -> 5: more guards"]

@@ -115,7 +115,12 @@ def _configured(e: Any) -> str:
 
 def _replaced(n: Any, e: Any) -> str:
     why = f": {e.reason}" if e.reason else ""
-    return f"Correction: {n.me}'s trait {e.name} is now {e.modifier} {e.polarity} (was {e.previous}){why}"
+    return f"Correction: {_own(n.me)} trait {e.name} is now {e.modifier} {e.polarity} (was {e.previous}){why}"
+
+
+def _own(name: str) -> str:
+    """The possessive a GM writes: Bo's, Vault Guards'."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def _ranks(expertise: dict[str, int], primary: str) -> str:
@@ -186,14 +191,14 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
     + (" (traded for a ranked Simple modifier)" if e.traded else f" (+{e.rank}d6 every Cohort turn)"),
     Challenge.DisasterTraitMade: lambda n, e: f"{n.me}: the Disaster of round {e.round} becomes {e.owner}'s "
     f"trait {e.trait}",
-    Challenge.Rated: lambda n, e: f"Correction: {n.me}'s rating {e.previous} -> {e.rating}: {e.reason}",
+    Challenge.Rated: lambda n, e: f"Correction: {_own(n.me)} rating {e.previous} -> {e.rating}: {e.reason}",
     Challenge.Closed: lambda n, e: f"Correction: {n.me} is {e.outcome} after round {e.round}: {e.reason}",
     Challenge.TraitRemoved: lambda n, e: f"Correction: {n.me} loses the trait {e.name}: {e.reason}",
     Challenge.TraitReplaced: _replaced,
     Character.Renamed: lambda n, e: f"Correction: {e.old} is renamed {e.new} (lines before this one say {e.old})",
     Character.Retired: lambda n, e: f"Correction: {n.me} retires: {e.reason}",
     Character.Returned: lambda n, e: f"Correction: {n.me} returns to the table",
-    Character.ExpertiseChanged: lambda n, e: f"Correction: {n.me}'s Expertise {_ranks(e.previous, e.previous_primary)}"
+    Character.ExpertiseChanged: lambda n, e: f"Correction: {_own(n.me)} Expertise {_ranks(e.previous, e.previous_primary)}"
     f" -> {_ranks(e.expertise, e.primary)}: {e.reason}",
     Character.TraitRemoved: lambda n, e: f"Correction: {n.me} loses the trait {e.name}: {e.reason}",
     Character.TraitReplaced: _replaced,
