@@ -130,7 +130,7 @@ def _named(db: Database, q: _Query, name: str, what: str, wanted: Any) -> None:
     if not ids:
         raise NotFound(f"There is no {what} named '{name}' in this campaign.")
     parts = [(f"h.about IN ({', '.join('?' for _ in ids)})", [i.replace("-", "") for i in ids]),
-             ("h.entry IN (SELECT entry FROM notes WHERE about = ? COLLATE NOCASE)", [name])]
+             (" OR ".join("h.entry IN (SELECT entry FROM notes WHERE about = ? COLLATE NOCASE)" for _ in names), names)]
     for each in (n for n in names if any(ch.isalnum() for ch in n)):  # punctuation only is no word to search
         parts.append(("h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)", [match_query(each)]))
     if what == "Challenge":  # its rounds: `Vault Guards:2`

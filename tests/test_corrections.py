@@ -199,3 +199,11 @@ def test_history_kind_corrections_lists_the_correction_lines(table):
     table("note", "Correction of nothing: a note")
     lines = [r["line"] for r in table.json("history", "--kind", "corrections")]
     assert lines == ["Correction: Bo retires: away", "Correction: Guards' rating 4 -> 5: more guards"]
+
+
+def test_notes_find_a_renamed_pc_by_either_name(table):
+    table("note", "got the scar", "--about", "Kira", "--tag", "scar")
+    table("pc", "rename", "Kira", "Kira Vale")
+    assert table.json("note", "asked about the scar", "--about", "Kira Vale")["about"] == "Kira Vale"
+    notes = [r["line"] for r in table.json("history", "--pc", "Kira Vale", "--kind", "notes")]
+    assert [n.split(":", 1)[0] for n in notes] == ["Note about Kira", "Note about Kira Vale"]
