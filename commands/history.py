@@ -5,9 +5,8 @@ from typing import Any
 
 import click
 
-from commands.parsing import at_option, entry_at
+from commands.parsing import TIME_HELP, at_option, entry_at, parse_time
 from commands.plumbing import json_option, read_view, write_command
-from ledger.errors import BadInput
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
@@ -40,15 +39,17 @@ def note(ctx: click.Context, text: str, tags: tuple[str, ...], about: str | None
 @click.option("--session", type=int, metavar="N", help="One play session's entries.")
 @click.option("--tag", "tags", multiple=True, metavar="T", help="Notes with this tag (all given). Repeatable.")
 @click.option("--kind", "kinds", multiple=True, metavar="KIND",
-              help="rolls, overrides, reversals, notes (standing ones) or house-rules (any given). Repeatable.")
+              help="rolls, overrides, reversals, notes (standing ones), house-rules or corrections (any given). "
+                   "Repeatable.")
 @click.option("--grep", metavar="TEXT", help="Lines holding every word of TEXT (full-text index; notes included).")
-@click.option("--since", metavar="N|TIME", help="From entry N, or from a time (2026-11-22T20:15, UTC unless given).")
-@click.option("--until", metavar="N|TIME", help="Up to entry N, or up to a time (UTC unless given).")
+@click.option("--scene", metavar="NAME|N", help="One Relics Scene's entries, by its title or number.")
+@click.option("--since", metavar="N|TIME", help=f"From entry N, or from a time ({TIME_HELP}).")
+@click.option("--until", metavar="N|TIME", help=f"Up to entry N, or up to a time ({TIME_HELP}).")
 @json_option
 @click.pass_context
 def history(ctx: click.Context, limit: int | None, at: str | None, pc: str | None, challenge: str | None,
             round_: str | None, session: int | None, tags: tuple[str, ...], kinds: tuple[str, ...],
-            grep: str | None, since: str | None, until: str | None) -> None:
+            grep: str | None, scene: str | None, since: str | None, until: str | None) -> None:
     """Show the campaign history: one line per ledger entry, with its number and time. Filters
     combine (every one must hold); --json gives the same rows.
 
@@ -64,9 +65,9 @@ def history(ctx: click.Context, limit: int | None, at: str | None, pc: str | Non
         values.integer(session, "--session", 1)
 
     def query(app: Any, db: Any) -> list:
-        last = [e for e in (entry_at(db, at), _until(db, until)) if e is not None]
+        last = [e for e in (entry_at(db, at), entry_at(db, until, "--until")) if e is not None]
         filters = search.Filters(pc, challenge, round_, session, tags, tuple(k.casefold() for k in kinds), grep,
-                                 _since(db, since), min(last) if last else None)
+                                 _since(db, since), min(last) if last else None, scene)
         return search.rows(db, filters, limit)
     read_view(ctx, query, history_text)
 
@@ -75,30 +76,12 @@ def _since(db: Any, since: str | None) -> int | None:
     """`--since 40` is entry 40; `--since TIME` the first entry made at or after it."""
     if since is None or since.strip().isdigit():
         return _number(since, "--since")
-    stamp = _stamp(since, "--since")
+    stamp = parse_time(since, "--since")
     row = db.execute("SELECT min(entry) FROM history WHERE time >= ?", [stamp]).fetchone()
     return row[0] if row[0] is not None else 2**62
-
-
-def _until(db: Any, until: str | None) -> int | None:
-    if until is None or until.strip().isdigit():
-        return _number(until, "--until")
-    _stamp(until, "--until")
-    return entry_at(db, until)
 
 
 def _number(text: str | None, option: str) -> int | None:
     from ledger import values
 
     return None if text is None else values.integer(int(text), option, 0)
-
-
-def _stamp(text: str, option: str) -> str:
-    from datetime import datetime, timezone
-
-    try:
-        when = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise BadInput(f"{option} takes an entry number or a time like 2026-11-22T20:15, not '{text}'.") from None
-    when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
-    return when.astimezone(timezone.utc).isoformat(timespec="seconds")

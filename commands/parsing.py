@@ -55,26 +55,55 @@ def parse_placing(places: tuple[str, ...], best: bool):
     return Placing(tuple(given), best)
 
 
-def entry_at(db: Any, at: str | None) -> int | None:
-    """`--at 42` is entry 42; `--at 2026-11-22T20:15` the last entry made by then (UTC unless given)."""
+TIME_HELP = "a time like 2026-11-22T20:15 is the GM's local time unless it gives its zone (+01:00, Z)"
+
+
+def parse_time(text: str, option: str) -> str:
+    """A GM's time as the ledger stamps entries (UTC, ISO, seconds). A time without a zone is the
+    GM's local time (the machine's zone, or $TZ): what the clock on the wall said at the table."""
     from datetime import datetime, timezone
 
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise BadInput(f"{option} takes an entry number or a time like 2026-11-22T20:15, not '{text}'.") from None
+    when = when if when.tzinfo else when.astimezone()  # a naive time is local
+    return when.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+def entry_at(db: Any, at: str | None, option: str = "--at") -> int | None:
+    """`--at 42` is entry 42; `--at 2026-11-22T20:15` the last entry made by then (local time unless
+    given). Past the last entry is refused, naming it: the GM asked about a moment not recorded yet."""
     from projections import views
 
     if at is None:
         return None
     if at.strip().isdigit():
         from ledger import values
-        return values.integer(int(at.strip()), "--at", 0)
-    try:
-        when = datetime.fromisoformat(at.strip())
-    except ValueError:
-        raise BadInput(f"--at takes an entry number or a time like 2026-11-22T20:15, not '{at}'.") from None
-    when = when if when.tzinfo else when.replace(tzinfo=timezone.utc)
-    return views.last_entry_by(db, when.astimezone(timezone.utc).isoformat(timespec="seconds"))
+        entry = values.integer(int(at.strip()), option, 0)
+        _not_past(db, option, at.strip(), entry=entry)
+        return entry
+    stamp = parse_time(at, option)
+    _not_past(db, option, at.strip(), stamp=stamp)
+    return views.last_entry_by(db, stamp)
 
 
-at_option = click.option("--at", help="Show it as it stood at entry N, or at a time (2026-11-22T20:15).")
+def _not_past(db: Any, option: str, given: str, entry: int | None = None, stamp: str | None = None) -> None:
+    from datetime import datetime
+
+    from ledger.errors import RuleViolation
+
+    row = db.execute("SELECT entry, time FROM history ORDER BY entry DESC LIMIT 1").fetchone()
+    if row is None or (entry is not None and entry <= row[0]) or (stamp is not None and stamp <= row[1]):
+        return
+    when = datetime.fromisoformat(row[1])
+    local = when.astimezone().isoformat(timespec="seconds")
+    utc = f" ({when.isoformat(timespec='seconds')})" if when.astimezone().utcoffset() else ""
+    raise RuleViolation(f"{option} {given} is past the campaign's last entry, #{row[0]} at {local}{utc}.")
+
+
+at_option = click.option("--at", metavar="N|TIME",
+                         help=f"Show it as it stood at entry N, or at a time ({TIME_HELP}).")
 
 
 def parse_stress(text: str | None) -> dict[str, int] | None:

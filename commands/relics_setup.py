@@ -38,12 +38,15 @@ def trait() -> None:
     """Traits of PCs and Challenges."""
 
 
+POLARITY = click.option("--polarity", type=click.Choice(["beneficial", "hindering"]), default=None,
+                        help="Needed only for Auto Results; the sign says it otherwise.")
+
+
 @trait.command("add", context_settings={"ignore_unknown_options": True})  # "-2 / 2d" is a modifier
 @click.argument("owner")
 @click.argument("name")
 @click.argument("modifier")
-@click.option("--polarity", type=click.Choice(["beneficial", "hindering"]), default=None,
-              help="Needed only for Auto Results; the sign says it otherwise.")
+@POLARITY
 @click.option("--cost", type=choices.COST, default="free", show_default=True, help="What activating it costs.")
 @click.option("--target", type=choices.TARGET, default="cohort", show_default=True, help="The pool it modifies.")
 @click.option("--challenge", "on_challenge", is_flag=True, help="OWNER is a Challenge (the GM's trait).")
@@ -105,9 +108,9 @@ def challenge() -> None:
 
 @challenge.command("open")
 @click.argument("name")
-@click.option("--threat", type=choices.THREAT, required=True)
-@click.option("--type", "type_", type=choices.CHALLENGE_TYPE, required=True)
-@click.option("--rating", required=True, type=int, help="The Challenge's dice.")
+@click.option("--threat", type=choices.THREAT, help="Its Threat (default: the bestiary's, from a roster).")
+@click.option("--type", "type_", type=choices.CHALLENGE_TYPE, help="Its type (default: the bestiary's).")
+@click.option("--rating", type=int, help="The Challenge's dice (default: the bestiary's).")
 @click.option("--group", default="", help="The PCs facing it, e.g. Kira,Bo (default: the whole Cohort).")
 @click.option("--rounds", type=int, help="A timed Challenge: the rounds it lasts.")
 @click.option("--test", "is_test", is_flag=True, help="A Test: one round, no Buy Time.")
@@ -115,7 +118,7 @@ def challenge() -> None:
 @click.option("--stress-unresolved", is_flag=True, help="A Test whose unresolved dice become Stress.")
 @json_option
 @click.pass_context
-def challenge_open(ctx: click.Context, name: str, threat: str, type_: str, rating: int, group: str,
+def challenge_open(ctx: click.Context, name: str, threat: str | None, type_: str | None, rating: int | None, group: str,
                    rounds: int | None, is_test: bool, needed: int, stress_unresolved: bool) -> None:
     """Open a Challenge (Threat Type Rating) in the Event going on, if any.
 

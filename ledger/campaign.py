@@ -16,7 +16,7 @@ from ledger.reversible import Reversible
 
 class Campaign(Reversible):
     STATE_DEFAULTS = {"scenario_number": 0, "scene": None, "scenes": 0, "encounter": None, "encounters": 0,
-                      "cohort_traits": {}, "temporary": [], "uses": {}, "opportunities": {}}
+                      "cohort_traits": {}, "temporary": [], "uses": {}, "opportunities": {}, "aliases": {}}
     MEMBERS = frozenset({"pcs"})
 
     @staticmethod
@@ -41,6 +41,16 @@ class Campaign(Reversible):
     @event("PCJoined")
     def pc_joined(self, name: str) -> None:
         self.pcs.append(name)
+
+    @event("PCRenamed")
+    def pc_renamed(self, old: str, new: str, key: str) -> None:
+        """Ids come from a PC's first name (`key`): every later name maps to it, old ones too. What
+        the campaign keeps by the PC's name (its temporary traits, its traits' last uses) follows."""
+        self.aliases = {**self.aliases, new.strip().casefold(): key}
+        self.temporary = [{**x, "owner": new} if x["owner"].casefold() == old.casefold() else x for x in self.temporary]
+        prefix = old.casefold() + ":"
+        self.uses = {(new.casefold() + ":" + k[len(prefix):] if k.startswith(prefix) else k): v
+                     for k, v in self.uses.items()}
 
     @event("ScenarioStarted")
     def scenario_started(self, title: str, destiny: int, doom: int) -> None:

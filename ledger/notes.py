@@ -50,7 +50,7 @@ def _about(t: Table, name: str) -> str:
     name = values.name(name, "--about")
     ruleset = rulesets.find(t.campaign.ruleset)
     for path in ruleset.named:
-        id_ = ruleset.attribute(path)(name)
+        id_ = ruleset.attribute(path)(t.pc_key(name))  # a renamed PC answers to its new name too
         if t.exists(id_):
             return getattr(t.load(id_, ""), "name", None) or name
     if name.casefold() == t.campaign.name.casefold():

@@ -134,13 +134,22 @@ class Table:
             return fallback
 
     def pc(self, name: str) -> Any:
-        return self._get(pc_id(name), lambda: f"There is no PC named '{name}' in this campaign.")
+        return self._get(pc_id(self.pc_key(name)), lambda: f"There is no PC named '{name}' in this campaign.")
+
+    def pc_key(self, name: str) -> str:
+        """The name a PC's id comes from: its first, whatever it is called since (a rename maps the
+        new name to it). Only a name that is a rename's counts as reading the renames."""
+        with recording(None):
+            key = self.campaign.aliases.get(name.strip().casefold()) if self.exists(CAMPAIGN_ID) else None
+        if key is None:
+            return name
+        return self.campaign.aliases[name.strip().casefold()]
 
     def challenge(self, name: str) -> Any:
         return self._get(challenge_id(name), lambda: f"There is no Challenge named '{name}' in this campaign.")
 
     def pcs_in_game(self) -> list[Any]:
-        return [pc for pc in (self.pc(n) for n in self.campaign.pcs) if not pc.out]
+        return [pc for pc in (self.pc(n) for n in self.campaign.pcs) if not pc.out and not pc.retired]
 
     def pending_events(self) -> list[Any]:
         """Every new event, in the order the table played them (ties keep aggregate order)."""

@@ -103,6 +103,18 @@ def m011_notes_and_search(db: Database) -> None:
     db["history"].enable_fts(["line"], create_triggers=True)
 
 
+@migrations()
+def m012_corrections(db: Database) -> None:
+    """Issue 13's corrections and rosters: a PC the GM retired (the reason, or null); every name a
+    renamed PC has had (lower case) with its id, so reads find a PC by a former name too; and the
+    bestiary, Challenges defined by a roster and not yet opened. Older files hold none of them, so
+    nothing needs rebuilding."""
+    db["sheets"].add_column("retired", str)
+    db["pc_names"].create({"name": str, "id": str}, pk="name")
+    db["bestiary"].create({"key": str, "owner_id": str, "name": str, "threat": str, "type": str, "rating": int,
+                           "traits": str, "entry": int}, pk="key")
+
+
 def rederive(db: Database) -> None:
     """The new tables hold what older files never recorded: the read model is derived again from
     the ledger on the next catch-up (the runner rebuilds read tables whose position was cleared)."""

@@ -7,6 +7,7 @@ lines that name it as a word (the index again), since a Cohort turn names its PC
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,7 @@ KINDS = {  # --kind: which history lines each names, by the event type the line 
     "reversals": "h.type LIKE '%Reversed'",
     "notes": "h.type LIKE '%NoteTaken' AND h.reversed_at IS NULL",
     "house-rules": "h.type LIKE '%HouseRuleChanged'",
+    "corrections": "h.line LIKE 'Correction: %'",  # a rename, retirement, trait removed... (issue 13)
 }
 
 
@@ -35,6 +37,7 @@ class Filters:
     grep: str | None = None
     since: int | None = None  # first entry
     until: int | None = None  # last entry
+    scene: str | None = None  # a Relics Scene, by title or number
 
 
 @dataclass
@@ -88,6 +91,8 @@ def _build(db: Database, f: Filters) -> _Query:
              f.round, f.round)
     if f.session is not None:
         _session(db, q, f.session)
+    if f.scene is not None:
+        _scene(db, q, f.scene)
     for tag in f.tags:
         q.add("h.entry IN (SELECT n.entry FROM notes n, json_each(n.tags) t WHERE t.value = ? "
                 "AND n.reversed_at IS NULL)", tag.strip().lstrip("#").casefold())
@@ -118,15 +123,27 @@ def _named(db: Database, q: _Query, name: str, what: str, wanted: Any) -> None:
     for table, column in (p for m in rulesets.modules() for p in getattr(m, "NAMED", ())):
         if wanted(table) and db[table].exists():
             ids += [r[0] for r in db.execute(f"SELECT id FROM [{table}] WHERE [{column}] = ? COLLATE NOCASE", [name])]
+    names = [name]
+    if what == "PC" and db["pc_names"].exists():  # a renamed PC: found by any name it had, its lines too
+        ids += [r[0] for r in db.execute("SELECT id FROM pc_names WHERE name = lower(?)", [name.strip()])]
+        names = _every_name(db, ids, name)
     if not ids:
         raise NotFound(f"There is no {what} named '{name}' in this campaign.")
     parts = [(f"h.about IN ({', '.join('?' for _ in ids)})", [i.replace("-", "") for i in ids]),
-             ("h.entry IN (SELECT entry FROM notes WHERE about = ? COLLATE NOCASE)", [name])]
-    if any(ch.isalnum() for ch in name):  # a name of punctuation only is no word to search for
-        parts.append(("h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)", [match_query(name)]))
+             (" OR ".join("h.entry IN (SELECT entry FROM notes WHERE about = ? COLLATE NOCASE)" for _ in names), names)]
+    for each in (n for n in names if any(ch.isalnum() for ch in n)):  # punctuation only is no word to search
+        parts.append(("h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)", [match_query(each)]))
     if what == "Challenge":  # its rounds: `Vault Guards:2`
         parts.append(("h.round LIKE ? ESCAPE '\\'", [name.replace("%", "\\%").replace("_", "\\_") + ":%"]))
     q.add(" OR ".join(c for c, _ in parts), *(a for _, args in parts for a in args))
+
+
+def _every_name(db: Database, ids: list[str], name: str) -> list[str]:
+    """The names a PC has had: its sheet's and each former one (as the GM spelled them in the history)."""
+    marks = ", ".join("?" for _ in ids)
+    found = [r[0] for r in db.execute(f"SELECT name FROM sheets WHERE id IN ({marks})", ids)] if ids else []
+    found += [r[0] for r in db.execute(f"SELECT name FROM pc_names WHERE id IN ({marks})", ids)] if ids else []
+    return list(dict.fromkeys([name, *found]))
 
 
 def _characters() -> set[str]:
@@ -143,3 +160,24 @@ def _session(db: Database, q: _Query, number: int) -> None:
     if span is None:
         raise NotFound(f"There is no session {number}; see `campaign session list`.")
     q.add("h.entry BETWEEN ? AND ?", *span)
+
+
+SCENE_START = re.compile(r"^Scene (\d+) starts: (.*)$")
+
+
+def _scene(db: Database, q: _Query, wanted: str) -> None:
+    """A Scene's entries, from its start to its end (or to now), every Scene of that title or number;
+    a Scene whose start was undone is no Scene."""
+    spans = []
+    starts = db.execute("SELECT entry, line FROM history WHERE type LIKE '%SceneStarted' AND reversed_at IS NULL "
+                        "ORDER BY entry").fetchall()
+    for entry, line in starts:
+        found = SCENE_START.match(line)
+        if not found or wanted.strip().casefold() not in (found[1], found[2].casefold(), f"scene {found[1]}"):
+            continue
+        end = db.execute("SELECT min(entry) FROM history WHERE type LIKE '%SceneEnded' AND reversed_at IS NULL "
+                         "AND entry > ? AND line LIKE ?", [entry, f"Scene {found[1]} (%"]).fetchone()[0]
+        spans.append((entry, end if end is not None else 2**62))
+    if not spans:
+        raise NotFound(f"There is no Scene '{wanted.strip()}' in this campaign (give its title or number).")
+    q.add(" OR ".join("h.entry BETWEEN ? AND ?" for _ in spans), *(e for span in spans for e in span))

@@ -27,7 +27,8 @@ def sheets_text(rows: list[dict[str, Any]]) -> str:
     blocks = []
     for r in rows:
         expertise = ", ".join(f"{t} {n}" for t, n in r["expertise"].items()) or "none"
-        lines = [f"{r['name']}  ({r['status']})",
+        retired = f"; retired: {r['retired']}" if r.get("retired") else ""
+        lines = [f"{r['name']}  ({r['status']}{retired})",
                  f"  Expertise: {expertise}; primary {r['primary']}",
                  f"  Stress {r['stress']}  Agony {r['agony']}"]
         lines += [f"  Trait {trait_text(t)}" for t in r["traits"]]

@@ -16,7 +16,8 @@ def campaign(db: Database) -> dict[str, str]:
 
 
 def sheets(db: Database, name: str | None = None, at: int | None = None) -> list[dict[str, Any]]:
-    where, args = ("name = ? COLLATE NOCASE", [name]) if name else (None, [])
+    where, args = ("name = ? COLLATE NOCASE OR id = (SELECT id FROM pc_names WHERE name = lower(?))",
+                   [name, name.strip()]) if name else (None, [])
     rows = []
     for row in db.table("sheets").rows_where(where, args, order_by="joined"):
         if at is not None:
@@ -30,7 +31,7 @@ def sheets(db: Database, name: str | None = None, at: int | None = None) -> list
         rows.append({"name": row["name"], "primary": row["primary_type"],
                      "expertise": {t.capitalize(): row[t] for t in EXPERTISE if row[t]},
                      "stress": row["stress"], "agony": row["agony"], "status": row["status"],
-                     "traits": [_trait(t) for t in traits]})
+                     "retired": row.get("retired"), "traits": [_trait(t) for t in traits]})
     return rows
 
 

@@ -7,6 +7,7 @@ scratch campaign built from the same commands without the unit and its listed de
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, event, given, settings
@@ -49,6 +50,23 @@ def faces(n: int, sides: int = 6) -> st.SearchStrategy[str]:
 
 pc = st.sampled_from(["Kira", "Bo"])
 
+REASON = ("--reason", "the GM says so")
+CORRECTIONS = st.one_of(  # issue 13: corrections beyond rounds, each its own unit
+    st.tuples(st.just("pc"), st.just("rename"), st.sampled_from(["Kira", "Bo", "Kira Vale"]),
+              st.sampled_from(["Kira Vale", "Kira", "Bo"])),
+    st.tuples(st.just("pc"), st.just("retire"), pc, *map(st.just, REASON)),
+    st.tuples(st.just("pc"), st.just("return"), pc),
+    st.tuples(st.just("pc"), st.just("expertise"), pc, st.sampled_from(["Phantom=4", "Venger=2,Sparrow=1"]),
+              *map(st.just, REASON)),
+    st.tuples(st.just("trait"), st.just("add"), pc, st.just("Quick"), st.just("+1 / 1d")),
+    st.tuples(st.just("trait"), st.just("remove"), pc, st.just("Quick"), *map(st.just, REASON)),
+    st.tuples(st.just("trait"), st.just("replace"), pc, st.just("Quick"), st.sampled_from(["+2 / 1d", "+1 / 2d"])),
+    st.tuples(st.just("challenge"), st.just("rate"), st.just("Guards"), st.sampled_from(["3", "6"]),
+              *map(st.just, REASON)),
+    st.tuples(st.just("challenge"), st.sampled_from(["close", "abandon"]), st.just("Guards"), *map(st.just, REASON)),
+    st.tuples(st.just("roster"), st.just("load"), st.just(str(Path(__file__).parent / "fixtures" / "roster_ash.toml"))),
+    st.tuples(st.just("challenge"), st.just("open"), st.just("Dogs")),  # from the bestiary, once loaded
+)
 RELICS_MOVES = st.one_of(
     st.tuples(st.just("cohort-turn"), st.just("Guards"), st.just("--leader"), pc, st.just("--faces"), faces(5),
               st.just("--best")),
@@ -66,6 +84,7 @@ RELICS_MOVES = st.one_of(
               st.just("Phantom=2"), st.just("--primary"), st.just("Phantom")),
     st.tuples(st.just("challenge"), st.just("open"), st.sampled_from(["Dogs", "Guards"]), st.just("--threat"),
               st.just("Minor"), st.just("--type"), st.just("Phantom"), st.just("--rating"), st.just("3")),
+    CORRECTIONS,
 )
 AD_MOVES = st.one_of(
     st.tuples(st.just(AD), st.just("roll"), st.sampled_from(["Mara", "Tobin"]), st.sampled_from(["climb", "sneak"]),
@@ -106,7 +125,9 @@ BR_MOVES = st.one_of(
     st.tuples(st.just(BR), st.just("character"), st.just("add"), st.sampled_from(["Cid", "Ann"]), st.just("--ability"),
               st.just(BOB)),
 )
-MOVES = {"relics": RELICS_MOVES, AD: AD_MOVES, D: D_MOVES, BR: BR_MOVES}
+SETUP["corrections"] = SETUP["relics"]  # a Relics campaign, played mostly with corrections
+MOVES = {"relics": RELICS_MOVES, AD: AD_MOVES, D: D_MOVES, BR: BR_MOVES,
+         "corrections": st.one_of(CORRECTIONS, CORRECTIONS, RELICS_MOVES)}  # relics, corrections mostly
 
 
 def _play(t: Table, commands) -> list[tuple[tuple[str, ...], int]]:
@@ -192,6 +213,13 @@ def _read_tables(t: Table) -> dict[str, list[str]]:
 @given(data=st.data())
 def test_undoing_a_relics_unit_equals_a_campaign_played_without_it(tmp_path_factory, data):
     _undo_random_unit_equals_scratch(tmp_path_factory.mktemp("relics"), "relics", data)
+
+
+@settings(max_examples=int(os.environ.get("UNDO_EXAMPLES", 15)), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_undoing_a_correction_equals_a_campaign_played_without_it(tmp_path_factory, data):
+    _undo_random_unit_equals_scratch(tmp_path_factory.mktemp("corrections"), "corrections", data)
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

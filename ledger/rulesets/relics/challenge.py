@@ -10,10 +10,12 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from ledger.errors import NotFound, RuleViolation
+from ledger.errors import RuleViolation
 from ledger.ids import challenge_id
 from ledger.reversible import Reversible
-from ledger.upcasts import disaster_v1_v2, trait_v1_v2 as traits_v1_v2
+from ledger.rulesets.relics import holder
+from ledger.rulesets.relics.holder import TraitHolder
+from ledger.upcasts import disaster_v1_v2
 
 COHORT, CHALLENGE = "cohort", "challenge"
 NEXT_STEP = {
@@ -25,7 +27,8 @@ NEXT_STEP = {
 }
 
 
-class Challenge(Reversible):
+class Challenge(TraitHolder, Reversible):
+    OWNER = "The Challenge {name}"
     STATE_DEFAULTS = {"encounter": None, "group": [], "rounds_left": None, "test": None, "supplies": None,
                       "outcome": None, "disaster": None}
 
@@ -46,25 +49,12 @@ class Challenge(Reversible):
         self.traits: dict[str, dict[str, Any]] = {}
         self.pending: dict[str, Any] | None = None
 
-    class TraitGained(Reversible.Event):
-        """v2 adds how often the trait may be used and the Challenge types it applies to."""
+    class TraitGained(holder.TraitGained):
+        """A trait on its owner (see ledger/rulesets/relics/holder.py)."""
 
-        class_version = 2
-        upcast_v1_v2 = staticmethod(traits_v1_v2)
-        name: str
-        modifier: str
-        polarity: str
-        cost: str
-        target: str
-        frequency: str
-        types: list
-
-    @event(TraitGained)
-    def trait_gained(self, name: str, modifier: str, polarity: str, cost: str, target: str,
-                     frequency: str, types: list) -> None:
-        self.traits[name.casefold()] = {"name": name, "modifier": modifier, "polarity": polarity,
-                                        "cost": cost, "target": target, "frequency": frequency,
-                                        "types": list(types)}
+    trait_gained = event(TraitGained)(holder.gain)
+    trait_removed = event("TraitRemoved")(holder.remove)
+    trait_replaced = event("TraitReplaced")(holder.replace)
 
     @event("LeaderChosen")
     def leader_chosen(self, leader: str, round: int) -> None:
@@ -165,18 +155,23 @@ class Challenge(Reversible):
     def disaster_trait_made(self, round: int, side: str, trait: str, owner: str) -> None:
         self.disaster = None
 
+    # --- corrections (issue 13) -----------------------------------------------------------------
+
+    @event("Rated")
+    def rated(self, rating: int, previous: int, reason: str) -> None:
+        self.rating = rating
+
+    @event("Closed")
+    def closed(self, round: int, outcome: str, reason: str) -> None:
+        """The GM closes it (the Cohort got what it wanted) or abandons it (walked away): no more turns."""
+        self.phase, self.pending, self.outcome = "ended", None, outcome
+
     def _next_round(self) -> None:
         self.round += 1
         self.phase = COHORT
         self.pending = None
 
     # --- checks -----------------------------------------------------------------------------
-
-    def trait(self, name: str) -> dict[str, Any]:
-        try:
-            return self.traits[name.strip().casefold()]
-        except KeyError:
-            raise NotFound(f"The Challenge {self.name} has no trait named '{name}'.") from None
 
     def expect(self, *phases: str) -> None:
         """Refuse a step out of order, naming the step the table is at."""

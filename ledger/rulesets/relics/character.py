@@ -6,14 +6,17 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from ledger.errors import NotFound, RuleViolation
+from ledger.errors import BadInput, RuleViolation
 from ledger.ids import pc_id
 from ledger.rulesets.relics import rules as relics
 from ledger.reversible import Reversible
-from ledger.upcasts import trait_v1_v2 as traits_v1_v2
+from ledger.rulesets.relics import holder
+from ledger.rulesets.relics.holder import TraitHolder
 
 
-class Character(Reversible):
+class Character(TraitHolder, Reversible):
+    STATE_DEFAULTS = {"retired": None}
+
     @staticmethod
     def create_id(name: str) -> UUID:
         return pc_id(name)
@@ -29,25 +32,33 @@ class Character(Reversible):
         self.stressed_out = False
         self.out = False
 
-    class TraitGained(Reversible.Event):
-        """v2 adds how often the trait may be used and the Challenge types it applies to."""
+    # --- corrections (issue 13): new entries, never edits ---------------------------------------
 
-        class_version = 2
-        upcast_v1_v2 = staticmethod(traits_v1_v2)
-        name: str
-        modifier: str
-        polarity: str
-        cost: str
-        target: str
-        frequency: str
-        types: list
+    @event("Renamed")
+    def renamed(self, old: str, new: str) -> None:
+        """The stream (and its id, from the first name) stays; the campaign maps the new name to it."""
+        self.name = new
 
-    @event(TraitGained)
-    def trait_gained(self, name: str, modifier: str, polarity: str, cost: str, target: str,
-                     frequency: str, types: list) -> None:
-        self.traits[name.casefold()] = {"name": name, "modifier": modifier, "polarity": polarity,
-                                        "cost": cost, "target": target, "frequency": frequency,
-                                        "types": list(types)}
+    @event("Retired")
+    def retired_from_play(self, reason: str) -> None:
+        self.retired = reason or "retired"
+
+    @event("Returned")
+    def returned(self, stressed_out: bool) -> None:
+        """Back at the table as they left it (`stressed_out` is kept for the read tables)."""
+        self.retired = None
+
+    @event("ExpertiseChanged")
+    def expertise_changed(self, expertise: dict, primary: str, previous: dict, previous_primary: str,
+                          reason: str) -> None:
+        self.expertise, self.primary = dict(expertise), primary
+
+    class TraitGained(holder.TraitGained):
+        """A trait on its owner (see ledger/rulesets/relics/holder.py)."""
+
+    trait_gained = event(TraitGained)(holder.gain)
+    trait_removed = event("TraitRemoved")(holder.remove)
+    trait_replaced = event("TraitReplaced")(holder.replace)
 
     @event("StressApplied")
     def stress_applied(self, amount: int, stress: int, challenge: str, round: int) -> None:
@@ -94,15 +105,13 @@ class Character(Reversible):
     def rank(self, challenge_type: str) -> int:
         return self.expertise.get(challenge_type, 0)
 
-    def trait(self, name: str) -> dict[str, Any]:
-        try:
-            return self.traits[name.strip().casefold()]
-        except KeyError:
-            raise NotFound(f"{self.name} has no trait named '{name}'.") from None
-
     def check_in_game(self) -> None:
+        """Out for good (5 Agony) or retired by the GM: a retired PC neither leads, assists nor takes Stress."""
         if self.out:
             raise RuleViolation(f"{self.name} is out of the game for good ({self.agony} Agony).")
+        if self.retired:
+            raise RuleViolation(f"{self.name} is retired ({self.retired}); `campaign pc return {self.name}` "
+                                "brings them back.")
 
     def check_can_act(self) -> None:
         """A Stressed Out PC contributes nothing until it Pushes the Limit."""
@@ -125,3 +134,30 @@ class Character(Reversible):
         self.agony_gained(self.agony + 1)
         if relics.out_of_the_game(rules, self.agony):
             self.taken_out(self.agony)
+
+
+def takers(t: Any, stress: dict[str, int]) -> dict[str, int]:
+    """Stress by the PCs' names as the campaign spells them; a retired PC takes none."""
+    named = {}
+    for name, amount in stress.items():
+        pc = t.pc(name)
+        if pc.retired and amount:
+            t.allow(pc.check_in_game)
+        named[pc.name] = amount
+    return named
+
+
+def current_names(t: Any, names: list[str]) -> set[str]:
+    """The names a list of PCs (a Challenge's group) means now, renames followed."""
+    return {t.pc(name).name if t.exists(pc_id(t.pc_key(name))) else name for name in names}
+
+
+def expertise_ranks(expertise: dict[str, int], allow_none: bool = False) -> dict[str, int]:
+    """Ranks by canonical type, 0 to 5 (001 "Expertise"); a new PC needs at least one."""
+    ranks = {relics.canonical(k, relics.TYPES, "type of Expertise"): v for k, v in expertise.items()}
+    if any(not 0 <= v <= 5 for v in ranks.values()):
+        raise BadInput("Expertise ranks go from 0 to 5.")
+    if not ranks:
+        raise BadInput("A PC needs at least one Expertise, e.g. --expertise Phantom=3." if not allow_none else
+                       "Give the ranks to change, e.g. Phantom=3 (0 takes a type away).")
+    return ranks

@@ -10,8 +10,11 @@ from ledger.ids import challenge_id, pc_id
 from ledger.rulesets import Commands
 from ledger.rulesets.relics import rules as relics
 from ledger.rulesets.relics import traits, turns
+from ledger.rulesets.relics.bestiary import defined_as
 from ledger.rulesets.relics.challenge import Challenge
-from ledger.rulesets.relics.character import Character
+from ledger.rulesets.relics.character import Character, expertise_ranks
+from ledger.rulesets.relics.corrections import CorrectionCommands
+from ledger.rulesets.relics.roster import RosterCommands
 from ledger.rulesets.relics.recovery import RecoveryCommands
 from ledger.rulesets.relics.scenes import SceneCommands, frame
 from ledger.rulesets.relics.tactics import TacticsCommands
@@ -23,7 +26,8 @@ TARGETS = ("cohort", "challenge")
 Report = dict[str, Any]
 
 
-class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Commands):
+class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, CorrectionCommands, RosterCommands,
+                     Commands):
     """Every Relics command; refused on a campaign of another ruleset."""
 
     def _relics(self, command: Callable[[Table], Report], name: str | None = None,
@@ -53,16 +57,12 @@ class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Commands)
 
     def add_pc(self, name: str, expertise: dict[str, int], primary: str) -> Report:
         name = values.name(name, "A PC's name")
-        ranks = {relics.canonical(k, relics.TYPES, "type of Expertise"): v for k, v in expertise.items()}
-        if any(not 0 <= v <= 5 for v in ranks.values()):
-            raise BadInput("Expertise ranks go from 0 to 5.")
-        if not ranks:
-            raise BadInput("A PC needs at least one Expertise, e.g. --expertise Phantom=3.")
+        ranks = expertise_ranks(expertise)
         primary = relics.canonical(primary, relics.TYPES, "type of Expertise")
 
         def command(t: Table) -> Report:
             camp = t.campaign
-            if t.exists(pc_id(name)):
+            if t.exists(pc_id(t.pc_key(name))):
                 raise RuleViolation(f"There is already a PC named {t.pc(name).name}.")
             traits.check_new_owner(t, name)
             camp.pc_joined(name)
@@ -116,15 +116,17 @@ class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Commands)
             return {"scenario": title, "destiny": pcs, "doom": pcs}
         return self._relics(command)
 
-    def open_challenge(self, name: str, threat: str, type_: str, rating: int, group: list[str] | None = None,
-                       rounds: int | None = None, test: dict | None = None) -> Report:
-        """Open a Challenge in the Event going on (if any): faced by a group, timed, or a Test."""
-        threat = relics.canonical(threat, relics.THREATS, "Threat")
-        type_ = relics.canonical(type_, relics.TYPES, "Challenge type")
+    def open_challenge(self, name: str, threat: str | None, type_: str | None, rating: int | None,
+                       group: list[str] | None = None, rounds: int | None = None, test: dict | None = None) -> Report:
+        """Open a Challenge in the Event going on (if any): faced by a group, timed, or a Test. One the
+        bestiary defines (a roster) takes its Threat, type, rating and traits from there, unless given."""
         name = values.name(name, "A Challenge's name")
-        if rating < 1:
+        threat = relics.canonical(threat, relics.THREATS, "Threat") if threat is not None else None
+        type_ = relics.canonical(type_, relics.TYPES, "Challenge type") if type_ is not None else None
+        if rating is not None and rating < 1:
             raise BadInput("A Challenge's rating is at least 1.")
-        values.integer(rating, "A Challenge's rating", 1, relics.MOST_DICE)
+        if rating is not None:
+            values.integer(rating, "A Challenge's rating", 1, relics.MOST_DICE)
         if rounds is not None:  # the lower bounds are the rules' own, checked where the Challenge is framed
             values.integer(rounds, "A timed Challenge's rounds", high=relics.MOST_DICE)
         if test is not None:
@@ -135,9 +137,13 @@ class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Commands)
             if t.exists(challenge_id(name)):
                 raise RuleViolation(f"There is already a Challenge named {t.challenge(name).name}.")
             traits.check_new_owner(t, name)
-            ch = t.add(Challenge(name=name.strip(), threat=threat, type=type_, rating=rating))
+            spec = defined_as(t, name, threat, type_, rating)
+            called = spec.get("name", name.strip())  # the bestiary's spelling, when it defines it
+            ch = t.add(Challenge(name=called, threat=spec["threat"], type=spec["type"], rating=spec["rating"]))
+            for trait in spec["traits"]:
+                ch.trait_gained(**trait)
             frame(t, ch, group or [], rounds, test)
-            return {"challenge": name.strip(), "threat": threat, "type": type_, "rating": rating,
+            return {"challenge": called, "threat": ch.threat, "type": ch.type, "rating": ch.rating,
                     "group": ch.group, "rounds": ch.rounds_left, "test": ch.test}
         return self._relics(command)
 

@@ -108,7 +108,7 @@ def check_new_owner(t: Table, name: str) -> None:
     from ledger.ids import challenge_id, pc_id
     if name.strip().casefold() == COHORT.casefold():
         raise BadInput(f"'{name.strip()}' is the Cohort's name; choose another.")
-    if t.exists(pc_id(name)) or t.exists(challenge_id(name)):
+    if t.exists(pc_id(t.pc_key(name))) or t.exists(challenge_id(name)):
         raise RuleViolation(f"'{name.strip()}' already names a PC or a Challenge; choose another name.")
 
 
@@ -117,7 +117,7 @@ def _permanent(t: Table, owner: str) -> dict[str, Any]:
     from ledger.ids import challenge_id, pc_id
     if owner.casefold() == COHORT.casefold():
         return {**t.campaign.cohort_traits, RALLYING_CRY["name"].casefold(): RALLYING_CRY}
-    if t.exists(pc_id(owner)):
+    if t.exists(pc_id(t.pc_key(owner))):
         return t.pc(owner).traits
     if t.exists(challenge_id(owner)):
         return t.challenge(owner).traits

@@ -12,6 +12,7 @@ from typing import Any
 from ledger import dice
 from ledger.rulesets.relics import traits
 from ledger.rulesets.relics.challenge import CHALLENGE, COHORT, NEXT_STEP, Challenge
+from ledger.rulesets.relics.character import current_names, takers
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.rulesets.relics import rules as relics
 from ledger.table import Table
@@ -157,7 +158,7 @@ def cohort_huddle(t: Table, ch: Challenge, leader: str | None, assists: list[str
 def _leader(t: Table, ch: Challenge, name: str | None):
     """One leader per Challenge until it is resolved; a Stressed Out one is replaced (000 step 2)."""
     current = t.pc(ch.leader) if ch.leader else None
-    still_leads = current is not None and not current.stressed_out and not current.out
+    still_leads = current is not None and not current.stressed_out and not current.out and not current.retired
     if name is None:
         if not still_leads:
             raise BadInput(f"Choose a leader for {ch.name} with --leader NAME.")
@@ -421,7 +422,7 @@ def distribute(t: Table, ch: Challenge, stress: dict[str, int] | None) -> bool:
         if len(group) != 1:
             return False
         stress = {group[0]: amount}
-    named = {t.pc(name).name: n for name, n in stress.items()}
+    named = takers(t, stress)  # a retired PC takes no Stress
     t.allow(lambda: relics.check_distribution(amount, named, group))
     for name, n in named.items():
         if n:
@@ -441,7 +442,7 @@ def distribute(t: Table, ch: Challenge, stress: dict[str, int] | None) -> bool:
 def facing(t: Table, ch: Challenge) -> list[str]:
     """The PCs facing a Challenge: its group after a split or in a simultaneous Event, else all."""
     in_game = [pc.name for pc in t.pcs_in_game()]
-    return [name for name in in_game if name in ch.group] if ch.group else in_game
+    return [name for name in in_game if name in current_names(t, ch.group)] if ch.group else in_game
 
 
 def everyone_stressed_out(t: Table, ch: Challenge | None) -> None:

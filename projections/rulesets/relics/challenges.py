@@ -31,8 +31,10 @@ def apply(db: Database, entry: int, e: Any) -> None:
         changes["resolved"] = e.resolved
     if isinstance(e, Challenge.Resolved):
         changes["phase"] = "resolved"
-    if isinstance(e, Challenge.Ended):
+    if isinstance(e, (Challenge.Ended, Challenge.Closed)):
         changes["phase"] = "ended"
+    if isinstance(e, Challenge.Rated):
+        changes["rating"] = e.rating
     if isinstance(e, Challenge.SplitOff):
         changes["rating"] = e.rating
     if isinstance(e, Challenge.StressDistributed) or (
@@ -43,7 +45,7 @@ def apply(db: Database, entry: int, e: Any) -> None:
 
 
 def _reversed(db: Database, e: Any) -> None:
-    changes = {k: e.changes[k] for k in ("resolved", "leader", "round") if k in e.changes}
+    changes = {k: e.changes[k] for k in ("resolved", "leader", "round", "rating") if k in e.changes}
     if "phase" in e.changes:
         changes["phase"] = e.changes["phase"] if e.changes["phase"] in ("resolved", "ended") else "open"
     if changes:

@@ -7,6 +7,7 @@ from typing import Any, Callable
 from sqlite_utils import Database
 
 from ledger.campaign import Campaign
+from ledger.rulesets.relics.bestiary import Bestiary
 from ledger.rulesets.relics.challenge import Challenge
 from ledger.rulesets.relics.character import Character
 
@@ -112,6 +113,20 @@ def _configured(e: Any) -> str:
     return "; ".join(parts) or "an ordinary Challenge"
 
 
+def _replaced(n: Any, e: Any) -> str:
+    why = f": {e.reason}" if e.reason else ""
+    return f"Correction: {_own(n.me)} trait {e.name} is now {e.modifier} {e.polarity} (was {e.previous}){why}"
+
+
+def _own(name: str) -> str:
+    """The possessive a GM writes: Bo's, Vault Guards'."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _ranks(expertise: dict[str, int], primary: str) -> str:
+    return ", ".join(f"{t} {r}" for t, r in expertise.items() if r) + f" (primary {primary})"
+
+
 LINES: dict[type, Callable[[Any, Any], str]] = {
     Campaign.PCJoined: lambda n, e: f"{e.name} joined the Cohort",
     Campaign.ScenarioStarted: lambda n, e: f"Scenario '{e.title}' started: Destiny {e.destiny}, Doom {e.doom}",
@@ -176,6 +191,21 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
     + (" (traded for a ranked Simple modifier)" if e.traded else f" (+{e.rank}d6 every Cohort turn)"),
     Challenge.DisasterTraitMade: lambda n, e: f"{n.me}: the Disaster of round {e.round} becomes {e.owner}'s "
     f"trait {e.trait}",
+    Challenge.Rated: lambda n, e: f"Correction: {_own(n.me)} rating {e.previous} -> {e.rating}: {e.reason}",
+    Challenge.Closed: lambda n, e: f"Correction: {n.me} is {e.outcome} after round {e.round}: {e.reason}",
+    Challenge.TraitRemoved: lambda n, e: f"Correction: {n.me} loses the trait {e.name}: {e.reason}",
+    Challenge.TraitReplaced: _replaced,
+    Character.Renamed: lambda n, e: f"Correction: {e.old} is renamed {e.new} (lines before this one say {e.old})",
+    Character.Retired: lambda n, e: f"Correction: {n.me} retires: {e.reason}",
+    Character.Returned: lambda n, e: f"Correction: {n.me} returns to the table",
+    Character.ExpertiseChanged: lambda n, e: f"Correction: {_own(n.me)} Expertise {_ranks(e.previous, e.previous_primary)}"
+    f" -> {_ranks(e.expertise, e.primary)}: {e.reason}",
+    Character.TraitRemoved: lambda n, e: f"Correction: {n.me} loses the trait {e.name}: {e.reason}",
+    Character.TraitReplaced: _replaced,
+    Bestiary.Started: lambda n, e: "The bestiary is started (Challenges defined, not yet opened)",
+    Bestiary.Defined: lambda n, e: f"Bestiary: {e.challenge['name']}, {e.challenge['threat']} {e.challenge['type']} "
+    f"{e.challenge['rating']}" + "".join(f"; trait {t['name']} {t['modifier']}" for t in e.challenge["traits"]),
+    Campaign.PCRenamed: lambda n, e: f"{e.new} now names the PC first called {e.key}",
     Challenge.StressDistributed: lambda n, e: f"{n.me} round {e.round}: Stress distributed: "
     + (", ".join(f"{k} {v}" for k, v in e.distribution.items()) or "none"),
 }

@@ -6,19 +6,26 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from ledger.campaign import Campaign
+from ledger.ids import pc_id
 from ledger.rulesets.relics.character import Character
 from ledger.reversible import Reversible
 from projections import balances
 
 ACTIVE, STRESSED_OUT, OUT = "active", "Stressed Out", "out of the game"
+TYPES = ("Scav", "Venger", "Phantom", "Stallion", "Sparrow")
 
 
-TABLES = ("sheets", "sheet_versions")
+TABLES = ("sheets", "sheet_versions", "pc_names")
 # Rows of things undo can unmake, by the column holding the aggregate id (see runner.unmake).
 OWNED = {"sheets": "id"}
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
+    if isinstance(e, Campaign.PCRenamed) or (isinstance(e, Reversible.Reversed) and "aliases" in e.changes):
+        _names(db, {e.new.strip().casefold(): e.key} if isinstance(e, Campaign.PCRenamed) else e.changes["aliases"],
+               again=isinstance(e, Reversible.Reversed))
+        return
     handler = HANDLERS.get(type(e))
     if handler is None and isinstance(e, Reversible.Reversed) and \
             db.table("sheets").count_where("id = ?", [e.originator_id.hex]):
@@ -39,8 +46,18 @@ def _version(db: Database, entry: int, id_: str) -> None:
     balances.record(db, entry, f"{row['name']}:agony", row["agony"])
 
 
+def _names(db: Database, aliases: dict[str, str], again: bool) -> None:
+    """Every name a renamed PC answers to: the campaign's map of renames, and each PC's first name
+    (`again`: an undo restored the whole map)."""
+    if again:
+        db.execute("DELETE FROM pc_names")
+    for alias, key in aliases.items():
+        for name in (alias, key.casefold()):
+            db.execute("INSERT OR REPLACE INTO pc_names (name, id) VALUES (?, ?)", [name, pc_id(key).hex])
+
+
 def _joined(db: Database, entry: int, e: Character.Joined) -> None:
-    ranks = {t.lower(): e.expertise.get(t, 0) for t in ("Scav", "Venger", "Phantom", "Stallion", "Sparrow")}
+    ranks = _ranks(e.expertise)
     db.table("sheets").insert({"id": e.originator_id.hex, "name": e.name, "primary_type": e.primary, **ranks,
                          "stress": 0, "agony": 0, "status": ACTIVE, "joined": entry})
 
@@ -52,14 +69,34 @@ def _update(**columns: Any):
     return handler
 
 
+def _ranks(expertise: dict[str, int]) -> dict[str, int]:
+    return {t.lower(): expertise.get(t, 0) for t in TYPES}
+
+
 def _reversed(db: Database, entry: int, e: Any) -> None:
-    """Undo restored some of the sheet: write back what it restored."""
+    """Undo restored some of the sheet: write back what it restored (a name, ranks, Stress...)."""
     row = db.table("sheets").get(e.originator_id.hex)
-    changes = {k: e.changes[k] for k in ("stress", "agony") if k in e.changes}
+    changes = {k: e.changes[k] for k in ("stress", "agony", "name") if k in e.changes}
+    changes.update(_ranks(e.changes["expertise"]) if "expertise" in e.changes else {})
+    changes.update({"primary_type": e.changes["primary"]} if "primary" in e.changes else {})
     out = e.changes.get("out", row["status"] == OUT)
     stressed = e.changes.get("stressed_out", row["status"] == STRESSED_OUT)
     changes["status"] = OUT if out else STRESSED_OUT if stressed else ACTIVE
+    if "retired" in e.changes:
+        changes["retired"] = e.changes["retired"]
     db.table("sheets").update(e.originator_id.hex, changes)
+    if "name" in e.changes:
+        _renamed_traits(db, e.originator_id.hex, e.changes["name"])
+
+
+def _renamed(db: Database, entry: int, e: Character.Renamed) -> None:
+    db.table("sheets").update(e.originator_id.hex, {"name": e.new})
+    _renamed_traits(db, e.originator_id.hex, e.new)
+
+
+def _renamed_traits(db: Database, id_: str, name: str) -> None:
+    """The traits table names each owner: the PC's own rows follow the rename."""
+    db.execute("UPDATE traits SET owner = ? WHERE owner_id = ?", [name, id_])
 
 
 HANDLERS = {
@@ -74,4 +111,11 @@ HANDLERS = {
         "stress": e.stress, "status": STRESSED_OUT if e.stressed_out else ACTIVE}),
     Character.AgonyRecovered: _update(agony="agony"),
     Character.GrowthTested: lambda db, entry, e: None,
+    Character.Renamed: _renamed,
+    Character.Retired: _update(retired="reason"),
+    Character.Returned: _update(retired=None),
+    Character.ExpertiseChanged: lambda db, entry, e: db.table("sheets").update(e.originator_id.hex, {
+        **_ranks(e.expertise), "primary_type": e.primary}),
+    Character.TraitRemoved: lambda db, entry, e: None,  # the trait itself: projections/traits.py
+    Character.TraitReplaced: lambda db, entry, e: None,
 }

@@ -23,6 +23,12 @@ def apply(db: Database, entry: int, e: Any) -> None:
     if isinstance(e, (Character.TraitGained, Challenge.TraitGained)):
         table = "sheets" if isinstance(e, Character.TraitGained) else "challenges"
         _insert(db, entry, e.originator_id.hex, db.table(table).get(e.originator_id.hex)["name"], vars_of(e))
+    elif isinstance(e, (Character.TraitRemoved, Challenge.TraitRemoved)):
+        db.execute("DELETE FROM traits WHERE owner_id = ? AND name = ? AND duration IS NULL",
+                   [e.originator_id.hex, e.name])  # the history keeps when it was gained and removed
+    elif isinstance(e, (Character.TraitReplaced, Challenge.TraitReplaced)):
+        db.execute("UPDATE traits SET modifier = ?, polarity = ? WHERE owner_id = ? AND name = ? AND duration IS NULL",
+                   [e.modifier, e.polarity, e.originator_id.hex, e.name])
     elif isinstance(e, Campaign.CohortTraitGained):
         _insert(db, entry, COHORT_ID, "Cohort", e.trait)
     elif isinstance(e, Campaign.TemporaryTraitCreated):
@@ -30,6 +36,11 @@ def apply(db: Database, entry: int, e: Any) -> None:
     elif isinstance(e, Campaign.TraitExpired):
         db.execute("UPDATE traits SET ended = ? WHERE owner_id = ? AND name = ? AND ended IS NULL",
                    [entry, owner_id(db, e.owner), e.trait])
+    elif isinstance(e, Campaign.PCRenamed):  # the campaign keys a trait's last use by its owner's name
+        prefix = e.old.casefold() + ":"
+        db.execute("UPDATE trait_uses SET key = ? || substr(key, ?), trait = ? || substr(trait, ?) "
+                   "WHERE substr(key, 1, ?) = ?", [e.new.casefold() + ":", len(prefix) + 1, e.new + ":",
+                                                 len(prefix) + 1, len(prefix), prefix])
     elif isinstance(e, Campaign.TraitUsed):
         _used(db, entry, e.trait, e.scope)
     elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:

@@ -1,0 +1,127 @@
+"""Corrections beyond rounds (issue 13), as subcommands of the Relics groups `pc`, `trait` and
+`challenge` (commands/relics_setup.py): each appends an entry with its reason; `undo` reverses it."""
+from __future__ import annotations
+
+import click
+
+from commands.parsing import parse_pairs
+from commands.plumbing import json_option, write_command
+from commands.relics_setup import POLARITY, challenge, pc, trait
+
+COMMANDS = click.Group()  # nothing of its own at the top: its commands join the groups above
+
+REASON = click.option("--reason", required=True, help="Why: the history keeps it beside the correction.")
+
+
+@pc.command("rename")
+@click.argument("old")
+@click.argument("new")
+@json_option
+@click.pass_context
+def pc_rename(ctx: click.Context, old: str, new: str) -> None:
+    """Rename a PC: the same PC (sheet, history, undo) under a new name; the old name still finds it.
+
+    Example: campaign pc rename Kira "Kira Vale"
+    """
+    write_command(ctx, lambda app: app.rename_pc(old, new))
+
+
+@pc.command("retire")
+@click.argument("name")
+@REASON
+@json_option
+@click.pass_context
+def pc_retire(ctx: click.Context, name: str, reason: str) -> None:
+    """Retire a PC from play: it no longer leads, assists, takes Stress or counts toward the caps.
+
+    Example: campaign pc retire Bo --reason "the player moved away"
+    """
+    write_command(ctx, lambda app: app.retire_pc(name, reason))
+
+
+@pc.command("return")
+@click.argument("name")
+@json_option
+@click.pass_context
+def pc_return(ctx: click.Context, name: str) -> None:
+    """Bring a retired PC back to the table, as they left it.
+
+    Example: campaign pc return Bo
+    """
+    write_command(ctx, lambda app: app.return_pc(name))
+
+
+@pc.command("expertise")
+@click.argument("name")
+@click.argument("ranks")
+@click.option("--primary", default=None, help="A new Primary Expertise.")
+@REASON
+@json_option
+@click.pass_context
+def pc_expertise(ctx: click.Context, name: str, ranks: str, primary: str | None, reason: str) -> None:
+    """Change a PC's Expertise: the ranks given are set (0 takes a type away), the others stay.
+
+    Example: campaign pc expertise Kira Phantom=4,Sparrow=1 --reason "the GM misread the sheet"
+    """
+    write_command(ctx, lambda app: app.change_expertise(name, parse_pairs(ranks, "Expertise"), primary, reason))
+
+
+@trait.command("remove")
+@click.argument("owner")
+@click.argument("name")
+@REASON
+@json_option
+@click.pass_context
+def trait_remove(ctx: click.Context, owner: str, name: str, reason: str) -> None:
+    """Take a trait off a PC or a Challenge (the history keeps when it was gained).
+
+    Example: campaign trait remove Kira "Keen Eye" --reason "lost her glasses"
+    """
+    write_command(ctx, lambda app: app.remove_trait(owner, name, reason))
+
+
+@trait.command("replace", context_settings={"ignore_unknown_options": True})  # "-2 / 2d" is a modifier
+@click.argument("owner")
+@click.argument("name")
+@click.argument("modifier")
+@POLARITY
+@click.option("--reason", default="", help="Why (kept in the history).")
+@json_option
+@click.pass_context
+def trait_replace(ctx: click.Context, owner: str, name: str, modifier: str, polarity: str | None, reason: str) -> None:
+    """Give a PC's or a Challenge's trait another modifier; its cost and limits stay.
+
+    Example: campaign trait replace Kira "Keen Eye" "+1 / 2d" --reason "ranked up"
+    """
+    write_command(ctx, lambda app: app.replace_trait(owner, name, modifier, polarity, reason))
+
+
+@challenge.command("rate")
+@click.argument("name")
+@click.argument("rating", type=int)
+@REASON
+@json_option
+@click.pass_context
+def challenge_rate(ctx: click.Context, name: str, rating: int, reason: str) -> None:
+    """Change a Challenge's rating (its dice) between turns; it stays above the dice already resolved.
+
+    Example: campaign challenge rate "Vault Guards" 5 --reason "reinforcements arrived"
+    """
+    write_command(ctx, lambda app: app.rate_challenge(name, rating, reason))
+
+
+def _finishing(verb: str, outcome: str, says: str, example: str) -> None:
+    """`challenge close` and `challenge abandon`: one command each, the same shape."""
+    @challenge.command(verb, help=f"{says}\n\nExample: {example}")
+    @click.argument("name")
+    @REASON
+    @json_option
+    @click.pass_context
+    def finish(ctx: click.Context, name: str, reason: str) -> None:
+        write_command(ctx, lambda app: app.finish_challenge(name, outcome, reason))
+
+
+_finishing("close", "closed", "Close a Challenge before it resolves: the Cohort got past it another way.",
+           'campaign challenge close "Vault Guards" --reason "bribed the captain"')
+_finishing("abandon", "abandoned", "Abandon a Challenge: the Cohort walks away from it unresolved.",
+           'campaign challenge abandon "Vault Guards" --reason "the alarm went off"')

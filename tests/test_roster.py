@@ -1,0 +1,158 @@
+"""Rosters (issue 13): `roster load` adds PCs, their traits and a bestiary in one unit; `roster dump`
+writes them back; a bad file is refused with its line and key, appending nothing."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ledger.roster import line_of
+from tests.conftest import Table
+
+HEIST = '''\
+[[pc]]
+name = "Kira"
+primary = "Phantom"
+expertise = { Phantom = 3, Venger = 1 }
+
+[[pc.trait]]
+name = "Keen Eye"
+modifier = "+2 / 1d"
+cost = "destiny"
+
+[[pc.trait]]
+name = "Lucky"
+modifier = "A6 / 1d"
+cost = "destiny-or-doom"
+frequency = "scene"
+
+[[pc]]
+name = "Bo"
+primary = "Venger"
+expertise = { Venger = 4, Phantom = 2 }
+retired = "the player is away this month"
+
+[[pc.trait]]
+name = "Smoke Bomb"
+modifier = "-1 / 1d"
+target = "challenge"
+types = ["Phantom"]
+
+[[challenge]]
+name = "Vault Guards"
+threat = "Minor"
+type = "Phantom"
+rating = 4
+
+[[challenge.trait]]
+name = "Stubborn"
+modifier = "-2 / 2d"
+cost = "doom"
+'''
+
+
+def _campaign(tmp: Path, name: str, ruleset: str = "relics") -> Table:
+    t = Table(tmp / f"{name}.db")
+    t("new", name, "--ruleset", ruleset)
+    return t
+
+
+def _file(tmp: Path, text: str, name: str = "roster.toml") -> str:
+    path = tmp / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_a_roster_loads_in_one_unit_and_one_undo_takes_it_all_back(tmp_path):
+    t = _campaign(tmp_path, "heist")
+    report = t.json("roster", "load", _file(tmp_path, HEIST))
+    assert report["pcs"] == ["Kira", "Bo"] and report["challenges"] == ["Vault Guards"]
+    sheets = {s["name"]: s for s in t.json("sheet")}
+    assert [x["name"] for x in sheets["Kira"]["traits"]] == ["Keen Eye", "Lucky"]
+    assert sheets["Kira"]["traits"][1]["frequency"] == "scene"
+    assert sheets["Bo"]["retired"] == "the player is away this month"
+    units = t.json("undo", "--list")
+    assert len(units) == 1 and units[0]["unit"] == "load roster #1"
+    t("undo", "--yes")
+    assert t.json("sheet") == []
+    t("roster", "load", _file(tmp_path, HEIST))  # loaded again after the undo: the same PCs
+    assert {s["name"] for s in t.json("sheet")} == {"Kira", "Bo"}
+
+
+def test_the_bestiary_defines_a_challenge_that_opens_with_its_traits(tmp_path):
+    t = _campaign(tmp_path, "heist")
+    t("roster", "load", _file(tmp_path, HEIST))
+    assert "Vault Guards" not in [c["name"] for c in t.json("status")["challenges"]]  # defined, not opened
+    t("scenario", "start", "Night")
+    opened = t.json("challenge", "open", "vault guards")
+    assert (opened["challenge"], opened["threat"], opened["type"], opened["rating"]) == ("Vault Guards", "Minor",
+                                                                                          "Phantom", 4)
+    t("cohort-turn", "Vault Guards", "--leader", "Kira", "--faces", "6,6,6")
+    turn = t.json("challenge-turn", "Vault Guards", "--trait", "Vault Guards:Stubborn")
+    assert turn["pool"]["simple"][0]["label"].endswith("Stubborn")
+    assert "the bestiary defines no 'Dogs'" in t.refused("challenge", "open", "Dogs")
+
+
+def test_dump_then_load_into_a_new_campaign_gives_equal_sheets(tmp_path):
+    first = _campaign(tmp_path, "first")
+    first("roster", "load", _file(tmp_path, HEIST))
+    first("pc", "add", "Ash", "--expertise", "Sparrow=2", "--primary", "Sparrow")
+    first("trait", "add", "Ash", "Gunplay", "+1 / 1d", "--frequency", "scene", "--types", "Venger,Scav")
+    first("trait", "add", "Ash", "Hex", "A2 / 1d", "--polarity", "hindering", "--target", "challenge")
+    dumped = str(tmp_path / "dumped.toml")
+    first("roster", "dump", dumped)
+    second = _campaign(tmp_path, "second")
+    second("roster", "load", dumped)
+    assert second.json("sheet") == first.json("sheet")
+    assert second("roster", "dump").stdout == first("roster", "dump").stdout
+    assert second.json("roster", "dump") == first.json("roster", "dump")
+
+
+def test_dump_writes_the_current_sheets_after_corrections(tmp_path):
+    t = _campaign(tmp_path, "heist")
+    t("roster", "load", _file(tmp_path, HEIST))
+    t("pc", "rename", "Kira", "Kira Vale")
+    t("trait", "remove", "Kira Vale", "Lucky", "--reason", "spent")
+    dumped = t.json("roster", "dump")
+    assert [p["name"] for p in dumped["pc"]] == ["Kira Vale", "Bo"]
+    assert [x["name"] for x in dumped["pc"][0]["trait"]] == ["Keen Eye"]
+
+
+@pytest.mark.parametrize("change, says", [
+    (('expertise = { Phantom = 3, Venger = 1 }', 'expertise = { Phantom = 9 }'), "line 4, pc[0].expertise: Expertise ranks go from 0 to 5"),
+    (('modifier = "+2 / 1d"', 'modifier = "+2 / 1x"'), "line 8, pc[0].trait[0].modifier:"),
+    (('frequency = "scene"', 'frequency = "fortnight"'), "line 15, pc[0].trait[1].frequency:"),
+    (('rating = 4', 'rating = "four"'), "line 33, challenge[0].rating: expected a whole number"),
+    (('threat = "Minor"', 'threat = "Huge"'), "line 31, challenge[0].threat:"),
+    (('name = "Bo"', 'name = "Kira"'), "line 18, pc[1].name: 'Kira' is named twice"),
+    (('types = ["Phantom"]', 'types = ["Phantom"]\ncolour = "red"'), "line 28, pc[1].trait[0].colour: unknown key"),
+    (('primary = "Venger"\n', ''), "line 17, pc[1]: 'primary' is missing"),
+    (('name = "Vault Guards"', 'name = "Vault Guards'), "is not TOML"),
+])
+def test_a_bad_file_is_refused_with_its_line_and_key_and_appends_nothing(tmp_path, change, says):
+    t = _campaign(tmp_path, "heist")
+    old, new = change
+    assert old in HEIST
+    refusal = t.refused("roster", "load", _file(tmp_path, HEIST.replace(old, new, 1)))
+    assert says in refusal
+
+
+def test_a_roster_naming_what_the_campaign_holds_is_refused_whole(tmp_path):
+    t = _campaign(tmp_path, "heist")
+    t("pc", "add", "Bo", "--expertise", "Venger=1", "--primary", "Venger")
+    assert "line 18, pc[1].name: there is already a PC named Bo" in t.refused("roster", "load", _file(tmp_path, HEIST))
+    assert [s["name"] for s in t.json("sheet")] == ["Bo"]  # Kira, before Bo in the file, was not added either
+    assert "Cannot read the roster" in t.refused("roster", "load", str(tmp_path / "missing.toml"))
+    assert "no [[pc]] or [[challenge]]" in t.refused("roster", "load", _file(tmp_path, "# nothing\n", "empty.toml"))
+
+
+def test_other_rulesets_refuse_rosters_naming_theirs(tmp_path):
+    t = _campaign(tmp_path, "pub", "beer-run")
+    assert "beer-run campaign" in t.refused("roster", "load", _file(tmp_path, HEIST))
+    assert "beer-run campaign" in t.refused("roster", "dump")
+
+
+def test_the_line_of_a_key_follows_the_array_headers():
+    assert line_of(HEIST, ("pc", 1, "trait", 0, "types")) == 27
+    assert line_of(HEIST, ("challenge", 0, "trait", 0, "cost")) == 38
+    assert line_of(HEIST, ("pc", 0, "trait", 1)) == 11  # a table's own header when the key is missing
