@@ -22,6 +22,8 @@ from ledger.errors import BadInput, ReadModelStuck
 from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
 from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
+from projections.bulk import indexes_built_after
+from projections.schema_cache import ReadDatabase
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
@@ -46,7 +48,7 @@ NAME = "read-model"
 
 def connect(path: str) -> Database:
     conn = sqlite3.connect(path, isolation_level=None, timeout=30)
-    db = Database(conn)
+    db = ReadDatabase(conn)
     migrations.apply(db)
     return db
 
@@ -71,7 +73,7 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
     An entry the tables cannot apply stops it there: what came before is kept, and the
     ReadModelStuck error that names the entry is raised once that is committed.
     """
-    with _immediate(db):
+    with _immediate(db), indexes_built_after(db, READ_TABLES):
         for table in READ_TABLES:
             db.execute(f"DELETE FROM [{table}]")
         db.execute("DELETE FROM position WHERE name = ?", [NAME])
@@ -96,7 +98,7 @@ def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
            transaction: Callable[[], Any], check: bool = True) -> int:
     applied, names = 0, units.UnitNames(app.recorder)  # history rows learn their undo unit with their entry
     while True:
-        with transaction():
+        with transaction(), frozen(db):
             count, error = _next_batch(app, db, check)
             names.fill(db)
         applied += count
@@ -188,6 +190,11 @@ def unmake(db: Database, aggregate_id: UUID) -> None:
         db.execute(f"DELETE FROM [{table}] WHERE [{column}] = ?", [aggregate_id.hex])
 
 
+def frozen(db: Database) -> Any:
+    """The read file's schema read once for a catch-up (see projections/schema_cache.py)."""
+    return db.frozen() if isinstance(db, ReadDatabase) else contextlib.nullcontext(db)
+
+
 class _immediate:
     """A write transaction that holds the lock from its first statement."""
 
@@ -237,7 +244,7 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
     with tempfile.TemporaryDirectory() as scratch:
         db = connect(str(Path(scratch) / "as_of.db"))
         names = units.UnitNames(app.recorder)
-        with _immediate(db):
+        with _immediate(db), frozen(db):
             while True:
                 count, stuck = _next_batch(app, db, stop=last)
                 names.fill(db)  # as catching up names them (see _drain)
@@ -259,7 +266,7 @@ def replay_check(app: Any, path: str) -> None:
     db = connect(path)
     aggregates: dict[UUID, Any] = {}
     try:
-        with _immediate(db):
+        with _immediate(db), frozen(db):
             last = 0
             for n in _notifications(app):
                 _replay_one(app, db, aggregates, n)
