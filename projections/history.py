@@ -17,8 +17,9 @@ TABLES = ("history",)
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
-    describe = _lines().get(type(e))
-    names = _Names(db, e)
+    modules = rulesets.modules()
+    describe = _lines(modules).get(type(e))
+    names = _Names(db, e, modules)
     line = describe(names, e) if describe else type(e).__qualname__
     db.conn.execute("INSERT INTO history (entry, time, type, line, round, about) VALUES (?, ?, ?, ?, ?, ?)",
                     [entry, e.timestamp.isoformat(timespec="seconds"), type(e).__qualname__, line,
@@ -29,10 +30,9 @@ def apply(db: Database, entry: int, e: Any) -> None:
                         [entry, min(e.entries), max(e.entries), json.dumps(list(e.entries))])
 
 
-def _lines() -> dict[type, Callable[[Any, Any], str]]:
+def _lines(modules: tuple) -> dict[type, Callable[[Any, Any], str]]:
     """Every event type's line, the core's first: worked out once per set of rulesets (a rebuild
     asks for one per entry)."""
-    modules = rulesets.modules()
     if _LINES_OF[0] != modules:
         found: dict[type, Callable[[Any, Any], str]] = {}
         for module in modules:
@@ -47,7 +47,7 @@ _LINES_OF: list[Any] = [None, {}]
 
 def _round_of(db: Database, entry: int, e: Any, names: "_Names") -> str | None:
     """The round an entry was played in (`Vault Guards:2`), as the ruleset that knows rounds says."""
-    for module in rulesets.modules():
+    for module in names.modules:
         found = getattr(module, "round_of", None)
         if found is not None and (number := found(db, entry, e, names)) is not None:
             return number
@@ -58,14 +58,15 @@ class _Names:
     """Who an event is about: PCs and Challenges by the name the table knows (looked up once
     per entry, in one statement over every ruleset's naming tables)."""
 
-    def __init__(self, db: Database, e: Any) -> None:
+    def __init__(self, db: Database, e: Any, modules: tuple | None = None) -> None:
         self.db, self.e = db, e
+        self.modules = rulesets.modules() if modules is None else modules
         self._me: str | None = None
 
     @property
     def me(self) -> str:
         if self._me is None:
-            sql = _named_sql(self.db)
+            sql = _named_sql(self.db, self.modules)
             row = self.db.conn.execute(sql, [self.e.originator_id.hex]).fetchone() if sql else None
             self._me = row[0] if row else "the campaign"
         return self._me
@@ -74,10 +75,9 @@ class _Names:
 _NAMED_SQL: "weakref.WeakKeyDictionary[Any, tuple[tuple, str]]" = weakref.WeakKeyDictionary()
 
 
-def _named_sql(db: Database) -> str:
+def _named_sql(db: Database, modules: tuple) -> str:
     """One query naming an id from the first naming table that holds it, in the rulesets' order;
     built once per read file and set of rulesets (the tables come from the migrations)."""
-    modules = rulesets.modules()
     known = _NAMED_SQL.get(db)
     if known is None or known[0] != modules:
         present = {r[0] for r in db.conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
