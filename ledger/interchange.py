@@ -259,7 +259,7 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
     try:
         app = open_ledger(scratch, store="eventsourcing.sqlite")
         written = write(app, _lines(path), progress, count)
-        if replay:  # every entry through its aggregate and the read tables (projections.runner.replay_check)
+        if replay:  # every entry through its aggregate and the read tables (projections.import_replay.replay_check)
             replay(app, scratch)
         _snapshot_long_aggregates(app)
         if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":

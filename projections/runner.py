@@ -63,7 +63,7 @@ def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = No
     again when a migration cleared the position of tables holding rows: see migrations.rederive)."""
     if position(db) == 0 and db.execute("SELECT 1 FROM campaign LIMIT 1").fetchone():
         return rebuild(app, db, progress)
-    return _drain(app, db, progress, lambda: _immediate(db))
+    return _drain(app, db, progress, lambda: immediate(db))
 
 
 def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None, check: bool = True) -> int:
@@ -73,7 +73,7 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
     An entry the tables cannot apply stops it there: what came before is kept, and the
     ReadModelStuck error that names the entry is raised once that is committed.
     """
-    with _immediate(db), indexes_built_after(db, READ_TABLES):
+    with immediate(db), indexes_built_after(db, READ_TABLES):
         for table in READ_TABLES:
             db.execute(f"DELETE FROM [{table}]")
         db.execute("DELETE FROM position WHERE name = ?", [NAME])
@@ -88,7 +88,7 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
 def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
     """Keep the whole-chain verdict of an audit or rebuild: while it names an entry, catching up
     refuses (so writes are refused and reads warn) until a clean audit or a rebuild."""
-    with _immediate(db):
+    with immediate(db):
         db.execute("INSERT INTO chain_checked (name, broken_entry, reason) VALUES (?, ?, ?) ON CONFLICT(name) "
                    "DO UPDATE SET broken_entry = excluded.broken_entry, reason = excluded.reason",
                    [NAME, entry, reason])
@@ -124,7 +124,7 @@ def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = N
     for n in notifications:
         db.execute("SAVEPOINT entry")
         try:
-            _apply(db, n.id, app.mapper.to_domain_event(n))
+            apply_entry(db, n.id, app.mapper.to_domain_event(n))
         except sqlite3.OperationalError:  # a locked or full file is no fault of the entry: roll it all back
             raise
         except Exception as e:  # any failure: the ledger holds an entry these tables cannot take
@@ -174,7 +174,7 @@ def _verified(app: Any, db: Database, notifications: list) -> tuple[list, Any]:
     return notifications[:good], broken
 
 
-def _apply(db: Database, entry: int, event: Any) -> None:
+def apply_entry(db: Database, entry: int, event: Any) -> None:
     if isinstance(event, Reversible.Remade):  # made again after an undo: the tables see it made anew
         event = creation_event(event.originator_id, event.created, event.timestamp, event.originator_version)
     for project in PROJECTIONS:
@@ -195,7 +195,7 @@ def frozen(db: Database) -> Any:
     return db.frozen() if isinstance(db, ReadDatabase) else contextlib.nullcontext(db)
 
 
-class _immediate:
+class immediate:
     """A write transaction that holds the lock from its first statement."""
 
     def __init__(self, db: Database) -> None:
@@ -216,24 +216,6 @@ def tables(db: Database) -> Iterator[tuple[str, list[dict]]]:
         yield table, list(db.table(table).rows_where(order_by=", ".join(pks)))
 
 
-def matches_rebuild(app: Any, db: Database, last: int | None = None) -> list[str]:
-    """Rebuild into a scratch file and name every read table that differs from this one
-    (up to entry `last` only, for read tables that could not catch up: a read-only file)."""
-    import tempfile
-    from pathlib import Path
-
-    if last is not None:
-        with as_of(app, last) as fresh:
-            expected = dict(tables(fresh))
-        return [name for name, rows in tables(db) if rows != expected.get(name)]
-    with tempfile.TemporaryDirectory() as scratch:
-        fresh = connect(str(Path(scratch) / "rebuild.db"))
-        rebuild(app, fresh)
-        expected = dict(tables(fresh))
-        fresh.conn.close()
-    return [name for name, rows in tables(db) if rows != expected.get(name)]
-
-
 @contextlib.contextmanager
 def as_of(app: Any, last: int) -> Iterator[Database]:
     """The read model as it stood after entry `last`, rebuilt in a scratch file (time travel
@@ -244,7 +226,7 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
     with tempfile.TemporaryDirectory() as scratch:
         db = connect(str(Path(scratch) / "as_of.db"))
         names = units.UnitNames(app.recorder)
-        with _immediate(db), frozen(db):
+        with immediate(db), frozen(db), indexes_built_after(db, READ_TABLES):
             while True:
                 count, stuck = _next_batch(app, db, stop=last)
                 names.fill(db)  # as catching up names them (see _drain)
@@ -254,44 +236,3 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
             yield db
         finally:
             db.conn.close()
-
-
-# --- import: the whole file replayed before it is kept --------------------------------------
-
-def replay_check(app: Any, path: str) -> None:
-    """Every entry through its aggregate and the read tables, in order, before the file is kept:
-    a file whose hashes were recomputed over broken data is refused here, naming the entry."""
-    from ledger import campaign_file
-
-    db = connect(path)
-    aggregates: dict[UUID, Any] = {}
-    try:
-        with _immediate(db), frozen(db):
-            last = 0
-            for n in _notifications(app):
-                _replay_one(app, db, aggregates, n)
-                last = n.id
-            db.table("position").upsert({"name": NAME, "entry": last}, pk="name")
-        campaign_file.stamp(db.conn)
-    finally:
-        db.conn.close()
-
-
-def _notifications(app: Any) -> Iterator[Any]:
-    start = 0
-    while True:
-        batch = app.recorder.select_notifications(start, BATCH, inclusive_of_start=False)
-        yield from batch
-        if len(batch) < BATCH:
-            return
-        start = batch[-1].id
-
-
-def _replay_one(app: Any, db: Any, aggregates: dict[UUID, Any], n: Any) -> None:
-    try:
-        event = app.mapper.to_domain_event(n)
-        aggregates[n.originator_id] = event.mutate(aggregates.get(n.originator_id))
-        _apply(db, n.id, event)
-    except Exception as e:
-        why = f"{type(e).__name__}: {e}"[:160]
-        raise BadInput(f"Entry #{n.id} (line {n.id + 1}) does not replay ({why}); nothing was imported.") from None
