@@ -83,6 +83,18 @@ class ChainQueries:
                             "WHERE originator_id = ? AND originator_version <= ?", (oid, version))
         return rows[0][0] if rows and rows[0][0] is not None else 0
 
+    def version_at(self, aggregate_id: UUID, entry: int) -> int | None:
+        """The aggregate's version as the ledger stood after `entry` (None: not made by then)."""
+        oid = aggregate_id if self.id_column != "rowid" else aggregate_id.hex
+        rows = self._select(f"SELECT max(originator_version) FROM {self.events_table_name} "
+                            f"WHERE originator_id = ? AND {self.id_column} <= ?", (oid, entry))
+        return rows[0][0] if rows and rows[0][0] is not None else None
+
+    def later_reversal(self, entry: int) -> bool:
+        """Did an undo or a committed correction come after `entry`?"""
+        return bool(self._select("SELECT 1 FROM ledger_commands WHERE first_entry > ? AND command IN "
+                                 "('undo', 'replay') LIMIT 1", (entry,)))
+
     def broken(self, entry: int, reason: str) -> "Break":
         return Break(entry, reason)
 
