@@ -6,6 +6,7 @@ from typing import Any, Iterator
 from uuid import UUID
 
 from ledger.errors import BadInput
+from projections import units
 from projections.bulk import indexes_built_after
 from projections.runner import BATCH, NAME, READ_TABLES, apply_entry, connect, frozen, immediate
 
@@ -24,6 +25,7 @@ def replay_check(app: Any, path: str) -> None:
                 _replay_one(app, db, aggregates, n)
                 last = n.id
             db.table("position").upsert({"name": NAME, "entry": last}, pk="name")
+            units.UnitNames(app.recorder).fill(db)  # as catching up names them, the index built once after
         campaign_file.stamp(db.conn)
     finally:
         db.conn.close()
