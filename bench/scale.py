@@ -193,7 +193,8 @@ class Bench:
         ratio = seconds / floor if seconds is not None and floor else None
         self.rows.append((n, what, seconds, floor, peak, ratio))
         shown = f"{seconds:8.2f}" if seconds is not None else f"{'>' + str(int(self.timeout)):>8}"
-        print(f"{n:>8} {what:<20} {shown} {floor if floor is not None else float('nan'):8.2f} {peak:8.1f} "
+        memory = f"{peak:8.1f}" if peak else f"{'-':>8}"  # a turn is two processes: not measured
+        print(f"{n:>8} {what:<20} {shown} {floor if floor is not None else float('nan'):8.2f} {memory} "
               f"{ratio if ratio is not None else float('inf'):7.2f}x", flush=True)
 
 
