@@ -66,9 +66,11 @@ def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = No
     return _drain(app, db, progress, lambda: immediate(db))
 
 
-def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None, check: bool = True) -> int:
+def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None, check: bool = True,
+            trusted: int = 0) -> int:
     """Throw the read model away and derive it again from the whole ledger, in one transaction
-    (`check=False`: on a chain known to be broken, when the GM forces it).
+    (`check=False`: on a chain known to be broken, when the GM forces it; `trusted`: the entries up
+    to it were verified whole just before, so they are not hashed again, only those after).
 
     An entry the tables cannot apply stops it there: what came before is kept, and the
     ReadModelStuck error that names the entry is raised once that is committed.
@@ -79,7 +81,7 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
         db.execute("DELETE FROM position WHERE name = ?", [NAME])
         db.execute("DELETE FROM chain_checked WHERE name = ?", [NAME])
         try:
-            return _drain(app, db, progress, contextlib.nullcontext, check)
+            return _drain(app, db, progress, contextlib.nullcontext, check, trusted)
         except ReadModelStuck as e:
             stuck = e
     raise stuck
@@ -95,11 +97,11 @@ def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
 
 
 def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
-           transaction: Callable[[], Any], check: bool = True) -> int:
+           transaction: Callable[[], Any], check: bool = True, trusted: int = 0) -> int:
     applied, names = 0, units.UnitNames(app.recorder)  # history rows learn their undo unit with their entry
     while True:
         with transaction(), frozen(db):
-            count, error = _next_batch(app, db, check)
+            count, error = _next_batch(app, db, check, trusted=trusted)
             names.fill(db)
         applied += count
         if progress and count:
@@ -110,7 +112,8 @@ def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
             return applied
 
 
-def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = None) -> tuple[int, Exception | None]:
+def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = None,
+                trusted: int = 0) -> tuple[int, Exception | None]:
     """Inside a write transaction: apply the next batch of entries (those that verify) and move the position.
 
     An entry that cannot be applied leaves no row behind (its savepoint is rolled back);
@@ -119,24 +122,35 @@ def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = N
     notifications = app.recorder.select_notifications(position(db), BATCH, stop=stop, inclusive_of_start=False)
     broken = None
     if check:
-        notifications, broken = _verified(app, db, notifications)
-    applied, stuck = 0, None
-    for n in notifications:
-        db.execute("SAVEPOINT entry")
-        try:
-            apply_entry(db, n.id, app.mapper.to_domain_event(n))
-        except sqlite3.OperationalError:  # a locked or full file is no fault of the entry: roll it all back
-            raise
-        except Exception as e:  # any failure: the ledger holds an entry these tables cannot take
-            db.execute("ROLLBACK TO entry")
-            stuck = ReadModelStuck(n.id, f"{type(e).__name__}: {e}")
-        db.execute("RELEASE entry")
-        if stuck is not None:
-            break
-        applied += 1
+        notifications, broken = _verified(app, db, notifications, trusted)
+    applied, stuck = _apply_batch(app, db, notifications)
     if applied:
-        db.table("position").upsert({"name": NAME, "entry": notifications[applied - 1].id}, pk="name")
+        db.execute("INSERT INTO position (name, entry) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
+                   "entry = excluded.entry", [NAME, notifications[applied - 1].id])
     return applied, stuck or (broken.error() if broken is not None else None)
+
+
+def _apply_batch(app: Any, db: Database, notifications: list) -> tuple[int, ReadModelStuck | None]:
+    """The batch under one savepoint (two statements of bookkeeping a batch, not two an entry). An
+    entry that fails rolls the batch back; the entries before it are applied again and the failed
+    one is named, so no row of it stays behind."""
+    db.execute("SAVEPOINT batch")
+    done = 0
+    try:
+        for n in notifications:
+            apply_entry(db, n.id, app.mapper.to_domain_event(n))
+            done += 1
+    except sqlite3.OperationalError:  # a locked or full file is no fault of the entries: roll it all back
+        raise
+    except Exception as e:  # the ledger holds an entry these tables cannot take
+        db.execute("ROLLBACK TO batch")
+        stuck = ReadModelStuck(notifications[done].id, f"{type(e).__name__}: {e}")
+        for n in notifications[:done]:
+            apply_entry(db, n.id, app.mapper.to_domain_event(n))
+        db.execute("RELEASE batch")
+        return done, stuck
+    db.execute("RELEASE batch")
+    return done, None
 
 
 def recorded_break(app: Any, db: Database) -> Any:
@@ -157,12 +171,18 @@ def _checked(db: Database) -> tuple | None:
     return tuple(row) if row and row[0] is not None else None
 
 
-def _verified(app: Any, db: Database, notifications: list) -> tuple[list, Any]:
+def _verified(app: Any, db: Database, notifications: list, trusted: int = 0) -> tuple[list, Any]:
     """The notifications that extend the chain verified so far, and the first break if any."""
     broken = recorded_break(app, db)
     if broken is not None:
         return [], broken
     recorder, at = app.recorder, position(db)
+    if notifications and notifications[-1].id <= trusted:  # verified whole a moment ago: keep where it ends
+        last = notifications[-1].id
+        db.execute("INSERT INTO chain_checked (name, entry, hash, command_end) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT(name) DO UPDATE SET entry = excluded.entry, hash = excluded.hash, "
+                   "command_end = excluded.command_end", [NAME, last, recorder.hash_of(last), recorder.command_end(last)])
+        return notifications, None
     row = _checked(db)
     if row is None or row[0] != at:  # read tables older than the check: trust what they applied
         row = (at, recorder.hash_of(at) if at else None, recorder.command_end(at) if at else None)
