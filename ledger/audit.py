@@ -39,7 +39,7 @@ def audit(app: Any, anchor: str | None = None, chain_only: bool = False) -> dict
     elif broken is None:
         _scan(app, report)
         report["corrections"] = [{"entries": [first, last], "corrects": detail["corrects"]}
-                                 for first, last, _, _, detail in recorder.commands() if "corrects" in detail]
+                                 for first, last, _, _, detail in recorder.commands_saying("corrects")]
     return report
 
 

@@ -33,6 +33,12 @@ class ChainQueries:
                             "ORDER BY first_entry")
         return [(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}")) for r in rows]
 
+    def commands_saying(self, field: str) -> list[tuple[int, int, str, str | None, dict]]:
+        """The commands whose detail holds `field` (the log's other rows are not read into memory)."""
+        rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                            "WHERE detail LIKE ? ORDER BY first_entry", (f'%"{field}"%',))
+        return [(r[0], r[1], r[2], r[3], d) for r in rows if field in (d := json.loads(r[4] or "{}"))]
+
     def command_with_key(self, key: str) -> tuple[int, int, str, str | None, dict] | None:
         """(first, last, command, unit, detail) of the logged command run under this idempotency key, if any."""
         rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
