@@ -97,9 +97,9 @@ class ChainQueries:
         return rows[0][0] if rows and rows[0][0] is not None else None
 
     def later_reversal(self, entry: int) -> bool:
-        """Did an undo or a committed correction come after `entry`?"""
-        return bool(self._select("SELECT 1 FROM ledger_commands WHERE first_entry > ? AND command IN "
-                                 "('undo', 'replay') LIMIT 1", (entry,)))
+        """Did an undo, a committed correction or any command that reverses units come after `entry`?"""
+        return bool(self._select("SELECT 1 FROM ledger_commands WHERE first_entry > ? AND (command IN "
+                                 "('undo', 'replay') OR detail LIKE ?) LIMIT 1", (entry, '%"reverses"%')))
 
     def broken(self, entry: int, reason: str) -> "Break":
         return Break(entry, reason)
