@@ -239,11 +239,13 @@ def rebuild(ctx: click.Context, force: bool) -> None:
     from projections import runner
 
     app, db = open_campaign(ctx)
+    head = chained(app.recorder).head()[0]  # entries up to it are verified now, not hashed again below
     broken = chained(app.recorder).verify_all() or runner.recorded_break(app, db)
     if broken is not None and not force:
         raise broken.error().refusing("rebuild", "`campaign rebuild --force` copies it into the tables anyway")
     with progress_bar(ctx, app.recorder.max_notification_id() or 0, "Rebuilding") as bar:
-        applied = runner.rebuild(app, db, bar.update if bar is not None else None, check=broken is None)
+        applied = runner.rebuild(app, db, bar.update if bar is not None else None, check=broken is None,
+                                 trusted=head)
     runner.record_verdict(db, broken and broken.entry, broken and broken.reason)
     noted(db)
     emit(ctx, {"entries": applied}, lambda r: f"Rebuilt the read model from {r['entries']} ledger entries.")

@@ -12,6 +12,7 @@ from typing import Any, Iterator
 from ledger import undo as undoing
 from ledger.errors import NotFound, RuleViolation
 from ledger.undo import Unit
+from ledger.unit_log import WithoutTouches
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,10 @@ def find_unit(app: Any, key: str | None) -> Found:
 def incarnations(recorder: Any) -> list[Found]:
     """Every unit the ledger ever played, in the order they began, with the command that reversed it.
 
-    A key can come back (a round undone and played again): each coming is its own unit.
+    A key can come back (a round undone and played again): each coming is its own unit. What each
+    unit touched is not read (see ledger/unit_log.py): replay plays and compares, it never asks.
     """
-    return [Found(unit, reversal) for unit, reversal in undoing.every_unit(recorder)]
+    return [Found(unit, reversal) for unit, reversal in undoing.every_unit(WithoutTouches(recorder))]
 
 
 def _reversed_at(app: Any, found: Found) -> int:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any, Callable
 
 from sqlite_utils import Database
@@ -16,40 +17,76 @@ TABLES = ("history",)
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
-    describe = LINES.get(type(e)) or next((m.LINES[type(e)] for m in rulesets.modules()
-                                           if type(e) in getattr(m, "LINES", {})), None)
-    line = describe(_Names(db, e), e) if describe else type(e).__qualname__
-    db.execute("INSERT INTO history (entry, time, type, line, round, about) VALUES (?, ?, ?, ?, ?, ?)",
-               [entry, e.timestamp.isoformat(timespec="seconds"), type(e).__qualname__, line,
-                _round_of(db, entry, e), e.originator_id.hex])
+    modules = rulesets.modules()
+    describe = _lines(modules).get(type(e))
+    names = _Names(db, e, modules)
+    line = describe(names, e) if describe else type(e).__qualname__
+    db.conn.execute("INSERT INTO history (entry, time, type, line, round, about) VALUES (?, ?, ?, ?, ?, ?)",
+                    [entry, e.timestamp.isoformat(timespec="seconds"), type(e).__qualname__, line,
+                     _round_of(db, entry, e, names), e.originator_id.hex])
     if isinstance(e, Reversible.Reversed) and e.entries:
-        db.execute("UPDATE history SET reversed_at = ? WHERE entry BETWEEN ? AND ? AND reversed_at IS NULL "
-                   "AND entry IN (SELECT value FROM json_each(?))",
-                   [entry, min(e.entries), max(e.entries), json.dumps(list(e.entries))])
+        db.conn.execute("UPDATE history SET reversed_at = ? WHERE entry BETWEEN ? AND ? AND reversed_at IS NULL "
+                        "AND entry IN (SELECT value FROM json_each(?))",
+                        [entry, min(e.entries), max(e.entries), json.dumps(list(e.entries))])
 
 
-def _round_of(db: Database, entry: int, e: Any) -> str | None:
+def _lines(modules: tuple) -> dict[type, Callable[[Any, Any], str]]:
+    """Every event type's line, the core's first: worked out once per set of rulesets (a rebuild
+    asks for one per entry)."""
+    if _LINES_OF[0] != modules:
+        found: dict[type, Callable[[Any, Any], str]] = {}
+        for module in modules:
+            for kind, describe in getattr(module, "LINES", {}).items():
+                found.setdefault(kind, describe)
+        _LINES_OF[:] = [modules, {**found, **LINES}]
+    return _LINES_OF[1]
+
+
+_LINES_OF: list[Any] = [None, {}]
+
+
+def _round_of(db: Database, entry: int, e: Any, names: "_Names") -> str | None:
     """The round an entry was played in (`Vault Guards:2`), as the ruleset that knows rounds says."""
-    for module in rulesets.modules():
+    for module in names.modules:
         found = getattr(module, "round_of", None)
-        if found is not None and (number := found(db, entry, e, _Names(db, e))) is not None:
+        if found is not None and (number := found(db, entry, e, names)) is not None:
             return number
     return None
 
 
 class _Names:
-    """Who an event is about: PCs and Challenges by the name the table knows."""
+    """Who an event is about: PCs and Challenges by the name the table knows (looked up once
+    per entry, in one statement over every ruleset's naming tables)."""
 
-    def __init__(self, db: Database, e: Any) -> None:
+    def __init__(self, db: Database, e: Any, modules: tuple | None = None) -> None:
         self.db, self.e = db, e
+        self.modules = rulesets.modules() if modules is None else modules
+        self._me: str | None = None
 
     @property
     def me(self) -> str:
-        for table, column in (pair for module in rulesets.modules() for pair in getattr(module, "NAMED", ())):
-            rows = list(self.db.table(table).rows_where("id = ?", [self.e.originator_id.hex]))
-            if rows:
-                return rows[0][column]
-        return "the campaign"
+        if self._me is None:
+            sql = _named_sql(self.db, self.modules)
+            row = self.db.conn.execute(sql, [self.e.originator_id.hex]).fetchone() if sql else None
+            self._me = row[0] if row else "the campaign"
+        return self._me
+
+
+_NAMED_SQL: "weakref.WeakKeyDictionary[Any, tuple[tuple, str]]" = weakref.WeakKeyDictionary()
+
+
+def _named_sql(db: Database, modules: tuple) -> str:
+    """One query naming an id from the first naming table that holds it, in the rulesets' order;
+    built once per read file and set of rulesets (the tables come from the migrations)."""
+    known = _NAMED_SQL.get(db)
+    if known is None or known[0] != modules:
+        present = {r[0] for r in db.conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+        pairs = [pair for module in modules for pair in getattr(module, "NAMED", ()) if pair[0] in present]
+        parts = [f"SELECT {i} AS rank, [{column}] AS name FROM [{table}] WHERE id = ?1"
+                 for i, (table, column) in enumerate(pairs)]
+        known = (modules, f"SELECT name FROM ({' UNION ALL '.join(parts)}) ORDER BY rank LIMIT 1" if parts else "")
+        _NAMED_SQL[db] = known
+    return known[1]
 
 
 def _rule_value(value: Any) -> str:

@@ -22,6 +22,8 @@ from ledger.errors import BadInput, ReadModelStuck
 from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
 from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
+from projections.bulk import indexes_built_after
+from projections.schema_cache import ReadDatabase
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
@@ -46,7 +48,7 @@ NAME = "read-model"
 
 def connect(path: str) -> Database:
     conn = sqlite3.connect(path, isolation_level=None, timeout=30)
-    db = Database(conn)
+    db = ReadDatabase(conn)
     migrations.apply(db)
     return db
 
@@ -61,23 +63,25 @@ def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = No
     again when a migration cleared the position of tables holding rows: see migrations.rederive)."""
     if position(db) == 0 and db.execute("SELECT 1 FROM campaign LIMIT 1").fetchone():
         return rebuild(app, db, progress)
-    return _drain(app, db, progress, lambda: _immediate(db))
+    return _drain(app, db, progress, lambda: immediate(db))
 
 
-def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None, check: bool = True) -> int:
+def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None, check: bool = True,
+            trusted: int = 0) -> int:
     """Throw the read model away and derive it again from the whole ledger, in one transaction
-    (`check=False`: on a chain known to be broken, when the GM forces it).
+    (`check=False`: on a chain known to be broken, when the GM forces it; `trusted`: the entries up
+    to it were verified whole just before, so they are not hashed again, only those after).
 
     An entry the tables cannot apply stops it there: what came before is kept, and the
     ReadModelStuck error that names the entry is raised once that is committed.
     """
-    with _immediate(db):
+    with immediate(db), indexes_built_after(db, READ_TABLES):
         for table in READ_TABLES:
             db.execute(f"DELETE FROM [{table}]")
         db.execute("DELETE FROM position WHERE name = ?", [NAME])
         db.execute("DELETE FROM chain_checked WHERE name = ?", [NAME])
         try:
-            return _drain(app, db, progress, contextlib.nullcontext, check)
+            return _drain(app, db, progress, contextlib.nullcontext, check, trusted)
         except ReadModelStuck as e:
             stuck = e
     raise stuck
@@ -86,18 +90,18 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
 def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
     """Keep the whole-chain verdict of an audit or rebuild: while it names an entry, catching up
     refuses (so writes are refused and reads warn) until a clean audit or a rebuild."""
-    with _immediate(db):
+    with immediate(db):
         db.execute("INSERT INTO chain_checked (name, broken_entry, reason) VALUES (?, ?, ?) ON CONFLICT(name) "
                    "DO UPDATE SET broken_entry = excluded.broken_entry, reason = excluded.reason",
                    [NAME, entry, reason])
 
 
 def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
-           transaction: Callable[[], Any], check: bool = True) -> int:
+           transaction: Callable[[], Any], check: bool = True, trusted: int = 0) -> int:
     applied, names = 0, units.UnitNames(app.recorder)  # history rows learn their undo unit with their entry
     while True:
-        with transaction():
-            count, error = _next_batch(app, db, check)
+        with transaction(), frozen(db):
+            count, error = _next_batch(app, db, check, trusted=trusted)
             names.fill(db)
         applied += count
         if progress and count:
@@ -108,7 +112,8 @@ def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
             return applied
 
 
-def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = None) -> tuple[int, Exception | None]:
+def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = None,
+                trusted: int = 0) -> tuple[int, Exception | None]:
     """Inside a write transaction: apply the next batch of entries (those that verify) and move the position.
 
     An entry that cannot be applied leaves no row behind (its savepoint is rolled back);
@@ -117,24 +122,35 @@ def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = N
     notifications = app.recorder.select_notifications(position(db), BATCH, stop=stop, inclusive_of_start=False)
     broken = None
     if check:
-        notifications, broken = _verified(app, db, notifications)
-    applied, stuck = 0, None
-    for n in notifications:
-        db.execute("SAVEPOINT entry")
-        try:
-            _apply(db, n.id, app.mapper.to_domain_event(n))
-        except sqlite3.OperationalError:  # a locked or full file is no fault of the entry: roll it all back
-            raise
-        except Exception as e:  # any failure: the ledger holds an entry these tables cannot take
-            db.execute("ROLLBACK TO entry")
-            stuck = ReadModelStuck(n.id, f"{type(e).__name__}: {e}")
-        db.execute("RELEASE entry")
-        if stuck is not None:
-            break
-        applied += 1
+        notifications, broken = _verified(app, db, notifications, trusted)
+    applied, stuck = _apply_batch(app, db, notifications)
     if applied:
-        db.table("position").upsert({"name": NAME, "entry": notifications[applied - 1].id}, pk="name")
+        db.execute("INSERT INTO position (name, entry) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
+                   "entry = excluded.entry", [NAME, notifications[applied - 1].id])
     return applied, stuck or (broken.error() if broken is not None else None)
+
+
+def _apply_batch(app: Any, db: Database, notifications: list) -> tuple[int, ReadModelStuck | None]:
+    """The batch under one savepoint (two statements of bookkeeping a batch, not two an entry). An
+    entry that fails rolls the batch back; the entries before it are applied again and the failed
+    one is named, so no row of it stays behind."""
+    db.execute("SAVEPOINT batch")
+    done = 0
+    try:
+        for n in notifications:
+            apply_entry(db, n.id, app.mapper.to_domain_event(n))
+            done += 1
+    except sqlite3.OperationalError:  # a locked or full file is no fault of the entries: roll it all back
+        raise
+    except Exception as e:  # the ledger holds an entry these tables cannot take
+        db.execute("ROLLBACK TO batch")
+        stuck = ReadModelStuck(notifications[done].id, f"{type(e).__name__}: {e}")
+        for n in notifications[:done]:
+            apply_entry(db, n.id, app.mapper.to_domain_event(n))
+        db.execute("RELEASE batch")
+        return done, stuck
+    db.execute("RELEASE batch")
+    return done, None
 
 
 def recorded_break(app: Any, db: Database) -> Any:
@@ -155,12 +171,18 @@ def _checked(db: Database) -> tuple | None:
     return tuple(row) if row and row[0] is not None else None
 
 
-def _verified(app: Any, db: Database, notifications: list) -> tuple[list, Any]:
+def _verified(app: Any, db: Database, notifications: list, trusted: int = 0) -> tuple[list, Any]:
     """The notifications that extend the chain verified so far, and the first break if any."""
     broken = recorded_break(app, db)
     if broken is not None:
         return [], broken
     recorder, at = app.recorder, position(db)
+    if notifications and notifications[-1].id <= trusted:  # verified whole a moment ago: keep where it ends
+        last = notifications[-1].id
+        db.execute("INSERT INTO chain_checked (name, entry, hash, command_end) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT(name) DO UPDATE SET entry = excluded.entry, hash = excluded.hash, "
+                   "command_end = excluded.command_end", [NAME, last, recorder.hash_of(last), recorder.command_end(last)])
+        return notifications, None
     row = _checked(db)
     if row is None or row[0] != at:  # read tables older than the check: trust what they applied
         row = (at, recorder.hash_of(at) if at else None, recorder.command_end(at) if at else None)
@@ -172,7 +194,7 @@ def _verified(app: Any, db: Database, notifications: list) -> tuple[list, Any]:
     return notifications[:good], broken
 
 
-def _apply(db: Database, entry: int, event: Any) -> None:
+def apply_entry(db: Database, entry: int, event: Any) -> None:
     if isinstance(event, Reversible.Remade):  # made again after an undo: the tables see it made anew
         event = creation_event(event.originator_id, event.created, event.timestamp, event.originator_version)
     for project in PROJECTIONS:
@@ -188,7 +210,12 @@ def unmake(db: Database, aggregate_id: UUID) -> None:
         db.execute(f"DELETE FROM [{table}] WHERE [{column}] = ?", [aggregate_id.hex])
 
 
-class _immediate:
+def frozen(db: Database) -> Any:
+    """The read file's schema read once for a catch-up (see projections/schema_cache.py)."""
+    return db.frozen() if isinstance(db, ReadDatabase) else contextlib.nullcontext(db)
+
+
+class immediate:
     """A write transaction that holds the lock from its first statement."""
 
     def __init__(self, db: Database) -> None:
@@ -209,24 +236,6 @@ def tables(db: Database) -> Iterator[tuple[str, list[dict]]]:
         yield table, list(db.table(table).rows_where(order_by=", ".join(pks)))
 
 
-def matches_rebuild(app: Any, db: Database, last: int | None = None) -> list[str]:
-    """Rebuild into a scratch file and name every read table that differs from this one
-    (up to entry `last` only, for read tables that could not catch up: a read-only file)."""
-    import tempfile
-    from pathlib import Path
-
-    if last is not None:
-        with as_of(app, last) as fresh:
-            expected = dict(tables(fresh))
-        return [name for name, rows in tables(db) if rows != expected.get(name)]
-    with tempfile.TemporaryDirectory() as scratch:
-        fresh = connect(str(Path(scratch) / "rebuild.db"))
-        rebuild(app, fresh)
-        expected = dict(tables(fresh))
-        fresh.conn.close()
-    return [name for name, rows in tables(db) if rows != expected.get(name)]
-
-
 @contextlib.contextmanager
 def as_of(app: Any, last: int) -> Iterator[Database]:
     """The read model as it stood after entry `last`, rebuilt in a scratch file (time travel
@@ -237,7 +246,7 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
     with tempfile.TemporaryDirectory() as scratch:
         db = connect(str(Path(scratch) / "as_of.db"))
         names = units.UnitNames(app.recorder)
-        with _immediate(db):
+        with immediate(db), frozen(db), indexes_built_after(db, READ_TABLES):
             while True:
                 count, stuck = _next_batch(app, db, stop=last)
                 names.fill(db)  # as catching up names them (see _drain)
@@ -247,44 +256,3 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
             yield db
         finally:
             db.conn.close()
-
-
-# --- import: the whole file replayed before it is kept --------------------------------------
-
-def replay_check(app: Any, path: str) -> None:
-    """Every entry through its aggregate and the read tables, in order, before the file is kept:
-    a file whose hashes were recomputed over broken data is refused here, naming the entry."""
-    from ledger import campaign_file
-
-    db = connect(path)
-    aggregates: dict[UUID, Any] = {}
-    try:
-        with _immediate(db):
-            last = 0
-            for n in _notifications(app):
-                _replay_one(app, db, aggregates, n)
-                last = n.id
-            db.table("position").upsert({"name": NAME, "entry": last}, pk="name")
-        campaign_file.stamp(db.conn)
-    finally:
-        db.conn.close()
-
-
-def _notifications(app: Any) -> Iterator[Any]:
-    start = 0
-    while True:
-        batch = app.recorder.select_notifications(start, BATCH, inclusive_of_start=False)
-        yield from batch
-        if len(batch) < BATCH:
-            return
-        start = batch[-1].id
-
-
-def _replay_one(app: Any, db: Any, aggregates: dict[UUID, Any], n: Any) -> None:
-    try:
-        event = app.mapper.to_domain_event(n)
-        aggregates[n.originator_id] = event.mutate(aggregates.get(n.originator_id))
-        _apply(db, n.id, event)
-    except Exception as e:
-        why = f"{type(e).__name__}: {e}"[:160]
-        raise BadInput(f"Entry #{n.id} (line {n.id + 1}) does not replay ({why}); nothing was imported.") from None

@@ -142,6 +142,9 @@ def audit_text(r: dict[str, Any]) -> str:
     if r["broken_entry"] is not None:
         lines.append(f"BROKEN at entry #{r['broken_entry']}: the ledger was changed outside the program.")
         return "\n".join(lines)
+    if r.get("chain_only"):
+        return "\n".join(lines + ["Chain only: snapshots and read tables not checked (`campaign audit` checks all).",
+                                   "Clean." if r["clean"] else "NOT clean."])
     differ = r.get("read_tables_differ") or []
     if r.get("stuck_entry") is not None:
         lines.append(f"Read tables: STUCK at entry #{r['stuck_entry']}: {r['stuck']}")

@@ -12,18 +12,13 @@ catch-up (again only if the ledger grew meanwhile), and only when a row is still
 from __future__ import annotations
 
 import bisect
-import json
-import re
 from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.chain import ChainQueries, chained
+from ledger.unit_log import WithoutTouches
 
 NO_UNIT = ""  # stored for entries outside every unit (`new`, an undo's own entries); read back as null
-# What each command read and wrote (undo's dependencies): names never depend on it, and parsing it
-# is most of the cost of reading the log, so it reads as empty here (a nested form is parsed whole).
-TOUCHES = re.compile(r'"touches": \{[^{}]*\}')
 
 
 class UnitNames:
@@ -59,7 +54,7 @@ class UnitNames:
     def _read(self) -> None:
         from ledger.undo import every_unit
 
-        everything = every_unit(_Names(self.recorder))
+        everything = every_unit(WithoutTouches(self.recorder))
         spans = sorted((first, last, unit.key) for unit, _ in everything for first, last in unit.ranges)
         self.spans, self.starts = spans, [s[0] for s in spans]
         closed: dict[tuple[int, int], list[Any]] = {}
@@ -77,15 +72,3 @@ def _label(first: int, units: list[Any], names: UnitNames) -> str:
     if playing != NO_UNIT:  # the reversing command is itself a unit: a replay that plays the round again
         return f"replay {playing}"
     return "undo " + ", ".join(u.key for u in sorted(units, key=lambda u: u.first, reverse=True))
-
-
-class _Names(ChainQueries):
-    """The command log as `every_unit` reads it, without what each command touched."""
-
-    def __init__(self, recorder: Any) -> None:
-        self.recorder = chained(recorder)
-
-    def commands(self) -> list[tuple[int, int, str, str | None, dict]]:
-        rows = sorted(self.recorder.command_rows().items())
-        return [(first, last, command, unit, json.loads(TOUCHES.sub('"touches": {}', detail or "{}")))
-                for first, (last, command, unit, detail) in rows]

@@ -77,3 +77,65 @@ def test_an_import_into_a_postgresql_ledger_that_holds_entries_writes_nothing(tm
     result = Table(tmp_path / "copy.db")("import", str(path), ok=False)
     assert result.exit_code == 1 and "empty" in result.stderr
     assert source.entries() == before and not os.path.exists(tmp_path / "copy.db")
+
+
+def _backends(name: str, besides: int) -> list[tuple]:
+    """The import's server sessions on this database (not the test's own): (pid, what it waits for)."""
+    with psycopg.connect(dbname="postgres", autocommit=True, **SERVER) as conn:
+        return conn.execute("SELECT pid, wait_event_type, wait_event FROM pg_stat_activity WHERE datname = %s "
+                            "AND pid <> %s", (name, besides)).fetchall()
+
+
+def _until(condition, what: str, seconds: float = 60) -> None:
+    """Poll the server until `condition` holds (the outcome never depends on how long it takes)."""
+    import time
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting for {what}"
+        time.sleep(0.02)
+
+
+def test_an_import_killed_part_way_leaves_the_postgresql_ledger_empty(tmp_path, exported, postgres_ledger,
+                                                                     monkeypatch):
+    """The process is killed while the server holds half the entries in its transaction: the
+    server rolls it back, nothing stays, no read file is made, and the import runs again cleanly."""
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from ledger.application import open_ledger
+
+    source, path = exported
+    name = _database(monkeypatch)
+    postgres_ledger.append(name)
+    open_ledger(str(tmp_path / "unused.db")).close()  # the ledger's tables, as the import would create them
+    holder = psycopg.connect(dbname=name, autocommit=True, **SERVER)
+    mine = holder.info.backend_pid
+    try:
+        holder.execute("SELECT pg_advisory_lock(4242)")  # entry #35 waits for it: the import stops mid-way
+        holder.execute("CREATE FUNCTION pause_import() RETURNS trigger AS $$ BEGIN PERFORM pg_advisory_lock(4242); "
+                       "RETURN NEW; END $$ LANGUAGE plpgsql")
+        holder.execute("CREATE TRIGGER pause_import BEFORE INSERT ON ledger_chain FOR EACH ROW "
+                       "WHEN (NEW.entry = 35) EXECUTE FUNCTION pause_import()")
+        root = str(Path(__file__).resolve().parent.parent)
+        env = {**__import__("os").environ, "PYTHONPATH": root}
+        batched = "import ledger.interchange as i; i.BATCH = 10; from cli import main; main()"  # many writes
+        process = subprocess.Popen([sys.executable, "-c", batched, "--db",
+                                    str(tmp_path / "copy.db"), "import", str(path)], cwd=root, env=env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _until(lambda: any((kind, event) == ("Lock", "advisory") for _, kind, event in _backends(name, mine)),
+               "the import to reach entry #35")
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        holder.execute("SELECT pg_advisory_unlock(4242)")  # the orphaned session wakes, finds no client, rolls back
+        _until(lambda: not _backends(name, mine), "the server to end the killed import's session")
+        holder.execute("DROP TRIGGER pause_import ON ledger_chain")
+    finally:
+        holder.close()
+    assert [_count(name, t) for t in LEDGER_TABLES] == [0] * len(LEDGER_TABLES)
+    assert not os.path.exists(tmp_path / "copy.db")  # only the scratch copy.db.importing may be left
+    copy = Table(tmp_path / "copy.db")
+    copy("import", str(path))  # the next import clears the scratch and writes the whole file
+    anchor = json.loads(path.read_text().splitlines()[-1])["anchor"]
+    assert copy.json("audit", "--anchor", anchor)["clean"] and copy.json("sheet") == source.json("sheet")

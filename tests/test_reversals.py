@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ledger.application import open_ledger
-from projections import runner
+from projections import compare, runner
 from tests.conftest import Table
 
 SETUP = [("new", "R"), ("pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"),
@@ -66,7 +66,7 @@ def test_rebuild_equals_the_incremental_read_tables_after_the_undo(tmp_path: Pat
     app = open_ledger(t.path)
     db = runner.connect(t.path)
     try:
-        assert runner.matches_rebuild(app, db) == []
+        assert compare.matches_rebuild(app, db) == []
     finally:
         db.conn.close()
         app.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ledger.application import open_ledger
-from projections import runner
+from projections import compare, runner
 from tests.conftest import Table
 
 AD, D, BR = "action-dice", "decision-2d6", "beer-run"
@@ -22,7 +22,7 @@ def _live_equals_rebuild(t: Table) -> None:
     t("history", "--limit", "1")
     app, db = open_ledger(t.path), runner.connect(t.path)
     try:
-        assert runner.matches_rebuild(app, db) == []
+        assert compare.matches_rebuild(app, db) == []
     finally:
         db.conn.close()
         app.close()

@@ -36,8 +36,8 @@ def round_of(db: Database, entry: int, e: Any, names: Any) -> str | None:
         return None
     number = getattr(e, "round", None)
     if number is None:
-        rows = list(db.table("challenges").rows_where("name = ?", [challenge]))
-        number = rows[0]["round"] if rows else None
+        row = db.execute("SELECT round FROM challenges WHERE name = ?", [challenge]).fetchone()
+        number = row[0] if row else None
     return f"{challenge}:{number}" if number is not None else None
 
 

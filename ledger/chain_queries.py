@@ -1,0 +1,167 @@
+"""What undo, replay, audit and export ask of the chain and the command log: the same questions
+for every store (SQLite here, PostgreSQL in chain_postgres.py), written once in portable SQL."""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Iterator, Sequence
+from uuid import UUID
+
+from ledger.chain_hash import GENESIS, Command
+from ledger.chain_verify import Break, Walk, verify_stored
+
+V2_KEY = "chain_v2_from"
+
+
+def v2_marker(select: Callable[[str, tuple], list]) -> int | None:
+    rows = select("SELECT value FROM ledger_meta WHERE key = ?", (V2_KEY,))
+    return int(rows[0][0]) if rows else None
+
+
+
+class ChainQueries:
+    """What undo, replay, audit and export read: the same questions for every store."""
+
+    events_table_name: str
+    id_column = "rowid"
+
+    def _select(self, sql: str, params: tuple = ()) -> list[tuple]:
+        raise NotImplementedError
+
+    def commands(self) -> list[tuple[int, int, str, str | None, dict]]:
+        """Every command's entries, in order: (first, last, command, unit, detail)."""
+        rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                            "ORDER BY first_entry")
+        return [(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}")) for r in rows]
+
+    def commands_saying(self, field: str) -> list[tuple[int, int, str, str | None, dict]]:
+        """The commands whose detail holds `field` (the log's other rows are not read into memory)."""
+        rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                            "WHERE detail LIKE ? ORDER BY first_entry", (f'%"{field}"%',))
+        return [(r[0], r[1], r[2], r[3], d) for r in rows if field in (d := json.loads(r[4] or "{}"))]
+
+    def command_with_key(self, key: str) -> tuple[int, int, str, str | None, dict] | None:
+        """(first, last, command, unit, detail) of the logged command run under this idempotency key, if any."""
+        rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                            "WHERE detail LIKE ? ORDER BY first_entry", (f'%"key": "{key}"%',))
+        for first, last, command, unit, detail in rows:  # LIKE's '_' matches any character: read it back
+            if (found := json.loads(detail or "{}")).get("key") == key:
+                return first, last, command, unit, found
+        return None
+
+    def hash_of(self, entry: int) -> str:
+        rows = self._select("SELECT hash FROM ledger_chain WHERE entry = ?", (entry,))
+        return rows[0][0] if rows else GENESIS
+
+    def chain(self) -> dict[int, str]:
+        return {r[0]: r[1] for r in self._select("SELECT entry, hash FROM ledger_chain")}
+
+    def head(self) -> tuple[int, str]:
+        """The chain's newest entry and hash (0 and the genesis hash for an empty ledger)."""
+        rows = self._select("SELECT entry, hash FROM ledger_chain ORDER BY entry DESC LIMIT 1")
+        return (rows[0][0], rows[0][1]) if rows else (0, GENESIS)
+
+    def v2_from(self) -> int | None:
+        return v2_marker(self._select)
+
+    def command_rows(self, first: int = 0, last: int = 2**62) -> dict[int, Command]:
+        """Command-log rows starting in first..last, by first entry, as the chain hashes them."""
+        rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                            "WHERE first_entry >= ? AND first_entry <= ?", (first, last))
+        return {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
+
+    def hashes(self, first: int, last: int) -> dict[int, str]:
+        rows = self._select("SELECT entry, hash FROM ledger_chain WHERE entry >= ? AND entry <= ?", (first, last))
+        return dict(rows)
+
+    def command_end(self, entry: int) -> int | None:
+        """The last entry of the command that holds `entry` (where a verifier resumes)."""
+        rows = self._select("SELECT last_entry FROM ledger_commands WHERE first_entry <= ? "
+                            "ORDER BY first_entry DESC LIMIT 1", (entry,))
+        return rows[0][0] if rows else None
+
+    def signatures(self) -> dict[int, str]:
+        return dict(self._select("SELECT entry, mac FROM ledger_signatures"))
+
+    def entry_of(self, aggregate_id: UUID, version: int) -> int:
+        """The entry holding an aggregate's version (or its newest, for a version it never had)."""
+        oid = aggregate_id if self.id_column != "rowid" else aggregate_id.hex
+        rows = self._select(f"SELECT max({self.id_column}) FROM {self.events_table_name} "
+                            "WHERE originator_id = ? AND originator_version <= ?", (oid, version))
+        return rows[0][0] if rows and rows[0][0] is not None else 0
+
+    def version_at(self, aggregate_id: UUID, entry: int) -> int | None:
+        """The aggregate's version as the ledger stood after `entry` (None: not made by then)."""
+        oid = aggregate_id if self.id_column != "rowid" else aggregate_id.hex
+        rows = self._select(f"SELECT max(originator_version) FROM {self.events_table_name} "
+                            f"WHERE originator_id = ? AND {self.id_column} <= ?", (oid, entry))
+        return rows[0][0] if rows and rows[0][0] is not None else None
+
+    def later_reversal(self, entry: int) -> bool:
+        """Did an undo, a committed correction or any command that reverses units come after `entry`?"""
+        return bool(self._select("SELECT 1 FROM ledger_commands WHERE first_entry > ? AND (command IN "
+                                 "('undo', 'replay') OR detail LIKE ?) LIMIT 1", (entry, '%"reverses"%')))
+
+    def broken(self, entry: int, reason: str) -> "Break":
+        return Break(entry, reason)
+
+    def verify_all(self) -> "Break | None":
+        """Recompute the whole chain, command log included (audit, rebuild), streamed: entries,
+        hashes and command rows read together in batches, never held whole."""
+        listed = self._batches("SELECT entry FROM ledger_chain WHERE entry > ? AND entry <= ? ORDER BY entry LIMIT ?",
+                               0, 2**62, 1000)
+        return verify_stored(self.stored_entries_with_hashes(1, 2**62), (r[0] for r in listed), self.v2_from(),
+                             self._stray_command)
+
+    def _stray_command(self, last: int) -> int | None:
+        """The first command-log row past the last entry, or at an entry the chain lacks."""
+        rows = self._select("SELECT min(first_entry) FROM ledger_commands WHERE first_entry > ? OR first_entry NOT IN "
+                            "(SELECT entry FROM ledger_chain)", (last,))
+        return rows[0][0] if rows and rows[0][0] is not None else None
+
+    def check_batch(self, previous: str | None, open_until: int | None,
+                    notifications: Sequence[Any]) -> tuple[int, str, int | None, "Break | None"]:
+        """Verify notifications that follow a verified entry; how many are good, the state after them,
+        and the first break (catching up checks as it goes, from the last verified hash)."""
+        previous = previous or GENESIS
+        if not notifications:
+            return 0, previous, open_until, None
+        first, last = notifications[0].id, notifications[-1].id
+        walk = Walk(self.hashes(first, last), self.command_rows(first, last), self.v2_from(), previous, open_until)
+        for good, n in enumerate(notifications):
+            broken = walk.step(n.id, n.originator_id, n.originator_version, n.topic, n.state)
+            if broken:
+                return good, walk.previous, walk.open_until, broken
+        return len(notifications), walk.previous, walk.open_until, None
+
+    def long_aggregates(self, at_least: int) -> list[tuple[UUID, int]]:
+        """Aggregates with at least this many events, and their last version (worth a snapshot)."""
+        rows = self._select(f"SELECT originator_id, max(originator_version) FROM {self.events_table_name} "
+                            "GROUP BY originator_id HAVING max(originator_version) >= ?", (at_least,))
+        return [(r[0] if isinstance(r[0], UUID) else UUID(r[0]), r[1]) for r in rows]
+
+    def stored_entries(self, batch: int = 1000) -> Iterator[tuple[int, Any, int, str, bytes]]:
+        """Every stored entry as it lies in the store, streamed in order (memory stays flat)."""
+        i = self.id_column
+        yield from self._batches(f"SELECT {i}, originator_id, originator_version, topic, state "
+                                 f"FROM {self.events_table_name} WHERE {i} > ? AND {i} <= ? ORDER BY {i} LIMIT ?",
+                                 0, 2**62, batch)
+
+    def stored_entries_with_hashes(self, first: int, last: int, batch: int = 1000) -> Iterator[tuple]:
+        """Entries first..last with their chain hashes and, on a command's first entry, the command."""
+        i = f"e.{self.id_column}"
+        yield from self._batches(
+            f"SELECT {i}, e.originator_id, e.originator_version, e.topic, e.state, h.hash, "
+            "m.last_entry, m.command, m.unit, m.detail "
+            f"FROM {self.events_table_name} e LEFT JOIN ledger_chain h ON h.entry = {i} "
+            f"LEFT JOIN ledger_commands m ON m.first_entry = {i} "
+            f"WHERE {i} > ? AND {i} <= ? ORDER BY {i} LIMIT ?", first - 1, last, batch)
+
+    def _batches(self, sql: str, after: int, last: int, batch: int) -> Iterator[tuple]:
+        while after < last:
+            rows = self._select(sql, (after, last, batch))
+            yield from rows
+            if len(rows) < batch:
+                return
+            after = rows[-1][0]
+
+

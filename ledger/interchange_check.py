@@ -1,0 +1,139 @@
+"""Import's first pass: the whole JSON Lines file walked against the hash chain before anything is
+written, refusing the first line that gives an edit, a truncation or a reordering away, and any
+event type the program does not define (nothing in a file picks code to run)."""
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any, Iterator
+from uuid import UUID
+
+from ledger.chain import GENESIS, link_hash
+from ledger.errors import Unusable
+
+FORMAT = "campaign-ledger/1"
+
+
+def encode(data: Any) -> bytes:
+    """Exactly as eventsourcing's JSON transcoder writes state, so hashes survive the trip."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def check(lines: Iterator[str]) -> int:
+    """Walk a whole file against the chain; return its entry count or refuse at the first bad line."""
+    header: dict[str, Any] | None = None
+    previous, expected, number, end = GENESIS, 1, 0, None
+    versions: dict[str, int] = {}  # each aggregate's last version: its entries must follow on one by one
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        if end is not None:
+            raise Unusable(f"Line {number} comes after the closing line; the file was edited.")
+        row = _json(raw, number)
+        if header is None:
+            header = _header(row, number)
+            continue
+        if row.get("end") is True:
+            end = row
+            continue
+        entry = row.get("entry")
+        _check_shape(row, number)
+        if entry != expected:
+            raise Unusable(f"Line {number} holds entry #{entry} where #{expected} was expected: "
+                           "entries are missing or out of order.")
+        _check_version(row, number, versions)
+        if link_hash(previous, entry, row.get("aggregate", ""), row.get("version", 0), row.get("type", ""),
+                     state_of(row, number), _command_of(row), header.get("chain_v2_from")) != row.get("hash"):
+            raise Unusable(f"Line {number} (entry #{entry}) does not match its hash: it was edited.")
+        previous, expected = row["hash"], expected + 1
+    if header is None:
+        raise Unusable("The file is empty.")
+    if end is None:
+        raise Unusable(f"The file stops at line {number} without its closing line: it is truncated.")
+    if end.get("entries") != expected - 1 or end.get("last_hash") != previous:
+        raise Unusable(f"The closing line (line {number}) does not match the entries before it.")
+    return expected - 1
+
+
+def _command_of(row: dict[str, Any]) -> tuple | None:
+    """The command-log row an entry line carries, as chain version 2 hashes it."""
+    c = row.get("command")
+    return None if not isinstance(c, dict) else (c.get("last"), c.get("name"), c.get("unit"), c.get("detail"))
+
+
+def _check_shape(row: dict[str, Any], number: int) -> None:
+    """Only the program's own event types, a real aggregate id and version: nothing in the file picks code to run."""
+    if row.get("type") not in known_topics():
+        raise Unusable(f"Line {number} holds an event type this program does not know ({str(row.get('type'))[:80]}); "
+                       "nothing was imported.")
+    try:
+        UUID(str(row.get("aggregate")))
+    except ValueError:
+        raise Unusable(f"Line {number} has no valid aggregate id; the file is damaged.") from None
+    if type(row.get("version")) is not int or row["version"] < 1:
+        raise Unusable(f"Line {number} has no valid aggregate version; the file is damaged.")
+
+
+def _check_version(row: dict[str, Any], number: int, versions: dict[str, int]) -> None:
+    aggregate = str(UUID(str(row["aggregate"])))
+    wanted = versions.get(aggregate, 0) + 1
+    if row["version"] != wanted:
+        raise Unusable(f"Line {number} holds version {row['version']} of its record where {wanted} was expected; "
+                       "nothing was imported.")
+    versions[aggregate] = wanted
+
+
+@functools.lru_cache(maxsize=1)
+def known_topics() -> frozenset[str]:
+    """The allow-list: the topic of every event class the ledger's aggregates define (and inherit)."""
+    from eventsourcing.domain import DomainEvent
+    from eventsourcing.utils import get_topic
+
+    import ledger.application  # noqa: F401  (defines every aggregate)
+    from ledger import rulesets
+    from ledger.reversible import Reversible
+
+    homes = ("ledger.", *(f"{r.package}." for r in rulesets.all_rulesets()))  # the core's and each ruleset's
+    topics = set()
+    for aggregate in [Reversible, *_subclasses(Reversible)]:
+        for name in dir(aggregate):
+            value = getattr(aggregate, name)
+            if isinstance(value, type) and issubclass(value, DomainEvent) and value.__module__.startswith(homes):
+                topics.add(get_topic(value))  # snapshots (eventsourcing's own class) never travel in an export
+    return frozenset(topics | set(rulesets.moved_topics()))  # and the names older ledgers gave them
+
+
+def _subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def _json(raw: str, number: int) -> dict[str, Any]:
+    try:
+        row = json.loads(raw)
+    except RecursionError:
+        raise Unusable(f"Line {number} is nested too deeply to be an entry; the file is damaged.") from None
+    except ValueError:
+        raise Unusable(f"Line {number} is not JSON; the file is damaged.") from None
+    if not isinstance(row, dict):
+        raise Unusable(f"Line {number} is not an entry; the file is damaged.")
+    return row
+
+
+def _header(row: dict[str, Any], number: int) -> dict[str, Any]:
+    if row.get("format") != FORMAT:
+        raise Unusable(f"Line {number} is not a campaign ledger export header.")
+    if row.get("first") != 1 or row.get("previous_hash") != GENESIS:
+        raise Unusable(f"This file starts at entry #{row.get('first')}; only a whole-campaign export "
+                       "can be imported.")
+    return row
+
+
+def state_of(row: dict[str, Any], number: int) -> bytes:
+    if "data" in row:
+        return encode(row["data"])
+    if "state_base64" in row:
+        import base64
+        return base64.b64decode(row["state_base64"])
+    raise Unusable(f"Line {number} has no data.")

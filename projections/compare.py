@@ -1,0 +1,44 @@
+"""Do the read tables say what the ledger says? Each table compared, row by row in key order,
+with a rebuild in a scratch file: both streamed, so memory stays flat however long the campaign."""
+from __future__ import annotations
+
+import itertools
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+from sqlite_utils import Database
+
+from projections.runner import READ_TABLES, as_of, connect, rebuild
+
+
+def matches_rebuild(app: Any, db: Database, last: int | None = None, verified: bool = False) -> list[str]:
+    """Rebuild into a scratch file and name every read table that differs from this one (up to
+    entry `last` only, for read tables that could not catch up: a read-only file). `verified`:
+    the caller has just verified the whole chain, so the scratch rebuild need not again."""
+    if last is not None:
+        with as_of(app, last) as fresh:
+            return differing(db, fresh)
+    with tempfile.TemporaryDirectory() as scratch:
+        fresh = connect(str(Path(scratch) / "rebuild.db"))
+        try:
+            rebuild(app, fresh, check=not verified)
+            return differing(db, fresh)
+        finally:
+            fresh.conn.close()
+
+
+def differing(db: Database, expected: Database) -> list[str]:
+    """The read tables whose rows differ between two read files, each read in key order."""
+    return [table for table in READ_TABLES
+            if any(a != b for a, b in itertools.zip_longest(_rows(db, table), _rows(expected, table)))]
+
+
+def _rows(db: Database, table: str) -> Iterator[tuple]:
+    """A table's rows in key order (columns by name, so column order does not count), streamed."""
+    t = db.table(table)
+    columns = sorted(c.name for c in t.columns)
+    if not columns:
+        return iter(())
+    order = ", ".join(f"[{k}]" for k in t.pks)
+    return db.conn.execute(f"SELECT {', '.join(f'[{c}]' for c in columns)} FROM [{table}] ORDER BY {order}")

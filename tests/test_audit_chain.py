@@ -1,0 +1,43 @@
+"""`audit --chain`: the quick check reads the chain and command log streamed, and finds every
+tampering of the entries, the chain and the command log that the full audit finds, at the same entry."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.test_tamper import FORGEABLE, copy, pristine, recompute  # noqa: F401 (fixtures)
+from tests.test_tamper import chain_delete, chain_edit, chain_insert, chain_reorder
+
+CHAIN = [(f, False) for f in FORGEABLE + [chain_edit, chain_delete, chain_insert, chain_reorder]] + \
+    [(f, True) for f in FORGEABLE]
+
+
+@pytest.mark.parametrize("tamper,forged", CHAIN, ids=[f.__name__ + ("-recomputed" if forged else "") for f, forged in CHAIN])
+def test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forged):  # noqa: F811
+    t, conn, anchor = copy
+    tamper(conn, forged)
+    if forged:
+        recompute(conn)
+    given = ["--anchor", anchor] if forged else []
+    quick = t("audit", "--chain", "--json", *given, ok=False)
+    full = json.loads(t("audit", "--json", *given, ok=False).stdout)
+    report = json.loads(quick.stdout)
+    assert quick.exit_code == 1 and report["chain_only"] and not report["clean"]
+    assert (report["broken_entry"], report["chain"]) == (full["broken_entry"], full["chain"])
+
+
+def test_the_quick_check_of_a_clean_campaign_is_clean_and_compares_no_tables(copy):  # noqa: F811
+    t, conn, anchor = copy
+    report = t.json("audit", "--chain", "--anchor", anchor)
+    assert report["clean"] and report["chain_only"] and report["broken_entry"] is None
+    assert "read_tables_differ" not in report and report["dice"] == {}
+    assert "Chain only" in t("audit", "--chain").stdout
+
+
+def test_a_break_the_quick_check_finds_locks_writes_as_the_full_audit_does(copy):  # noqa: F811
+    t, conn, anchor = copy
+    conn.execute("UPDATE ledger_commands SET unit = 'forged' WHERE first_entry = "
+                 "(SELECT max(first_entry) FROM ledger_commands)")  # past the entries the tables applied
+    t("audit", "--chain", ok=False)
+    assert "hash chain is broken" in t.refused("session", "start", "After the forgery")
