@@ -44,8 +44,9 @@ def log_chunks(db: Database, first: int, last: int, day: str, gm_notes: bool = F
 
 
 def cards(db: Database, first: int, last: int, day: str = "", gm_notes: bool = False,
-          numbered: int = 0) -> Iterator[tuple[session_log.Group, str]]:
-    """Each card of the range with its HTML, in the order its round began."""
+          numbered: int = 0, hidden: frozenset[int] = frozenset()) -> Iterator[tuple[session_log.Group, str]]:
+    """Each card of the range with its HTML, in the order its round began (`hidden`: entries left
+    out, as the live page leaves out what only the GM may see)."""
     before = db.execute("SELECT destiny, doom FROM balances WHERE entry < ? ORDER BY entry DESC LIMIT 1",
                         [first]).fetchone() or (0, 0)
     pools = tuple(before)
@@ -66,7 +67,7 @@ def cards(db: Database, first: int, last: int, day: str = "", gm_notes: bool = F
                              "note")}
 
     for entry, time, line, round_, undone, destiny, doom in rows:
-        if entry in notes.moved:
+        if entry in notes.moved or entry in hidden:
             continue
         now = (destiny, doom) if destiny is not None else pools
         chips = [_chip(label.lower(), f"{label} {after - was:+d}")
