@@ -338,3 +338,17 @@ def _long_campaign(path: Path, entries: int) -> Database:
                          changes)
     conn.execute("COMMIT")
     return db
+
+
+def test_on_a_phone_the_log_wraps_by_words_and_nothing_scrolls_sideways(demo: dict[str, Any], tmp_path: Path) -> None:
+    with _Browser(_chromium(), tmp_path / "profile") as browser:
+        seen = browser.visit(demo["path"].as_uri(), width=390, height=844, mobile=True)
+        page = seen.evaluate("""(() => {
+            const lines = Array.from(document.querySelectorAll('table.entries td.l'));
+            return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
+                    narrowest: Math.min(...lines.map(l => l.getBoundingClientRect().width)),
+                    words: lines.every(l => !/\\S-\\n/.test(l.innerText))};
+        })()""")
+        assert seen.errors == [], seen.errors
+    assert page["scroll"] <= page["inner"], page
+    assert page["narrowest"] > 250, page          # a line has the card's width, not a sliver of it
