@@ -5,6 +5,7 @@ other command start as fast as before.
 """
 from __future__ import annotations
 
+import errno
 import ipaddress
 import secrets
 import socket
@@ -39,10 +40,16 @@ def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | 
 
     Example: campaign serve --host 0.0.0.0 --port 8000
     """
+    from ledger.errors import RuleViolation
+
     app, db = open_campaign(ctx, reading=True)  # refuses what is not a campaign file, before listening
     path = ctx.find_root().obj["db"]
+    read_only = bool(getattr(app, "read_only", False))
     app.close()
     db.conn.close()
+    if read_only:
+        raise RuleViolation(f"{path} is on read-only media; the live view keeps its read tables current, so "
+                            "copy the file (and its -wal file, if any) to a writable folder and serve the copy.")
     shared = not _loopback(host)
     token = (token or secrets.token_urlsafe(16)) if shared else None
     listener = _listen(host, port)
@@ -81,6 +88,8 @@ def _listen(host: str, port: int) -> socket.socket:
     except socket.gaierror:
         raise BadInput(f"'{host}' is not an address of this computer; try 127.0.0.1 or 0.0.0.0.") from None
     except OSError as e:
+        if e.errno == errno.EADDRNOTAVAIL:
+            raise BadInput(f"'{host}' is not an address of this computer; try 127.0.0.1 or 0.0.0.0.") from None
         raise RuleViolation(f"cannot listen on {host}:{port} ({e.strerror}); is another server using it? "
                             "Try another --port.") from None
     listener.listen(128)

@@ -191,3 +191,19 @@ def _errors(browser: Browser, seen) -> list:
         elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
             found.append(("log", params["entry"]["text"]))
     return found + list(seen.errors)
+
+
+def test_five_streams_each_receive_every_update_while_commands_are_played(heist: Path) -> None:
+    """The small version of bench/live_load.py: every client gets the same updates, ending at the last entry."""
+    with Served(heist) as served:
+        streams = [served.stream() for _ in range(5)]
+        first = [s.next()["id"] for s in streams]
+        assert len(set(first)) == 1
+        for i in range(3):
+            campaign(heist, "note", f"note {i}")
+            last = str(_entries(heist))
+            seen = [s.next() for s in streams]      # each stream's next update is this command's
+            assert {e["id"] for e in seen} == {last}, [e["id"] for e in seen]
+            assert all(f"note {i}" in e["sections"]["notes"] for e in seen)
+        for s in streams:
+            s.close()

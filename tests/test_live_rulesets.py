@@ -60,3 +60,28 @@ def test_an_undone_round_stays_on_the_page_struck(tmp_path: Path) -> None:
         app.close()
     card = re.search(r'<section class="group round reversed"[^>]*data-round="Vault Guards:3">.*?</section>', html, re.S)
     assert card and "<s>Vault Guards, round 3</s>" in card.group(0)
+
+
+def test_a_pool_waiting_on_its_roll_shows_the_odds_line_of_status(tmp_path: Path) -> None:
+    from html import unescape
+
+    from ledger.application import open_ledger
+    from projections import runner
+    from web import page
+    from web.view import build
+
+    t = Table(tmp_path / "waiting.db")
+    for args in (["new", "Odds"], ["pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"],
+                 ["scenario", "start", "S"], ["challenge", "open", "Guards", "--threat", "Minor", "--type", "Phantom",
+                                              "--rating", "3"],
+                 ["cohort-turn", "Guards", "--leader", "Kira"]):
+        t(*args)
+    odds = t.json("status")["challenges"][0]["odds"]
+    app, db = open_ledger(t.path), runner.connect(t.path)
+    try:
+        shown = unescape(page.sections(build(app, db, show_gm=False))["challenges"])
+    finally:
+        db.conn.close()
+        app.close()
+    assert odds and odds.startswith("Pool: 3d6 to roll") and odds in shown
+    assert "Waiting for the Cohort's roll." in shown

@@ -36,8 +36,10 @@ class Watcher:
     def _run(self) -> None:
         try:
             app, db = self.open_campaign()
-        except BaseException as e:  # the serve command reports it; the page keeps saying it is waiting
+        except Exception as e:  # the page says so rather than waiting for a view that never comes
             self.failure = e
+            self.publish(TableView(entry=0, name="Campaign", ruleset="",
+                                   warning=f"The campaign cannot be read: {e}"))
             return
         try:
             seen = None

@@ -42,8 +42,8 @@ def gm_entries(db: Database) -> set[int]:
 
 
 def _challenge(app: Any, db: Database, row: dict[str, Any], show_gm: bool) -> dict[str, Any]:
-    pending = app.repository.get(challenge_id(row["name"])).pending
-    phase = row["phase"]
+    challenge = app.repository.get(challenge_id(row["name"]))  # the turn's step, as `campaign status` reads it
+    pending, phase = challenge.pending, challenge.phase
     facts = [f"{row['threat']} {row['type']}", f"round {row['round']}" if row["round"] else "not begun"]
     if row["leader"]:
         facts.append(f"led by {row['leader']}")
