@@ -88,14 +88,21 @@ def test_a_command_in_another_process_changes_the_open_page_within_2_s_without_r
 @pytest.mark.parametrize("width", [390, 1280])
 def test_at_a_phones_width_nothing_scrolls_sideways_on_the_live_page(heist: Path, tmp_path: Path, width: int) -> None:
     Table(heist)("note", "a very long note " + "without-any-place-to-break-" * 8, "--about", "Kira")
-    campaign(heist, "cohort-turn", "Vault Guards", "--leader", "Kira", "--assist", "Bo", "--faces", "1,3,3,6")
+    campaign(heist, "cohort-turn", "Vault Guards", "--leader", "Kira", "--assist", "Bo", "--faces", "5,5,3,6")
     with Served(heist) as served, Browser(chromium(), tmp_path / "profile") as browser:
         seen = browser.visit(served.url, width=width, height=800, mobile=width < 600)
         fits = seen.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         sizes = seen.evaluate("[document.documentElement.scrollWidth, window.innerWidth, "
                               "document.querySelector('main').getBoundingClientRect().width]")
+        bars = seen.evaluate("""Array.from(document.querySelectorAll('.bar')).map(b => [
+            b.querySelector('.fill').getBoundingClientRect().width, b.querySelector('.track').getBoundingClientRect().width,
+            b.querySelector('.value').textContent])""")
         errors = _errors(browser, seen)
     assert fits, sizes
+    for fill, track, value in bars:                       # each bar drawn to its share of the track
+        have, top = (int(n) for n in value.split("/"))
+        assert abs(fill - track * have / top) < 2, (fill, track, value)
+    assert any(fill > 0 for fill, _, _ in bars), bars
     assert errors == []
     if width == 1280:
         assert sizes[2] > 1000, sizes                     # the page uses the width
