@@ -11,7 +11,9 @@ invocation in that process, as a GM's script would run them), spread over the fi
 prints, for the streams: the updates each received (every client must receive every update the
 server sent: the same sequence of entries, ending at the ledger's last), the delay from a command's
 end to the first and last client receiving it; for the server: its resident memory (VmRSS) sampled
-every second, first and last thirds compared; and how long it took to stop on Ctrl-C. It stops by
+every second, first and last thirds compared (the commands are played in the first two thirds, so
+the last third shows the server idle with every stream open; what grows while commands are played
+is the campaign itself, held in SQLite's page caches, bounded by their size); and how long it took to stop on Ctrl-C. It stops by
 itself after SECONDS (plus the stop).
 """
 from __future__ import annotations
@@ -152,6 +154,8 @@ def report(streams: list[list[tuple[int, float]]], writer_out: str, memory: list
     print(f"server memory (VmRSS): first third median {statistics.median(early) / 1024:.1f} MiB, last third "
           f"median {statistics.median(late) / 1024:.1f} MiB, peak {max(kb for _, kb in memory) / 1024:.1f} MiB "
           f"({len(memory)} samples)")
+    print(f"server memory in the last third (commands done, {len(streams)} streams still open): "
+          f"{min(late) / 1024:.1f}-{max(late) / 1024:.1f} MiB")
     print(f"stopped on Ctrl-C in {stopped:.2f} s, exit code {code}")
     if writer_err.strip():
         print("writer said:", writer_err.strip()[-500:])
