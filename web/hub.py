@@ -16,31 +16,30 @@ from web.view import TableView
 class Hub:
     def __init__(self) -> None:
         self.latest: TableView | None = None
-        self.version = 0
-        self.published = 0          # views published since start (for bench/live_load.py)
+        self.version = 0            # views published since start
         self.streams = 0            # streams open now
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._changed: asyncio.Condition | None = None
+        self._changed: asyncio.Event | None = None
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         """Attach to the server's event loop (at start-up, before the watcher publishes)."""
-        self.loop, self._changed = loop, asyncio.Condition()
+        self.loop, self._changed = loop, asyncio.Event()
 
     def publish(self, view: TableView) -> None:
-        """From any thread: make `view` the newest and wake the streams."""
+        """From any thread: make `view` the newest and wake the streams (in the order published)."""
         assert self.loop is not None
-        self.loop.call_soon_threadsafe(lambda: self.loop.create_task(self._set(view)))
+        self.loop.call_soon_threadsafe(self._set, view)
 
-    async def _set(self, view: TableView) -> None:
-        async with self._changed:
-            self.latest, self.version, self.published = view, self.version + 1, self.published + 1
-            self._changed.notify_all()
+    def _set(self, view: TableView) -> None:
+        self.latest, self.version = view, self.version + 1
+        woken, self._changed = self._changed, asyncio.Event()  # later waiters wait for the next one
+        woken.set()
 
     async def first(self) -> TableView:
         """The newest view, waiting for the first one if the watcher has not built it yet."""
-        async with self._changed:
-            await self._changed.wait_for(lambda: self.latest is not None)
-            return self.latest
+        while self.latest is None:
+            await self._changed.wait()
+        return self.latest
 
     async def views(self) -> AsyncIterator[TableView]:
         """The newest view now, then each newer one as it comes, for as long as the stream is open."""
@@ -48,9 +47,9 @@ class Hub:
         self.streams += 1
         try:
             while True:
-                async with self._changed:
-                    await self._changed.wait_for(lambda: self.version > seen)
-                    view, seen = self.latest, self.version
-                yield view
+                while self.version <= seen:
+                    await self._changed.wait()
+                seen = self.version
+                yield self.latest
         finally:
             self.streams -= 1
