@@ -1,4 +1,5 @@
-"""Session logs as Markdown and CSV, written piece by piece from the read tables."""
+"""Session logs as Markdown and CSV, written piece by piece from the read tables; the GM's notes
+stand beside the entry or round they are about (projections/export_notes.py)."""
 from __future__ import annotations
 
 import csv
@@ -7,7 +8,7 @@ from typing import Iterator
 
 from sqlite_utils import Database
 
-from projections import session_log, views
+from projections import export_notes, session_log, views
 
 
 def markdown_chunks(db: Database, first: int, last: int, title: str, gm_notes: bool = False) -> Iterator[str]:
@@ -17,7 +18,7 @@ def markdown_chunks(db: Database, first: int, last: int, title: str, gm_notes: b
     yield f"# {info.get('name', 'Campaign')}: {title}\n\n"
     yield (f"Entries #{first} to #{last}{when}. Rules: {info.get('ruleset')} {info.get('rules_version')}. "
            f"{session_log.summary(db, first, last)}\n")
-    for group in session_log.groups(db, first, last, gm_notes):
+    for group in export_notes.groups(db, first, last, gm_notes):
         undone = group.reversed_at
         heading = f"~~{group.title}~~ (reversed at #{undone})" if undone else group.title
         yield f"\n## {heading}\n\n{session_log.summary_of(db, group)}\n\n"
@@ -38,7 +39,7 @@ def _md(text: str) -> str:
 def csv_chunks(db: Database, first: int, last: int, gm_notes: bool = False) -> Iterator[str]:
     """The history rows, a CSV line per entry (the header first)."""
     yield _csv_line(["entry", "time", "type", "round", "line"])
-    for row in session_log.rows(db, first, last, gm_notes):
+    for row in export_notes.rows(db, first, last, gm_notes):
         yield _csv_line([row["entry"], row["time"], row["type"], row["round"] or "", row["line"]])
 
 

@@ -1,0 +1,92 @@
+"""The live view's ASGI application: three GET routes and nothing that writes.
+
+`/` is the page, `/stream` the server-sent events that update it, `/static/live.js` its script.
+Every other method is refused (405) before any route is reached, and when the server is shared
+beyond loopback every request without the read token is refused with a bare 401.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+from importlib import resources
+from typing import Any, AsyncIterator, Callable
+
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from web import page
+from web.hub import Hub
+from web.watcher import Watcher
+
+READ_METHODS = ("GET", "HEAD")
+HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+PING = 15  # seconds between keep-alive comments on an idle stream
+
+
+class Guard:
+    """Refuses what the page never needs: a method that is not a read, a request without the token."""
+
+    def __init__(self, app: ASGIApp, token: str | None) -> None:
+        self.app, self.token = app, token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            if self.token is not None and not self._has_token(scope):
+                return await Response(status_code=401)(scope, receive, send)
+            if scope["method"] not in READ_METHODS:
+                return await Response(status_code=405, headers={"Allow": ", ".join(READ_METHODS)})(
+                    scope, receive, send)
+        await self.app(scope, receive, send)
+
+    def _has_token(self, scope: Scope) -> bool:
+        given = Request(scope).query_params.get("token", "")
+        return secrets.compare_digest(given.encode(), self.token.encode())
+
+
+def create_app(open_campaign: Callable[[], tuple[Any, Any]], show_gm: bool = False, token: str | None = None,
+               interval: float | None = None) -> tuple[ASGIApp, Hub]:
+    """The guarded application over one campaign, and the hub its streams read from."""
+    hub = Hub()
+    script = resources.files("web").joinpath("static/live.js").read_text(encoding="utf-8")
+
+    async def home(request: Request) -> Response:
+        return HTMLResponse(page.whole(await hub.first(), token), headers=HEADERS)
+
+    async def stream(request: Request) -> Response:
+        async def events() -> AsyncIterator[dict[str, str]]:
+            async for view in hub.views():
+                yield {"event": "table", "id": str(view.entry), "retry": 1000,
+                       "data": json.dumps({"entry": view.entry, "sections": page.sections(view)})}
+        return EventSourceResponse(events(), ping=PING, headers=HEADERS)
+
+    async def live_js(request: Request) -> Response:
+        return Response(script, media_type="text/javascript", headers=HEADERS)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        import asyncio
+
+        hub.bind(asyncio.get_running_loop())
+        options = {"interval": interval} if interval is not None else {}
+        watcher = Watcher(open_campaign, show_gm, hub.publish, **options)
+        watcher.start()
+        app.state.watcher = watcher
+        try:
+            yield
+        finally:
+            watcher.stop()
+
+    routes = [Route("/", home, methods=["GET"]), Route("/stream", stream, methods=["GET"]),
+              Route("/static/live.js", live_js, methods=["GET"])]
+    inner = Starlette(routes=routes, lifespan=lifespan)
+    return Guard(inner, token), hub
+
+
+def routes_of(app: ASGIApp) -> list[Route]:
+    """The route table behind the guard (what the no-write-route test walks)."""
+    return list(app.app.routes)
