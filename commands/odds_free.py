@@ -13,6 +13,7 @@ import click
 
 from ledger.errors import BadInput
 from commands.odds import FREE, parser
+from commands.odds_rulesets import replace_positions
 from commands.odds_text import (action_text, beer_run_helping_text, beer_run_text, contest_text, decision_text,
                                 relics_text, supply_text, tracker_text)
 
@@ -48,8 +49,11 @@ def relics_free(ctx: click.Context, dice: int | None, traits: tuple[str, ...], c
 
     rules = relics.rules_for(rules_version or relics.DEFAULT_VERSION)
     _missing({"--dice": dice}, "a pool's odds")
-    if not 0 <= dice <= relics.MOST_DICE or min(resolved, destiny_pool) < 0 or (pcs is not None and pcs < 1):
-        raise BadInput(f"--dice is 0 to {relics.MOST_DICE}, --resolved and --destiny-pool 0 or more, --pcs 1 or more.")
+    for option, value, low, high in (("--dice", dice, 0, relics.MOST_DICE), ("--resolved", resolved, 0, None),
+                                     ("--destiny-pool", destiny_pool, 0, None), ("--pcs", pcs, 1, None),
+                                     ("--rating", rating, 0, relics.MOST_DICE), ("--needed", needed, 0, None)):
+        if value is not None and (value < low or (high is not None and value > high)):
+            raise BadInput(f"{option} is {low} or more{f' and at most {high}' if high else ''}, not {value}.")
     threat = relics.canonical(threat, relics.THREATS, "Threat") if threat is not None else None
     mods = [_modifier(relics, text) for text in traits]
     adds = [m for m in mods if m.kind == "add"]
@@ -204,7 +208,7 @@ def beer_run_free(ctx: click.Context, pool: str | None, against: str | None, goa
         raise BadInput("Compare --pool with an opposing pool (--against) or with a goal's difficulty (--goal dN).")
     if goal is not None:
         size = rules.parse_die(goal)
-        positions = [int(p) - 1 if p.isdigit() else -1 for p in br_list(replace)]
+        positions = [n - 1 for n in replace_positions(replace)]
         difficulty = list(rules.goal_difficulty(size, dice(goal_against), positions))
         figures = odds_of.goal_odds(odds_of.Side(tuple(dice(pool))), odds_of.Side(tuple(difficulty + dice(penalty))))
         return {"ruleset": "beer-run", "helping": {"conflict": None, "round": None, "helper": "the roller",

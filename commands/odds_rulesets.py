@@ -135,7 +135,7 @@ def beer_run_odds(ctx: click.Context, conflict: str, side: str, base: str | None
     from ledger.rulesets.beer_run import odds as odds_of
     from ledger.rulesets.beer_run.odds_pools import Opposed, beer_run_pools, helping_pools
 
-    positions = [_position(n) for n in br_list(replace)]
+    positions = replace_positions(replace)
     if helping is not None:
         if die is None:
             raise BadInput("A helping goal needs the die it seeks for the ally: --die dN.")
@@ -161,10 +161,14 @@ def beer_run_odds(ctx: click.Context, conflict: str, side: str, base: str | None
     return {"ruleset": "beer-run", **found, **figures}, beer_run_text
 
 
-def _position(text: str) -> int:
-    if not text.strip().isdigit():
+def replace_positions(text: str | None) -> list[int]:
+    """`--replace 1,3`: dice of the goal's difficulty pool, numbered from 1."""
+    from commands.beer_run import br_list
+
+    numbers = br_list(text)
+    if any(not n.isdigit() or int(n) < 1 for n in numbers):
         raise BadInput(f"--replace names dice of --goal-against by number from 1, e.g. 1,3; not '{text}'.")
-    return int(text)
+    return [int(n) for n in numbers]
 
 
 def _situational(side: dict, other: dict) -> dict | None:
