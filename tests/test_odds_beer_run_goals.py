@@ -13,6 +13,7 @@ import pytest
 from ledger.rulesets.beer_run import odds
 from ledger.rulesets.beer_run import rules
 from tests.conftest import Table
+from tests.test_odds_beer_run import run  # noqa: F401  (extended below as `door`)
 from tests.odds_check import SAMPLE, chi_square_p
 
 
@@ -64,48 +65,44 @@ def test_a_seeded_sample_of_goal_rolls_agrees_with_the_odds():
 
 
 @pytest.fixture
-def run(tmp_path) -> Table:
-    t = Table(tmp_path / "run.db")
-    t("new", "The Beer Run", "--ruleset", "beer-run")
-    t("beer-run", "character", "add", "Ann", "--ability", "Physical:Brawn=d8,Physical:Health=d6,Mental:Wits=d6,Social:Charm=d4")
-    t("beer-run", "character", "add", "Bouncer",
-      "--ability", "Physical:Muscle=d10,Physical:Health=d8,Mental:Attention=d4,Social:Intimidate=d6")
-    t("beer-run", "character", "add", "Cal", "--ability", "Physical:Grit=d6,Physical:Health=d4,Mental:Wits=d8,Social:Charm=d6")
-    t("beer-run", "conflict", "open", "Back Door", "--side", "Ann", "--side", "Bouncer")
-    return t
+def door(run: Table) -> Table:
+    """The Back Door of tests/test_odds_beer_run.py, with Cal, who is no side of it and can help."""
+    run("beer-run", "character", "add", "Cal",
+        "--ability", "Physical:Grit=d6,Physical:Health=d4,Mental:Wits=d8,Social:Charm=d6")
+    return run
 
 
-def test_helping_odds_price_the_helpers_pool_and_record_nothing(run):
-    before = run.json("history")
-    r = run.json("odds", "Back Door", "Cal", "--helping", "Ann", "--die", "d8", "--extra", "Health")["helping"]
-    assert run.json("history") == before
+def test_helping_odds_price_the_helpers_pool_and_record_nothing(door):
+    before = door.json("history")
+    r = door.json("odds", "Back Door", "Cal", "--helping", "Ann", "--die", "d8", "--extra", "Health")["helping"]
+    assert door.json("history") == before
     assert (r["helper"], r["ally"], r["die"], r["dice"], r["cost"], r["difficulty"]) == \
         ("Cal", "Ann", 8, [6, 8, 6, 4], 2, [8, 8, 8])
     exact = odds.goal_odds(odds.Side((6, 8, 6, 4)), odds.Side((8, 8, 8)))  # checked face by face above
     assert r["uses"] == {str(k): str(p) for k, p in exact["uses"].items()}
     assert r["penalties"] == {str(k): str(p) for k, p in exact["penalties"].items()}
-    gm = run.json("odds", "Back Door", "Cal", "--helping", "Ann", "--die", "d8", "--goal-against", "d4,d6,d10,d2",
+    gm = door.json("odds", "Back Door", "Cal", "--helping", "Ann", "--die", "d8", "--goal-against", "d4,d6,d10,d2",
                   "--replace", "1,4")["helping"]
     assert gm["difficulty"] == [8, 6, 10, 8]
 
 
-def test_the_situation_die_a_help_gives_then_joins_the_allys_pool(run):
-    run("beer-run", "helping", "Back Door", "Cal", "Ann", "distract him", "--die", "d8",
+def test_the_situation_die_a_help_gives_then_joins_the_allys_pool(door):
+    door("beer-run", "helping", "Back Door", "Cal", "Ann", "distract him", "--die", "d8",
         "--faces", "6,8,6", "--difficulty-faces", "1,1,1")
-    r = run.json("odds", "Back Door", "Ann")
+    r = door.json("odds", "Back Door", "Ann")
     assert r["sides"][0]["situation"] == [8] and r["sides"][0]["dice"][-1] == 8
 
 
-def test_a_situational_goal_shows_its_own_roll_and_lands_no_pips(run):
-    described = run.json("odds", "Back Door", "Ann", "--situation", "d6")
+def test_a_situational_goal_shows_its_own_roll_and_lands_no_pips(door):
+    described = door.json("odds", "Back Door", "Ann", "--situation", "d6")
     uses = odds.goal_odds(odds.Side((8, 6, 4)), odds.Side((6, 6, 6)))["uses"]
     goal = described["situational_goal"]["first"]
     assert goal["die"] == 6 and goal["uses"] == {str(k): str(p) for k, p in uses.items()}
     assert described["to_zero"]["first"] == {} and described["situational_goal"]["second"] is None
-    run("beer-run", "goal", "Back Door", "Ann", "find cover", "--situation", "d6")
-    assert run.json("odds", "Back Door", "Ann")["situational_goal"] == described["situational_goal"]
-    run("beer-run", "goal", "Back Door", "Bouncer", "throw her out", "--ability", "Brawn")
-    run("beer-run", "roll", "Back Door", "Ann", "--faces", "7,5,2", "--difficulty-faces", "6,1,1")
-    rolled = run.json("odds", "Back Door", "Bouncer")["situational_goal"]["second"]
+    door("beer-run", "goal", "Back Door", "Ann", "find cover", "--situation", "d6")
+    assert door.json("odds", "Back Door", "Ann")["situational_goal"] == described["situational_goal"]
+    door("beer-run", "goal", "Back Door", "Bouncer", "throw her out", "--ability", "Brawn")
+    door("beer-run", "roll", "Back Door", "Ann", "--faces", "7,5,2", "--difficulty-faces", "6,1,1")
+    rolled = door.json("odds", "Back Door", "Bouncer")["situational_goal"]["second"]
     uses, penalties = _goal_outcome([7, 5, 2], [6, 1, 1], 6)  # the faces are facts: one outcome, certain
     assert rolled["uses"] == {str(uses): "1"} and rolled["penalties"] == {str(penalties): "1"}

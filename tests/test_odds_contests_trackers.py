@@ -12,6 +12,7 @@ import pytest
 from ledger.rulesets.decision_2d6 import odds
 from ledger.rulesets.decision_2d6 import rules as d2
 from tests.conftest import Table
+from tests.test_odds_decision_2d6 import gate  # noqa: F401  (extended below as `armed`)
 from tests.odds_check import SAMPLE, chi_square_p
 
 BOUND = 52  # the enumeration follows every face sequence until its dice total reaches this
@@ -137,39 +138,37 @@ def test_a_seeded_sample_of_tracker_runs_agrees_with_the_odds():
 
 
 @pytest.fixture
-def gate(tmp_path) -> Table:
-    t = Table(tmp_path / "gate.db")
-    t("new", "The Heavy Gate", "--ruleset", "decision-2d6")
-    t("decision-2d6", "pc-add", "Billy", "--level", "3", "--will", "2", "--fort", "3", "--stat", "Strength=0,Stealth=2")
-    t("decision-2d6", "pc-add", "Ogre", "--level", "5", "--will", "1", "--fort", "5", "--stat", "Wits=1,Strength=4")
-    t("decision-2d6", "tracker-add", "Arrows", "--value", "60", "--holder", "Billy")
-    return t
+def armed(gate: Table) -> Table:
+    """Billy's gate of tests/test_odds_decision_2d6.py, with an Ogre to contest and Billy's arrows."""
+    gate("decision-2d6", "pc-add", "Ogre", "--level", "5", "--will", "1", "--fort", "5", "--stat", "Wits=1")
+    gate("decision-2d6", "tracker-add", "Arrows", "--value", "60", "--holder", "Billy")
+    return gate
 
 
-def test_contest_and_tracker_odds_at_the_table_record_nothing(gate):
-    before = gate.json("history")
-    r = gate.json("odds", "contest", "Billy:Stealth", "Ogre:Wits", "--grant", "Billy", "--bonus", "Ogre=1")
-    assert gate.json("history") == before
-    exact = odds.contest_odds(d2.Contestant(2, (), d2.Advantage.MINOR_ADVANTAGE),
+def test_contest_and_tracker_odds_at_the_table_record_nothing(armed):
+    before = armed.json("history")
+    r = armed.json("odds", "contest", "Billy:Agility", "Ogre:Wits", "--grant", "Billy", "--bonus", "Ogre=1")
+    assert armed.json("history") == before
+    exact = odds.contest_odds(d2.Contestant(1, (), d2.Advantage.MINOR_ADVANTAGE),
                               d2.Contestant(1, (d2.bonus(1),)))
     assert r["wins"] == {k: str(v) for k, v in exact["wins"].items()}
     assert [s["advantage"] for s in r["contest"]] == ["minor-advantage", "neutral"]
-    favoured = gate.json("odds", "contest", "Billy:Stealth", "Ogre:Wits", "--advantage", "Ogre=major")
+    favoured = armed.json("odds", "contest", "Billy:Agility", "Ogre:Wits", "--advantage", "Ogre=major")
     assert [s["decision_dice"] for s in favoured["contest"]] == [2, 3]
-    t = gate.json("odds", "--tracker", "Arrows")
+    t = armed.json("odds", "--tracker", "Arrows")
     assert (t["tracker"], t["value"], t["step"], t["next_use"]) == ("Arrows", 60, 10, "3/5")
     assert t["expected_uses"] == str(odds.tracker_odds(60, 10)["expected_uses"])
 
 
 @pytest.mark.parametrize("args, code, words", [
-    (["contest", "Billy:Stealth", "Billy:Strength"], 2, "two different characters"),
-    (["contest", "Billy:Stealth", "Ogre:Wits", "--bonus", "Cal=1"], 2, "Cal is not one of the two sides"),
-    (["contest", "Billy:Stealth", "Ogre:Luck"], 1, "Luck"),
+    (["contest", "Billy:Agility", "Billy:Strength"], 2, "two different characters"),
+    (["contest", "Billy:Agility", "Ogre:Wits", "--bonus", "Cal=1"], 2, "Cal is not one of the two sides"),
+    (["contest", "Billy:Agility", "Ogre:Luck"], 1, "Luck"),
     (["contest", "Billy", "Ogre:Wits"], 2, "CHARACTER:STAT"),
     (["--tracker", "Bolts"], 1, "no tracker named 'Bolts'"),
 ])
-def test_contest_and_tracker_refusals_are_one_error_line(gate, args, code, words):
-    result = gate("odds", *args, ok=False)
+def test_contest_and_tracker_refusals_are_one_error_line(armed, args, code, words):
+    result = armed("odds", *args, ok=False)
     lines = result.stderr.strip().splitlines()
     assert result.exit_code == code and len(lines) == 1 and lines[0].startswith("Error: ") and words in lines[0], \
         result.stderr
