@@ -24,4 +24,5 @@ from ledger.rulesets.beer_run.rules.compare import (  # noqa: F401
 from ledger.rulesets.beer_run.rules.pips import (  # noqa: F401
     Effect, apply_pips, resolve_effects, cede)
 from ledger.rulesets.beer_run.rules.goals import (  # noqa: F401
-    GOAL_DIFFICULTY_DICE, SituationDie, PenaltyDie, goal_difficulty, GoalDice, goal_dice, spend_situation_dice, spend_penalty_dice, gain_outcome_die, inflict_outcome_die)
+    GOAL_DIFFICULTY_DICE, SituationDie, PenaltyDie, goal_difficulty, GoalDice, goal_dice,
+    spend_situation_dice, spend_penalty_dice, gain_outcome_die, inflict_outcome_die)
