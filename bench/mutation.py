@@ -43,6 +43,12 @@ EQUIVALENT = {
         "the sign scales every part of a die's score alike, so the best placement is the same",
     ("need = min(parts_total, len(current)) - len(taken)", "need = min(parts_total, len(current)) + len(taken)"):
         "need is capped by the open pieces' parts, and when the pool is short every free die is taken either way",
+    ("weight = 2 * len(results) + 3  # each of the last two sums stays within +-len(results)",
+     "weight = 3 * len(results) + 3  # each of the last two sums stays within +-len(results)"):
+        "any weight above the range of the two lesser sums keeps the order of the three; a larger one too",
+    ("weight = 2 * len(results) + 3  # each of the last two sums stays within +-len(results)",
+     "weight = 2 * len(results) + 4  # each of the last two sums stays within +-len(results)"):
+        "any weight above the range of the two lesser sums keeps the order of the three; a larger one too",
     ("winners = [0 if x > y else 1 for x, y in pairs if x != y]",
      "winners = [0 if x >= y else 1 for x, y in pairs if x != y]"):
         "tied pairs are filtered out, so x >= y and x > y agree on every pair left",
