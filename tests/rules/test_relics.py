@@ -1019,3 +1019,6 @@ def test_among_equal_net_successes_a_critical_is_preferred():
     # +2 on the 5 makes a critical (7), on the 3 a plain success (5): one more success either way.
     assert best_placement((5, 3), (Modifier("simple", 2, 1, BENEFICIAL),), {}) == {0: (0,)}
     assert best_placement((3, 5), (Modifier("simple", 2, 1, BENEFICIAL),), {}) == {0: (1,)}
+    # On the 5 it makes a critical; on the 8 (an A8, already a critical) an overpowering success:
+    # one more success either way, and the critical counts (an overpowering one was one already).
+    assert best_placement((5, 8), (Modifier("simple", 2, 1, BENEFICIAL),), {}) == {0: (0,)}
