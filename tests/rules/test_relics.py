@@ -1022,3 +1022,16 @@ def test_among_equal_net_successes_a_critical_is_preferred():
     # On the 5 it makes a critical; on the 8 (an A8, already a critical) an overpowering success:
     # one more success either way, and the critical counts (an overpowering one was one already).
     assert best_placement((5, 8), (Modifier("simple", 2, 1, BENEFICIAL),), {}) == {0: (0,)}
+
+
+def test_three_different_simple_modifiers_are_placed_as_well_as_any_placement_could():
+    faces = (3, 1, 5, 5, 5)
+    mods = (Modifier("simple", 2, 1, BENEFICIAL), Modifier("simple", 1, 1, BENEFICIAL),
+            Modifier("simple", 3, 1, BENEFICIAL))
+
+    def score(placement: dict) -> tuple[int, int, int]:
+        t = tally(apply_simple(faces, mods, placement))
+        return t.successes, -(t.botches + t.major_botches), t.criticals + t.overpowering
+
+    every = [{0: (a,), 1: (b,), 2: (c,)} for a, b, c in itertools.permutations(range(len(faces)), 3)]
+    assert score(best_placement(faces, mods, {})) == max(score(p) for p in every)
