@@ -1,42 +1,36 @@
 """Mutation testing of every rules module against its own rules tests (mutmut 3).
 
-Each ruleset's `ledger/rulesets/<ruleset>/rules.py` is mutated in a scratch copy of the tracked tree (never in the
-working tree) and judged by `tests/rules/test_<module>.py` alone, so a mutant survives when
-the rules tests miss it, whatever the ledger tests would say. Prints, per module, killed /
-survived / not run and the score over mutants that change behaviour; the last line is
-`score: X`, the lowest module's.
+Each rules module (a ruleset's `ledger/rulesets/<ruleset>/rules.py`, or each module of its
+`rules/` package: `relics.tides`, `beer_run.compare`, ...) is mutated in a scratch copy of the
+tracked tree (never in the working tree) and judged by its ruleset's `tests/rules/test_<ruleset>.py`
+alone, so a mutant survives when the rules tests miss it, whatever the ledger tests would say.
+Prints, per module, killed / survived / not run and the score over mutants that change
+behaviour; the last line is `score: X`, the lowest module's. Mutants that change only the words
+of a refusal (bench/mutation_wording.py says how they are recognised) are listed apart and left
+out of the score, and so are the survivors in EQUIVALENT, each printed with why it cannot change
+a rule; every other survivor counts against it.
 
-A mutant changes only a message's wording when the one line it changes is message text: an
-argument of a raised exception on a line of its own (the exception's type, which decides the
-exit code, is never counted as wording), or an assignment to a local read only there; or when
-every token it changes is a string literal (mutmut's "XX...XX", a case change, or the literal
-replaced by None) that is only ever read as words for a GM: inside a `raise`, or the "what is
-this" argument of a helper that only puts it into its error message (MESSAGE_ARGS).
-Those are listed apart and left out of the score, and so are the survivors in EQUIVALENT,
-each printed with why it cannot change a rule; every other survivor counts against it.
-
-    python3 bench/mutation.py                 # every rules module
-    python3 bench/mutation.py relics --show   # one module, each survivor's diff
+    python3 bench/mutation.py                        # every rules module
+    python3 bench/mutation.py relics                 # every module of one ruleset's rules
+    python3 bench/mutation.py relics.tides --show    # one module, each survivor's diff
 """
 from __future__ import annotations
 
 import argparse
-import ast
-import io
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ itself, when loaded by path
+from mutation_wording import only_wording  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "ledger" / "rulesets"
-# Helpers whose argument at this position is only words in an error message.
-MESSAGE_ARGS = {"_whole": 1, "canonical": 2, "_sign_polarity": 2}
 # Survivors that cannot change what a rule does, each with the reason; matched by the line a
 # mutant removes and the line it adds, so a renumbered mutant is still recognised and a new
 # one never is.
@@ -49,6 +43,12 @@ EQUIVALENT = {
         "the sign scales every part of a die's score alike, so the best placement is the same",
     ("need = min(parts_total, len(current)) - len(taken)", "need = min(parts_total, len(current)) + len(taken)"):
         "need is capped by the open pieces' parts, and when the pool is short every free die is taken either way",
+    ("weight = 2 * len(results) + 3  # each of the last two sums stays within +-len(results)",
+     "weight = 3 * len(results) + 3  # each of the last two sums stays within +-len(results)"):
+        "any weight above the range of the two lesser sums keeps the order of the three; a larger one too",
+    ("weight = 2 * len(results) + 3  # each of the last two sums stays within +-len(results)",
+     "weight = 2 * len(results) + 4  # each of the last two sums stays within +-len(results)"):
+        "any weight above the range of the two lesser sums keeps the order of the three; a larger one too",
     ("winners = [0 if x > y else 1 for x, y in pairs if x != y]",
      "winners = [0 if x >= y else 1 for x, y in pairs if x != y]"):
         "tied pairs are filtered out, so x >= y and x > y agree on every pair left",
@@ -80,10 +80,28 @@ class Outcome:
 
 
 def modules() -> list[str]:
-    found = sorted(p.parent.name for p in RULES.glob("*/rules.py"))
+    """`ruleset` for a rules.py, `ruleset.module` for each module of a rules/ package."""
+    found = sorted([p.parent.name for p in RULES.glob("*/rules.py")] +
+                   [f"{p.parent.parent.name}.{p.stem}" for p in RULES.glob("*/rules/*.py") if p.stem != "__init__"])
     if not found:
         sys.exit(f"no rules modules found under {RULES}")
     return found
+
+
+def chosen(names: list[str]) -> list[str]:
+    """The modules asked for: a ruleset's name stands for every module of its rules."""
+    every = modules()
+    picked = [m for name in names for m in every if m == name or m.split(".")[0] == name]
+    unknown = [n for n in names if not any(m == n or m.split(".")[0] == n for m in every)]
+    if unknown:
+        sys.exit(f"no rules module {', '.join(unknown)}; known: {', '.join(every)}")
+    return picked
+
+
+def source_path(module: str) -> str:
+    """The file a module name stands for, relative to the tree."""
+    ruleset, _, part = module.partition(".")
+    return f"ledger/rulesets/{ruleset}/rules/{part}.py" if part else f"ledger/rulesets/{ruleset}/rules.py"
 
 
 def scratch_copy(module: str, work: Path) -> Path:
@@ -98,14 +116,15 @@ def scratch_copy(module: str, work: Path) -> Path:
         if source.is_file():
             (tree / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, tree / name)
-    tests = f"tests/rules/test_{module}.py"
+    tests = f"tests/rules/test_{module.split('.')[0]}.py"
     if not (tree / tests).is_file():
         sys.exit(f"{module}: no rules tests at {tests}")
     pyproject = (tree / "pyproject.toml").read_text()
     head, _, rest = pyproject.partition("[tool.mutmut]")
     tail = rest.split("\n[", 1)[1] if "\n[" in rest else ""
-    section = (f'[tool.mutmut]\nsource_paths = ["ledger/rulesets/{module}/rules.py"]\n'
+    section = (f'[tool.mutmut]\nsource_paths = ["{source_path(module)}"]\n'
                f'pytest_add_cli_args_test_selection = ["{tests}"]\n'
+               'also_copy = ["ledger"]  # the rest of the package the module imports\n'
                'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]\n')
     (tree / "pyproject.toml").write_text(head + section + ("\n[" + tail if tail else ""))
     return tree
@@ -119,7 +138,7 @@ def run(module: str, work: Path) -> tuple[Outcome, Path]:
     listing = subprocess.run([sys.executable, "-m", "mutmut", "results", "--all", "true"], cwd=tree, env=env,
                              capture_output=True, text=True).stdout
     outcome = Outcome(module)
-    source = (tree / "ledger" / "rules" / f"{module}.py").read_text()
+    source = (tree / source_path(module)).read_text()
     for line in listing.splitlines():
         name, _, status = line.strip().rpartition(": ")
         if not name:
@@ -151,115 +170,6 @@ def equivalent(diff: str) -> str | None:
     return None
 
 
-def only_wording(diff: str, source: str) -> bool:
-    """True when the mutant changes nothing but words a GM reads (see the module docstring)."""
-    removed = [l[1:] for l in diff.splitlines() if l.startswith("-") and not l.startswith("---")]
-    added = [l[1:] for l in diff.splitlines() if l.startswith("+") and not l.startswith("+++")]
-    if _only_raise_arguments(removed, added, source):
-        return True
-    if len(removed) != 1 or len(added) != 1:
-        return False
-    lines = _message_lines(source)
-    places = [n for n, text in enumerate(source.splitlines(), start=1) if text.strip() == removed[0].strip()]
-    if places and all(n in lines for n in places):
-        return True
-    before, after = _tokens(removed[0]), _tokens(added[0])
-    if before is None or after is None or len(before) != len(after):
-        return False
-    changed = [(b, a) for b, a in zip(before, after) if b != a]
-    return bool(changed) and bool(places) and all(
-        b[0] == tokenize.STRING and (a[0] == tokenize.STRING or a[1] == "None") for b, a in changed) and \
-        all(_literal_is_message(source, b[1]) for b, _ in changed)
-
-
-def _only_raise_arguments(removed: list[str], added: list[str], source: str) -> bool:
-    """The mutant rewrote what a raise says (e.g. `raise RuleViolation(None)`), not what it raises."""
-    if not removed or not added:
-        return False
-    head = removed[0].strip()
-    if not head.startswith("raise ") or "(" not in head:
-        return False
-    prefix = head[:head.index("(") + 1]
-    if not added[0].strip().startswith(prefix):
-        return False
-    spans = [range(r.lineno, r.end_lineno + 1) for r in ast.walk(ast.parse(source)) if isinstance(r, ast.Raise)]
-    text = source.splitlines()
-    starts = [n for n, line in enumerate(text, start=1) if line.strip() == head]
-    return any(all(n + k in span and text[n + k - 1].strip() == line.strip() for k, line in enumerate(removed))
-               for n in starts for span in spans if n in span) and all(
-        a.strip().startswith(prefix) or not a.strip().startswith("raise") for a in added)
-
-
-def _tokens(line: str) -> list[tuple[int, str]] | None:
-    """The line's tokens; a line cut from a longer statement ends in a tokenizer error, kept up to it."""
-    found: list[tuple[int, str]] = []
-    try:
-        for t in tokenize.generate_tokens(io.StringIO(line.strip() + "\n").readline):
-            if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.COMMENT):
-                found.append((t.type, t.string))
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        pass
-    return found or None
-
-
-def _message_lines(source: str) -> set[int]:
-    """Lines that hold only message text: the arguments of a raised exception (its type excluded),
-    and assignments to a local read nowhere but in such arguments."""
-    tree = ast.parse(source)
-    lines: set[int] = set()
-    for func in ast.walk(tree):
-        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        message_nodes = [a for r in ast.walk(func) if isinstance(r, ast.Raise) and isinstance(r.exc, ast.Call)
-                         for a in [*r.exc.args, *(k.value for k in r.exc.keywords)]]
-        for node in message_nodes:
-            call = next(r.exc for r in ast.walk(func) if isinstance(r, ast.Raise) and isinstance(r.exc, ast.Call)
-                        and node in [*r.exc.args, *(k.value for k in r.exc.keywords)])
-            # Lines after the one naming the exception's type hold only its words; on that line
-            # only a string-literal change counts (below), since the type decides the exit code.
-            lines.update(range(max(node.lineno, call.func.end_lineno + 1), node.end_lineno + 1))
-        inside = {id(n) for m in message_nodes for n in ast.walk(m)}
-        for stmt in ast.walk(func):
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-                name = stmt.targets[0].id
-                reads = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == name
-                         and isinstance(n.ctx, ast.Load)]
-                if reads and all(id(n) in inside for n in reads):
-                    lines.update(range(stmt.lineno, stmt.end_lineno + 1))
-    return lines
-
-
-def _literal_is_message(source: str, literal: str) -> bool:
-    """Every occurrence of this literal in the module is message text."""
-    tree = ast.parse(source)
-    try:
-        value = ast.literal_eval(literal)
-    except (ValueError, SyntaxError):
-        value = None  # an f-string: compare by its source text below
-    for node in ast.walk(tree):
-        for child in ast.iter_child_nodes(node):
-            child._parent = node  # type: ignore[attr-defined]
-    places = [n for n in ast.walk(tree) if isinstance(n, (ast.Constant, ast.JoinedStr)) and (
-        (isinstance(n, ast.Constant) and value is not None and n.value == value)
-        or ast.get_source_segment(source, n) == literal)]
-    return bool(places) and all(_in_message(n) for n in places)
-
-
-def _in_message(node: ast.AST) -> bool:
-    child, parent = node, getattr(node, "_parent", None)
-    while parent is not None:
-        if isinstance(parent, ast.Raise):
-            return True
-        if isinstance(parent, ast.Call) and child in parent.args:
-            name = getattr(parent.func, "id", getattr(parent.func, "attr", ""))
-            if MESSAGE_ARGS.get(name) == parent.args.index(child):
-                return True
-        if isinstance(parent, ast.stmt):
-            return False
-        child, parent = parent, getattr(parent, "_parent", None)
-    return False
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help="rules modules to run (default: all)")
@@ -269,7 +179,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="campaign-mutation-"))
     outcomes = []
     try:
-        for module in args.modules or modules():
+        for module in chosen(args.modules) if args.modules else modules():
             outcome, tree = run(module, work)
             outcomes.append(outcome)
             print(f"{module}: killed {outcome.killed}, survived {len(outcome.survived)}, "

@@ -15,7 +15,8 @@ from commands.plumbing import caught_up, emit, json_option
 from commands.parsing import parse_trait_uses
 from commands.odds_text import jsonable, relics_text
 
-PARSERS: dict[str, click.Command] = {}  # ruleset id -> the options its odds take
+PARSERS: dict[str, click.Command] = {}  # ruleset id (and a mode: "decision-2d6 contest") -> its odds' options
+FREE = "without a campaign"  # the mode of `campaign odds --ruleset ID ...`: the pool described in full
 
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -25,10 +26,12 @@ class OddsCommand(click.Command):
     """Its help lists each ruleset's options under the command's own."""
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        for ruleset, parser in PARSERS.items():
+        for key, parser in PARSERS.items():
             rows = [r for r in (p.get_help_record(ctx) for p in parser.get_params(ctx)) if r and "--help" not in r[0]]
+            ruleset, _, mode = key.partition(" ")
             article = "an" if ruleset[0] in "aeiou" else "a"
-            with formatter.section(f"In {article} {ruleset} campaign: campaign odds {parser.options_metavar}"):
+            title = f"{ruleset}, {mode}" if mode == FREE else f"In {article} {ruleset} campaign{', a ' + mode if mode else ''}"
+            with formatter.section(f"{title}: campaign odds {parser.options_metavar}"):
                 formatter.write_dl(rows)
         super().format_epilog(ctx, formatter)
 
@@ -40,21 +43,44 @@ class OddsCommand(click.Command):
 def odds(ctx: click.Context, args: tuple[str, ...]) -> None:
     """Exact odds of a roll before the dice: of the pool waiting on a turn, or of one described with
     the options its turn or roll takes (the campaign's ruleset decides which). Nothing is recorded.
+    With --ruleset ID no campaign is opened (none is made): the pool is described in full.
 
     Example: campaign odds "Vault Guards" --leader Kira --assist Bo --trait Kira:"Keen Eye" --destiny 1
     """
-    app, db = caught_up(ctx)
-    ruleset = app.campaign().ruleset
-    if ruleset not in PARSERS:
-        raise BadInput(f"Odds for {ruleset} campaigns are not worked out yet.")
-    parser = PARSERS[ruleset]
+    words = list(args)
+    described = _take_ruleset(words)
+    if described is not None:  # no campaign file is opened, so none is made
+        app = db = None
+        key = f"{described} {FREE}"
+    else:
+        app, db = caught_up(ctx)
+        key = app.campaign().ruleset
+        if key not in PARSERS:
+            raise BadInput(f"Odds for {key} campaigns are not worked out yet.")
+        if words and f"{key} {words[0]}" in PARSERS:  # a mode of the ruleset's roll: `campaign odds contest ...`
+            key = f"{key} {words.pop(0)}"
+    parser = PARSERS[key]
     try:
-        with parser.make_context("campaign odds", list(args), parent=ctx) as sub:
+        with parser.make_context("campaign odds", words, parent=ctx) as sub:
             sub.obj = {"app": app, "db": db}
             result, text = parser.invoke(sub)
     except BadInput as e:  # a value that does not parse is a malformed command: exit 2
         raise click.UsageError(str(e)) from None
     emit(ctx, jsonable(result), lambda _: text(result))
+
+
+def _take_ruleset(words: list[str]) -> str | None:
+    """`--ruleset ID` (or `--ruleset=ID`) anywhere: odds of a pool described in full, without a campaign."""
+    for i, word in enumerate(words):
+        if word == "--ruleset" or word.startswith("--ruleset="):
+            value = word.partition("=")[2] if "=" in word else (words[i + 1] if i + 1 < len(words) else "")
+            del words[i:i + (1 if "=" in word else 2)]
+            known = [k.partition(" ")[0] for k in PARSERS if k.endswith(FREE)]
+            found = [k for k in known if k == value.strip().lower()]
+            if not found:
+                raise click.UsageError(f"--ruleset takes one of {', '.join(known)}, not '{value}'.")
+            return found[0]
+    return None
 
 
 def parser(ruleset: str, usage: str) -> Callable[[Callable[..., Any]], click.Command]:
@@ -112,3 +138,4 @@ def relics_odds(ctx: click.Context, challenge_name: str, challenge_turn: bool, l
               **figures}
     return result, relics_text
 from commands import odds_rulesets  # noqa: E402,F401  (registers the other rulesets' odds)
+from commands import odds_free  # noqa: E402,F401  (and every ruleset's odds without a campaign)

@@ -52,12 +52,14 @@ def relics_text(r: dict[str, Any]) -> str:
     """A Relics pool's odds: the pool, the successes chart, Disaster, expectations, Tides or Stress."""
     pool = r["pool"]
     side = "the Cohort's pool" if r["side"] == "cohort" else "the Challenge's pool"
-    state = "waiting for the roll" if r["waiting"] else "as this Huddle would build it; nothing recorded"
+    state = "waiting for the roll" if r["waiting"] else \
+        "as this Huddle would build it; nothing recorded" if r["challenge"] else "as described; nothing recorded"
     autos = f" + auto results {pool['autos']}" if pool["autos"] else ""
     placing = "; Simple modifiers placed as --best would: " + ", ".join(
         f"{m['label']} {m['modifier']}" for m in pool["simple"]) if pool["simple"] else ""
     e = r["expected"]
-    lines = [f"{r['challenge']}, round {r['round']}: {side} ({state})",
+    where = f"{r['challenge']}, round {r['round']}" if r["challenge"] else "A pool described in full (no campaign)"
+    lines = [f"{where}: {side} ({state})",
              f"  {pool['roll']}d6 to roll{autos}{placing}"]
     lines += chart("Net successes", r["successes"], r["at_least"])
     lines.append(f"Disaster: {percent(r['disaster'])}.  Expected: {decimal(e['successes'])} successes, "
@@ -70,7 +72,7 @@ def relics_text(r: dict[str, Any]) -> str:
                      + (" (none against a Common Threat)." if r["threat"] == "Common" else "."))
         lines += chart(f"Dice resolved toward the rating ({r['rating']}, {r['already_resolved']} resolved before)",
                        r["resolved"])
-        lines.append(f"Resolves {r['challenge']} this turn: {percent(r['resolves_challenge'])}.")
+        lines.append(f"Resolves {r['challenge'] or 'the Challenge'} this turn: {percent(r['resolves_challenge'])}.")
         if r["passes_test"] is not None:
             lines.append(f"Passes the Test: {percent(r['passes_test'])}.")
     else:
@@ -83,7 +85,8 @@ def decision_text(r: dict[str, Any]) -> str:
     """A decision roll's totals, P(success) at its level, and the same roll at every level."""
     against = "" if r["target"] is None else f" against {r['target']}" + (f" ({r['difficulty']})" if r["difficulty"] else "")
     extra = f", modifiers {r['modifier_total']:+d}" if r["modifier_total"] else ""
-    lines = [f"{r['character']}'s {r['stat']} roll: {r['decision_dice']}d6 exploding + {r['stat']} "
+    whose = f"{r['character']}'s" if r["character"] else "A"
+    lines = [f"{whose} {r['stat']} roll: {r['decision_dice']}d6 exploding + {r['stat']} "
              f"{r['stat_value']:+d}{extra}, {r['advantage']}{',' if against else ''}{against}"]
     lines += chart("Totals", r["totals"], r["at_least"])
     tail = r["tail"]
@@ -100,17 +103,49 @@ def decision_text(r: dict[str, Any]) -> str:
 def supply_text(r: dict[str, Any]) -> str:
     """A supply die: the chance it steps down on the next roll, the uses expected before Empty."""
     if r["step_down"] is None:
-        return f"{r['item']} is Empty: no supply roll is left to make."
+        return f"{r['item'] or 'The item'} is Empty: no supply roll is left to make."
     uses = "it never runs out (no face steps it down)" if r["expected_uses"] is None else \
         f"about {decimal(r['expected_uses'])} uses expected before it is Empty"
-    return (f"{r['item']}: {r['die']} (a roll of {r['threshold']} or lower steps it down). Next roll steps it "
+    return (f"{r['item'] or 'A supply die'}: {r['die']} (a roll of {r['threshold']} or lower steps it down). Next roll steps it "
             f"down: {percent(r['step_down'])}; {uses}.")
+
+
+def tracker_text(r: dict[str, Any]) -> str:
+    """A D100 tracker: the chance the next use goes ahead, and how many uses it has left."""
+    if r["next_use"] is None:
+        return f"{r['tracker'] or 'The tracker'} is at 0%: no use is left until it is refilled."
+    lines = [f"{r['tracker'] or 'A tracker'}: {r['value']}%, each use that goes ahead costs {r['step']} points. "
+             f"Next use goes ahead: {percent(r['next_use'])}."]
+    if r["expected_uses"] is None:
+        return lines[0] + " It never runs out (100% and a use costs nothing)."
+    lines += chart("Uses before it runs out", r["uses"], r["uses_at_least"])
+    if r["tail"]:
+        lines.append(f"  {r['tail']['from']} or more: {percent(r['tail']['probability'])}")
+    lines.append(f"Expected uses: {decimal(r['expected_uses'])}.")
+    return "\n".join(lines)
+
+
+def contest_text(r: dict[str, Any]) -> str:
+    """A contest: each side's roll, who wins the first roll or ties, who wins in the end."""
+    first, second = r["contest"]
+
+    def side(s: dict[str, Any]) -> str:
+        extra = f" {s['modifier_total']:+d}" if s["modifier_total"] else ""
+        return f"{s['name']} ({s['decision_dice']}d6 exploding + {s['stat']} {s['stat_value']:+d}{extra}, {s['advantage']})"
+    roll = r["first_roll"]
+    return "\n".join([
+        f"Contest: {side(first)} vs {side(second)}",
+        f"First roll: {first['name']} higher {percent(roll['first'])}, tie {percent(roll['tie'])}, "
+        f"{second['name']} higher {percent(roll['second'])}.",
+        f"Wins (a tie rerolls the dice until one wins): {first['name']} {percent(r['wins']['first'])}, "
+        f"{second['name']} {percent(r['wins']['second'])}; {decimal(r['expected_rolls'])} rolls expected."])
 
 
 def action_text(r: dict[str, Any]) -> str:
     """Each outcome grade's chance, the binary test, and the test at every difficulty."""
     dice = ", ".join(f"d{d}" for d in r["dice"])
-    lines = [f"{r['character']} {r['action']}: {dice} against difficulty {r['difficulty']}"]
+    who = f"{r['character']} {r['action']}" if r["character"] else "An action roll"
+    lines = [f"{who}: {dice} against difficulty {r['difficulty']}"]
     lines += chart("Outcome", r["grades"])
     lines.append(f"A pass/fail test passes (Mostly or Complete Success): {percent(r['test_passes'])}.")
     lines.append("  at difficulty " + ", ".join(f"{d}: {percent(p)}" for d, p in r["test_passes_at"].items()))
@@ -127,7 +162,8 @@ def beer_run_text(r: dict[str, Any]) -> str:
 
     first, second = r["sides"]
     hands = r["upper_hand"]
-    lines = [f"{r['conflict']}, round {r['round']}: " + "  vs  ".join(pool(s) for s in (first, second)),
+    where = f"{r['conflict']}, round {r['round']}" if r["conflict"] else "No campaign"
+    lines = [f"{where}: " + "  vs  ".join(pool(s) for s in (first, second)),
              f"Upper hand: {first['side']} {percent(hands['first'])}, {second['side']} {percent(hands['second'])}, "
              f"neither (every pair tied) {percent(hands['neither'])}."]
     for key, s, other in (("first", first, second), ("second", second, first)):
@@ -136,4 +172,31 @@ def beer_run_text(r: dict[str, Any]) -> str:
         if zero:
             lines.append(f"  Kept successes enough to take {other['side']}'s ability to zero: " + ", ".join(
                 f"{name}{' (the goal)' if name == goal else ''} {percent(p)}" for name, p in zero.items()))
+        situational = r.get("situational_goal", {}).get(key)
+        if situational:
+            lines.append(f"  {s['side']}'s situational goal (d{situational['die']}, for later rolls; it lands no pips):")
+            lines += _goal_lines(situational, s["side"])
     return "\n".join(lines)
+
+
+def _goal_lines(g: dict[str, Any], roller: str) -> list[str]:
+    """Uses of the die a goal seeks and penalty dice for the roller, as charts."""
+    lines = chart(f"  Uses of the d{g['die']} gained", g["uses"], g["uses_at_least"])
+    lines += chart(f"  Penalty dice d{g['die']} for {roller}", g["penalties"])
+    lines.append(f"  Expected: {decimal(g['expected_uses'])} uses, {decimal(g['expected_penalties'])} penalty dice; "
+                 f"no use at all: {percent(g['uses'].get(0, Fraction(0)))}.")
+    return lines
+
+
+def beer_run_helping_text(r: dict[str, Any]) -> str:
+    """A helping roll: the helper's pool against the goal's difficulty, the uses the ally gains."""
+    h = r["helping"]
+    pool = ", ".join(f"d{d}" for d in h["dice"]) or "no dice"
+    penalty = f" + penalty dice {h['penalty']}" if h["penalty"] else ""
+    where = f"{h['conflict']}, round {h['round']}" if h["conflict"] else "No campaign"
+    cost = f"costs {h['cost']} Intensity of {h['intensity']}; " if h["cost"] is not None else ""
+    lines = [f"{where}: {h['helper']} helps {h['ally']} toward a d{h['die']} ({cost}nothing recorded)",
+             f"  {h['helper']} rolls {pool}  vs  difficulty {', '.join(f'd{d}' for d in h['difficulty'])}{penalty}",
+             f"  Each kept success: {h['ally']} rolls the d{h['die']} once, this round first; "
+             f"each of the difficulty's: a penalty d{h['die']} for {h['helper']}'s next roll."]
+    return "\n".join(lines + _goal_lines(h, h["helper"]))

@@ -2,8 +2,8 @@
 
 Why here and pure: a GM asks before rolling whether a Destiny is worth spending, so the
 answer must be the one the dice will be judged by. Each module computes over its ruleset's
-own resolver in each `ledger/rulesets/<ruleset>/rules.py` (never a restated rule), through icepool wherever icepool can
-express the question. No I/O, no eventsourcing: the CLI builds the pool and prints the answer.
+own resolver in `ledger/rulesets/<ruleset>/rules` (never a restated rule), through icepool wherever
+icepool can express the question. No I/O, no eventsourcing: the CLI builds the pool and prints the answer.
 Probabilities are `Fraction`s; `--json` writes them as "767/1296", text as percentages.
 """
 from __future__ import annotations

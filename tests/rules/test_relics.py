@@ -995,3 +995,43 @@ def test_a_distribution_that_does_not_add_up_says_what_it_should_be():
 def test_a_pair_with_two_equals_signs_is_unreadable_as_a_whole():
     with pytest.raises(BadInput, match=r"^threat_auto is written as .*, not 'Minor=5=6'\.$"):
         house_rule("threat_auto", "Minor=5=6")
+
+
+# --- best placement: what the search must weigh (mutation survivors of relics.placement) ---------------
+
+def _offered_faces(faces: tuple[int, ...], mod: Modifier) -> list[int]:
+    placement = best_placement(faces, (mod,), {})
+    return sorted(faces[d] for d in placement[0])
+
+
+def test_the_offered_placement_depends_on_the_faces_not_their_order():
+    plus_one = Modifier("simple", 1, 1, BENEFICIAL)  # on a 2 or a 3 it changes nothing: a tie either way
+    assert _offered_faces((3, 2), plus_one) == _offered_faces((2, 3), plus_one) == [3]
+    assert _offered_faces((2, 3, 2, 3), plus_one) == _offered_faces((3, 2, 3, 2), plus_one)
+
+
+def test_a_hindering_modifier_costs_net_successes_before_it_makes_botches():
+    # -3 on the 9 (an A9) leaves 1 net success; on the 3 it makes a botch but leaves 2.
+    assert best_placement((9, 3), (Modifier("simple", 3, 1, HINDERING),), {}) == {0: (0,)}
+
+
+def test_among_equal_net_successes_a_critical_is_preferred():
+    # +2 on the 5 makes a critical (7), on the 3 a plain success (5): one more success either way.
+    assert best_placement((5, 3), (Modifier("simple", 2, 1, BENEFICIAL),), {}) == {0: (0,)}
+    assert best_placement((3, 5), (Modifier("simple", 2, 1, BENEFICIAL),), {}) == {0: (1,)}
+    # On the 5 it makes a critical; on the 8 (an A8, already a critical) an overpowering success:
+    # one more success either way, and the critical counts (an overpowering one was one already).
+    assert best_placement((5, 8), (Modifier("simple", 2, 1, BENEFICIAL),), {}) == {0: (0,)}
+
+
+def test_three_different_simple_modifiers_are_placed_as_well_as_any_placement_could():
+    faces = (3, 1, 5, 5, 5)
+    mods = (Modifier("simple", 2, 1, BENEFICIAL), Modifier("simple", 1, 1, BENEFICIAL),
+            Modifier("simple", 3, 1, BENEFICIAL))
+
+    def score(placement: dict) -> tuple[int, int, int]:
+        t = tally(apply_simple(faces, mods, placement))
+        return t.successes, -(t.botches + t.major_botches), t.criticals + t.overpowering
+
+    every = [{0: (a,), 1: (b,), 2: (c,)} for a, b, c in itertools.permutations(range(len(faces)), 3)]
+    assert score(best_placement(faces, mods, {})) == max(score(p) for p in every)

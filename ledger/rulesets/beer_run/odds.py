@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 import icepool
 
-from ledger.odds import Dist, at_least, chance, from_die, marginal
+from ledger.odds import Dist, at_least, chance, from_die, marginal, mean
 from ledger.rulesets.beer_run import rules
 
 Outcome = tuple[int, int, int]  # upper hand (0, 1, or -1 for none), kept by side 0, kept by side 1
@@ -104,3 +104,14 @@ def opposed_odds(first: Side, second: Side, first_abilities: Mapping[str, int] =
 def _zeroing(kept: Dist, abilities: Mapping[str, int]) -> dict[str, Fraction]:
     """For each opposing ability, P(enough kept successes to take it to zero this round)."""
     return {name: chance(kept, lambda n, size=size: n >= size) for name, size in abilities.items() if size > 0}
+
+
+def goal_odds(own: Side, difficulty: Side) -> dict[str, Any]:
+    """A helping or situational goal's roll (seed "Helping Goal", "Situation Goal"): the roller's pool
+    against the difficulty pool (its own penalty dice among them), compared as any roll is. Each kept
+    success is one use of the die sought (`rules.goal_dice`), each of the difficulty's kept successes
+    a penalty die for the roller."""
+    joint = comparison(own, difficulty)
+    uses, penalties = marginal(joint, lambda k: k[1]), marginal(joint, lambda k: k[2])
+    return {"uses": uses, "uses_at_least": at_least(uses), "penalties": penalties,
+            "expected_uses": mean(uses), "expected_penalties": mean(penalties)}

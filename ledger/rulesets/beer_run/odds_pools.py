@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.errors import RuleViolation
+from ledger.errors import BadInput, RuleViolation
 from ledger.table import Table
 
 
@@ -19,12 +19,16 @@ class Opposed:
     against: str | None = None
     against_base: list[str] = field(default_factory=list)
     against_extra: list[str] = field(default_factory=list)
+    situation: str | None = None  # a situational goal described for the side: the die it seeks
+    goal_against: list[str] = field(default_factory=list)  # the GM's pool for that goal
+    replace: list[int] = field(default_factory=list)  # which of its dice (from 1) become the die sought
 
 
 def beer_run_pools(app: Any, conflict: str, o: Opposed) -> dict[str, Any]:
     """Both pools of one comparison: dice to roll (priced as the roll prices them, refusals and all)
     or the faces of a side that has rolled this round; each side's penalty dice join the other pool."""
     from ledger.rulesets.beer_run import play
+    from ledger.rulesets.beer_run.round import declare_goal
 
     def command(t: Table) -> dict[str, Any]:
         t.expect_ruleset("beer-run")
@@ -32,6 +36,11 @@ def beer_run_pools(app: Any, conflict: str, o: Opposed) -> dict[str, Any]:
         c.check_rolling()
         me = c.side(o.side)
         c.check_in(me)
+        if o.situation is not None:  # declared on the scratch copy, with every check of `beer-run goal`
+            declare_goal(t, c, me, "a situational goal (odds)", None, o.situation, o.goal_against, o.replace)
+        elif o.goal_against or o.replace:
+            raise BadInput("--goal-against and --replace describe a situational goal (--situation dN) or a "
+                           "helping goal (--helping ALLY).")
         them = _opponent(c, me, o.against)
         sides = [_pool(t, c, me, o.base, o.extra), _pool(t, c, them, o.against_base, o.against_extra)]
         for mine, theirs in ((sides[0], sides[1]), (sides[1], sides[0])):
@@ -59,18 +68,42 @@ def _pool(t: Table, c: Any, side: str, base: list[str], extra: list[str]) -> dic
 
     ch = play.character(t, side)
     abilities = {a.name: a.size for a in ch.sheet()}
-    goal = (c.goals.get(side) or {}).get("ability")
-    strikes = (c.goals.get(side) or {}).get("kind", "oppose") != "situation"  # a situational goal lands nothing
+    declared = c.goals.get(side) or {}
+    goal = declared.get("ability")
+    strikes = declared.get("kind", "oppose") != "situation"  # a situational goal lands nothing
+    situational = None if strikes else {"die": declared["die"], "difficulty": list(declared["difficulty"]),
+                                        "difficulty_faces": []}
     if side in c.rolls:
         if base or extra:
             raise RuleViolation(f"{side} has already rolled in round {c.round}; its faces are on the table.")
         roll = c.rolls[side]
+        if situational:  # its difficulty dice were thrown with its pool
+            situational.update(difficulty=[], difficulty_faces=list(roll.get("difficulty_faces", [])))
         return {"side": side, "rolled": True, "abilities": [], "dice": [], "faces": roll["faces"],
                 "penalty": {"dice": [], "faces": roll["penalty_faces"]}, "sheet": abilities, "goal_ability": goal,
-                "strikes": strikes}
+                "strikes": strikes, "situational_goal": situational}
     ch.check_alive()
     names, dice, cost = play.price(t, ch, base, extra, None)
     situation, penalty = play.held_dice(ch)
     return {"side": side, "rolled": False, "abilities": names, "dice": list(dice + situation), "faces": [],
             "cost": cost, "intensity": ch.intensity if ch.kind != "difficulty" else None,
-            "penalty": {"dice": list(penalty), "faces": []}, "sheet": abilities, "goal_ability": goal, "strikes": strikes, "situation": list(situation)}
+            "penalty": {"dice": list(penalty), "faces": []}, "sheet": abilities, "goal_ability": goal, "strikes": strikes,
+            "situation": list(situation), "situational_goal": situational}
+
+
+def helping_pools(app: Any, conflict: str, helper: str, ally: str, die: str, against: list[str],
+                  replace: list[int], base: list[str], extra: list[str]) -> dict[str, Any]:
+    """A helping goal's roll before its dice: the helper's pool (priced, held dice and all) against the
+    goal's difficulty pool and the helper's penalty dice, with every check of `beer-run helping`."""
+    from ledger.rulesets.beer_run import play
+    from ledger.rulesets.beer_run.round import helping_pool
+
+    def command(t: Table) -> dict[str, Any]:
+        t.expect_ruleset("beer-run")
+        c = play.conflict(t, conflict)
+        h = helping_pool(t, c, helper, ally, "a helping goal (odds)", die, against, replace, base, extra, None)
+        return {"conflict": c.name, "round": c.round, "helper": h.helper.name, "ally": h.ally.name, "die": h.die,
+                "abilities": h.abilities, "dice": list(h.dice + h.situation), "situation": list(h.situation),
+                "cost": h.cost, "intensity": h.helper.intensity, "difficulty": list(h.difficulty),
+                "penalty": list(h.penalty)}
+    return app.preview(command)

@@ -6,11 +6,12 @@ due are queued, upper hand first; ledger/systems/beer_run_effects.py lands them.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.rulesets.beer_run import rules
-from ledger.rulesets.beer_run.character import CHARACTER
+from ledger.rulesets.beer_run.character import CHARACTER, BeerRunCharacter
 from ledger.rulesets.beer_run.conflict import OPPOSE, SITUATION, BeerRunConflict
 from ledger.rulesets.beer_run.effects import advance
 from ledger.rulesets.beer_run.play import Faces, ability_name, character, held_dice, price, throw, upper_name
@@ -19,7 +20,8 @@ from ledger.table import Table
 
 # --- goals (seed "Selecting a Goal", "Situation Goal") -------------------------------------------
 
-def _difficulty(die: str, against: Sequence[str], replace: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+def difficulty_pool(die: str, against: Sequence[str], replace: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+    """The die a helping or situational goal seeks and the pool it rolls against (rules.goal_difficulty)."""
     size = rules.parse_die(die)
     pool = [rules.parse_die(d) for d in against]
     if replace and not pool:
@@ -49,7 +51,7 @@ def declare_goal(t: Table, c: BeerRunConflict, side: str, text: str, ability: st
         if not found:
             raise NotFound(f"No side against {side} has an ability called {ability.strip()}.")
         ability = found[0]
-    size, difficulty = _difficulty(situation, against, replace) if situation else (None, ())
+    size, difficulty = difficulty_pool(situation, against, replace) if situation else (None, ())
     kind = SITUATION if situation else OPPOSE
     c.goal_declared(c.round, side, kind, text.strip(), ability, size, list(difficulty))
     return c.goals[side]
@@ -57,9 +59,25 @@ def declare_goal(t: Table, c: BeerRunConflict, side: str, text: str, ability: st
 
 # --- helping (seed "Helping Goal": rolled before the other pools) --------------------------------
 
-def help_ally(t: Table, c: BeerRunConflict, helper: str, ally: str, text: str, die: str,
-              against: Sequence[str], replace: Sequence[int], base: Sequence[str], extra: Sequence[str],
-              faces: Faces, override: str | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class HelpingPool:
+    """A helping roll before its dice: who helps whom, the die sought, both pools and the price."""
+
+    helper: BeerRunCharacter
+    ally: BeerRunCharacter
+    die: int
+    difficulty: tuple[int, ...]
+    abilities: list[str]
+    dice: tuple[int, ...]
+    cost: int
+    situation: tuple[int, ...]
+    penalty: tuple[int, ...]
+
+
+def helping_pool(t: Table, c: BeerRunConflict, helper: str, ally: str, text: str, die: str,
+                 against: Sequence[str], replace: Sequence[int], base: Sequence[str], extra: Sequence[str],
+                 override: str | None) -> HelpingPool:
+    """Every check of a helping goal and the pools it rolls (also what `campaign odds --helping` prices)."""
     c.check_rolling()
     h, a = character(t, helper), character(t, ally)
     h.check_character("can help")
@@ -81,9 +99,19 @@ def help_ally(t: Table, c: BeerRunConflict, helper: str, ally: str, text: str, d
             raise RuleViolation(f"{h.name} opposes {a.name} in {c.name}.")
     if not text.strip():
         raise BadInput("State the goal in words.")
-    size, difficulty = _difficulty(die, against, replace)
+    size, difficulty = difficulty_pool(die, against, replace)
     names, dice, cost = price(t, h, base, extra, override)
     situation, penalty = held_dice(h)
+    return HelpingPool(h, a, size, difficulty, names, dice, cost, situation, penalty)
+
+
+def help_ally(t: Table, c: BeerRunConflict, helper: str, ally: str, text: str, die: str,
+              against: Sequence[str], replace: Sequence[int], base: Sequence[str], extra: Sequence[str],
+              faces: Faces, override: str | None) -> dict[str, Any]:
+    hp = helping_pool(t, c, helper, ally, text, die, against, replace, base, extra, override)
+    h, a, size, difficulty, dice, situation, penalty = hp.helper, hp.ally, hp.die, hp.difficulty, hp.dice, \
+        hp.situation, hp.penalty
+    names, cost = hp.abilities, hp.cost
     own = throw(t, dice + situation, faces.own, faces.entered, "pool", "--faces")
     pen = throw(t, penalty, faces.penalty, faces.entered, "penalty dice", "--penalty-faces")
     diff = throw(t, difficulty, faces.difficulty, faces.entered, "difficulty dice", "--difficulty-faces")

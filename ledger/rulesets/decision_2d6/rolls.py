@@ -105,10 +105,20 @@ class Side:
     stated: tuple[Stated, ...] = ()
 
 
-def contested(t: Table, sides: tuple[Side, Side], favoured: tuple[str, str] | None,
-              grants: Sequence[str], rounds: Sequence[tuple[Sequence[int], Sequence[int]]] | None,
-              purpose: str) -> dict[str, Any]:
-    """Both sides roll; the higher total wins; a tie rerolls the decision dice until one wins."""
+@dataclass(frozen=True)
+class Contenders:
+    """Both sides of a contest before the dice: who, with which score, at which step of the scale."""
+
+    heroes: list[Hero]
+    stats: list[tuple[Any, str, int]]
+    position: d2.Advantage
+    levels: tuple[d2.Advantage, d2.Advantage]
+    people: list[d2.Contestant]
+
+
+def contenders(t: Table, sides: tuple[Side, Side], favoured: tuple[str, str] | None,
+               grants: Sequence[str]) -> Contenders:
+    """Every check of a contest and what each side adds (also what `campaign odds contest` asks about)."""
     heroes = [hero(t, s.name) for s in sides]
     if heroes[0].id == heroes[1].id:
         raise BadInput("A contested roll needs two different characters.")
@@ -131,7 +141,16 @@ def contested(t: Table, sides: tuple[Side, Side], favoured: tuple[str, str] | No
     stats = [h.score(s.stat) for h, s in zip(heroes, sides)]
     people = [d2.Contestant(st[2], tuple(m.rule() for m in s.stated), lv)
               for st, s, lv in zip(stats, sides, levels)]
-    result, faces, entered = _rounds(t, people, rounds)
+    return Contenders(heroes, stats, position, levels, people)
+
+
+def contested(t: Table, sides: tuple[Side, Side], favoured: tuple[str, str] | None,
+              grants: Sequence[str], rounds: Sequence[tuple[Sequence[int], Sequence[int]]] | None,
+              purpose: str) -> dict[str, Any]:
+    """Both sides roll; the higher total wins; a tie rerolls the decision dice until one wins."""
+    found = contenders(t, sides, favoured, grants)
+    heroes, stats, position, levels = found.heroes, found.stats, found.position, found.levels
+    result, faces, entered = _rounds(t, found.people, rounds)
     rows = [{"first": {"faces": plain(fa), "chains": plain(a.chains), "total": a.total},
              "second": {"faces": plain(fb), "chains": plain(b.chains), "total": b.total}}
             for (a, b), (fa, fb) in zip(result.rounds, faces)]
