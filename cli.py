@@ -2,19 +2,20 @@
 
 Every refusal becomes one `Error: ...` line on stderr and a non-zero exit (1 for a
 refused command, 2 for a malformed one); no traceback reaches the table.
-Heavy modules are imported inside commands so `campaign --help` stays quick.
+Only the command run is imported (commands/index.py says where each lives), and heavy modules
+only inside it, so `campaign --help` and a read stay quick (bench/startup.py measures them).
 """
 from __future__ import annotations
 
-import importlib
 import os
-import pkgutil
 import sys
 from typing import Any
 
 import click
 
 from commands.failures import server_message, storage_message
+from commands.index import INDEX
+from commands.lazy import LazyGroup, lean_imports
 from ledger.errors import BadInput, LedgerError
 
 
@@ -26,7 +27,7 @@ class Refused(click.ClickException):
         self.exit_code = exit_code
 
 
-class LedgerGroup(click.Group):
+class LedgerGroup(LazyGroup):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -49,7 +50,7 @@ class LedgerGroup(click.Group):
                                        f"nothing was recorded unless its entries were printed{retry}.") from None
 
     def main(self, args: list[str] | None = None, *rest: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
-        argv = list(sys.argv[1:] if args is None else args)
+        argv = global_options_first(list(sys.argv[1:] if args is None else args))
         try:
             rv = super().main(argv, *rest, standalone_mode=False, **kwargs)
         except click.ClickException as e:
@@ -59,6 +60,29 @@ class LedgerGroup(click.Group):
         if standalone_mode:
             sys.exit(rv if isinstance(rv, int) else 0)
         return rv
+
+
+GLOBAL_OPTIONS = {"--db": True, "--key": True, "--timeout": True, "--json": False}  # takes a value?
+
+
+def global_options_first(argv: list[str]) -> list[str]:
+    """`campaign pools --db s.db` as `campaign --db s.db pools`: the global options are the root's
+    wherever they are written (before `--`, after which everything is an argument)."""
+    end = argv.index("--") if "--" in argv else len(argv)
+    moved: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < end:
+        name = argv[i].split("=", 1)[0]
+        takes = GLOBAL_OPTIONS.get(name)
+        if takes is None:
+            rest.append(argv[i])
+            i += 1
+            continue
+        width = 2 if takes and "=" not in argv[i] and i + 1 < end else 1
+        moved += argv[i:i + width]
+        i += width
+    return moved + rest + argv[end:]
 
 
 def _refuse(message: str, code: int, argv: list[str]) -> None:
@@ -91,7 +115,7 @@ def _print_version(ctx: click.Context, _: click.Parameter, value: bool) -> None:
 
 
 # `-h` is `--help` for every command: child contexts inherit the root's help option names.
-@click.group(cls=LedgerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LedgerGroup, index=INDEX, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
               help="Print the version and exit.")
 @click.option("--db", default="campaign.db", envvar="CAMPAIGN_DB", show_default=True,
@@ -113,17 +137,7 @@ def cli(ctx: click.Context, db: str, as_json: bool, key: str | None, timeout: in
         os.environ["POSTGRES_CONNECT_TIMEOUT"] = str(timeout)
 
 
-def _add_commands() -> None:
-    """Every command module's commands join `campaign` (each module names its own; none imports this one)."""
-    import commands
-
-    for info in sorted(pkgutil.iter_modules(commands.__path__, "commands."), key=lambda i: i.name):
-        group = getattr(importlib.import_module(info.name), "COMMANDS", None)
-        for name, command in (group.commands.items() if group is not None else ()):
-            cli.add_command(command, name)
-
-
-_add_commands()
+lean_imports()
 
 
 def main() -> None:

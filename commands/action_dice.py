@@ -32,7 +32,24 @@ def _words(text: str | None) -> list[str] | None:
     return None if text is None else [w.strip() for w in text.split(",") if w.strip()]
 
 
-def action_dice_sheets_text(rows: list[dict[str, Any]]) -> str:
+# `campaign sheet`, `pools` and `demo` show an action-dice campaign through these (its Ruleset.views).
+HAS_POOLS = False
+
+
+def sheets(db: Any, name: str | None = None) -> list[dict[str, Any]]:
+    from projections.rulesets.action_dice import tables
+    return tables.sheets(db, name)
+
+
+def pools(db: Any) -> list:
+    return []
+
+
+def pools_text(_: Any) -> str:
+    return "An action-dice campaign keeps no pools; see `campaign action-dice sheet`."
+
+
+def sheets_text(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "No characters yet."
     blocks = []
@@ -262,7 +279,7 @@ def action_dice_sheet(ctx: click.Context, name: str | None) -> None:
         if name and not rows:
             raise NotFound(f"There is no character named '{name}' in this campaign.")
         return rows
-    read_view(ctx, query, action_dice_sheets_text)
+    read_view(ctx, query, sheets_text)
 
 
 @action_dice.command("rolls")

@@ -186,6 +186,17 @@ def read_view(ctx: click.Context, query: Callable[[Any, Any], Any], text: Callab
     emit(ctx, query(*caught_up(ctx)), text)
 
 
+def only_ruleset(db: Any, ruleset: str) -> None:
+    """A ruleset's read view on another ruleset's campaign is refused in one line."""
+    from ledger.errors import BadInput
+    from projections import views
+
+    found = views.campaign(db).get("ruleset")
+    if found != ruleset:
+        raise BadInput(f"This is {'an' if (found or 'x')[0] in 'aeiou' else 'a'} {found} campaign; "
+                       f"that command is for {ruleset} campaigns.")
+
+
 def caught_up(ctx: click.Context) -> tuple[Any, Any]:
     """The ledger and its read tables, caught up as far as they can go (a stuck entry warns)."""
     app, db = open_campaign(ctx, reading=True)

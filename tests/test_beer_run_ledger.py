@@ -473,7 +473,7 @@ def _commands(group, prefix=""):
             yield f"{prefix}{name}", command
 
 
-@pytest.mark.parametrize("name, command", list(_commands(cli.commands["beer-run"])))
+@pytest.mark.parametrize("name, command", list(_commands(cli.every_command()["beer-run"])))
 def test_every_beer_run_command_has_help_with_an_example_and_takes_json(name, command):
     assert command.help and "Example: campaign beer-run" in command.help, name
     assert any("--json" in p.opts for p in command.params), name

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
+from commands.lazy import subcommands
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _walk(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     """Every command path of the click tree, groups included."""
     found = [path]
-    for name, command in group.commands.items():
+    for name, command in subcommands(group).items():
         found += _walk(command, path + (name,)) if isinstance(command, click.Group) else [path + (name,)]
     return found
 
@@ -79,7 +80,7 @@ def test_a_missing_campaign_file_is_not_found_not_malformed(empty):
 def _command(path: tuple[str, ...]) -> click.Command:
     command: click.Command = cli
     for name in path:
-        command = command.commands[name]  # type: ignore[attr-defined]
+        command = subcommands(command)[name]  # type: ignore[arg-type]
     return command
 
 
@@ -180,3 +181,23 @@ def test_the_rolls_of_a_character_the_campaign_lacks_are_not_found_not_an_empty_
     assert t.json("action-dice", "rolls", "Mara") == []
     refused = t("--json", "action-dice", "rolls", "Nobody", ok=False)
     assert refused.exit_code == 1 and "no character named 'Nobody'" in refused.stdout
+
+
+def test_the_command_index_is_current_and_help_lists_every_command_without_importing_one():
+    """`campaign --help` reads commands/index.py; a module's command missing from it (or moved)
+    is named with the line to write (or run `python3 -m commands.index`)."""
+    from commands import index
+
+    built = index.build()
+    missing = [index.line(name, *entry) for name, entry in built.items() if index.INDEX.get(name) != entry]
+    assert not missing and set(index.INDEX) == set(built), "\n".join(missing) or set(index.INDEX) - set(built)
+    code = ("import sys, cli; from click.testing import CliRunner; out = CliRunner().invoke(cli.cli, ['--help']).output;"
+            "print(sorted(m for m in sys.modules if m.startswith('commands.') and m not in "
+            "('commands.index', 'commands.lazy', 'commands.failures'))); print(out)")
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    imported, help_text = run.stdout.split("\n", 1)
+    assert imported == "[]"
+    listed = [line.split()[0] for line in help_text.split("Commands:\n", 1)[1].splitlines() if line.startswith("  ")]
+    assert listed == sorted(built)

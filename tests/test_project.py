@@ -9,6 +9,7 @@ import click
 import pytest
 
 from cli import cli
+from commands.lazy import subcommands
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,7 +35,7 @@ def test_the_quick_start_demo_command_plays_and_shows_the_demo(tmp_path):
 
 
 def _commands(group: click.Group, prefix: str = ""):
-    for name, command in group.commands.items():
+    for name, command in subcommands(group).items():
         if isinstance(command, click.Group):
             yield from _commands(command, f"{prefix}{name} ")
         else:
