@@ -141,9 +141,11 @@ def as_of(app: Any, db: Any, at: str | None):
     """The read tables now, or rebuilt as they stood --at an entry (for tables without a history)."""
     import contextlib
 
-    from projections import runner
     entry = entry_at(db, at)
-    return contextlib.nullcontext(db) if entry is None else runner.as_of(app, entry)
+    if entry is None:
+        return contextlib.nullcontext(db)
+    from projections import runner
+    return runner.as_of(app, entry)
 
 
 @COMMANDS.command()

@@ -198,10 +198,47 @@ def only_ruleset(db: Any, ruleset: str) -> None:
 
 
 def caught_up(ctx: click.Context) -> tuple[Any, Any]:
-    """The ledger and its read tables, caught up as far as they can go (a stuck entry warns)."""
+    """The ledger and its read tables, caught up as far as they can go (a stuck entry warns). When
+    the tables already show every entry, the ledger is opened only if the command asks it something."""
+    current = _current_read_tables(ctx)
+    if current is not None:
+        return current
     app, db = open_campaign(ctx, reading=True)
     catch_up_warning(app, db)
     return app, db
+
+
+def _current_read_tables(ctx: click.Context) -> tuple[Any, Any] | None:
+    """(the ledger on demand, the read tables) of a writable SQLite campaign file whose read tables
+    are current (see projections/current.py); None for any other file, which opens as usual."""
+    from ledger import campaign_file, read_only
+
+    path = ctx.find_root().obj["db"]
+    if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite" or \
+            not os.path.isfile(path) or read_only.uri(path) is not None:
+        return None
+    campaign_file.check(path, (), ledger_in_file=True)  # a stamped campaign file, or refused as usual
+    from projections import current
+
+    db = current.read_tables_if_current(path)
+    return None if db is None else (LedgerOnDemand(path), db)
+
+
+class LedgerOnDemand:
+    """The campaign's ledger, opened the first time a read asks it something (most reads do not)."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._app: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self._app is None:
+            from ledger.application import open_ledger
+
+            self._app = open_ledger(self._path)
+        return getattr(self._app, name)
 
 
 def catch_up_warning(app: Any, db: Any, writing: bool = False) -> None:

@@ -167,3 +167,11 @@ def check_binding(conn: sqlite3.Connection, path: str, first_hash: str | None) -
 def _other_ledger(path: str) -> Unusable:
     return Unusable(f"{path} holds the read tables of another campaign's ledger, not of the PostgreSQL "
                     "ledger these settings reach; use that campaign's --db file, or a new file name.")
+
+
+def ledger_head(conn: sqlite3.Connection) -> tuple[int, str] | None:
+    """The newest entry of the ledger in this file and its chained hash (None when it holds none, or
+    when an entry lacks its hash): what a reader compares with what its read tables last verified."""
+    last = conn.execute("SELECT max(rowid) FROM stored_events").fetchone()[0]
+    head = conn.execute("SELECT entry, hash FROM ledger_chain ORDER BY entry DESC LIMIT 1").fetchone()
+    return (head[0], head[1]) if last is not None and head is not None and head[0] == last else None

@@ -8,9 +8,9 @@ Rulesets are found as the packages beside this module, and as the entry points o
 from __future__ import annotations
 
 import importlib
+import itertools
 import pkgutil
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any, Callable, Iterator, Mapping
 
@@ -119,18 +119,20 @@ def commands_of(app: Any, first: str | None = None) -> Iterator[Commands]:
     """The rulesets' commands bound to `app`, each made once per application: the ruleset `first`
     (the campaign's own) before any other, and the others (imported) only if still asked for."""
     bound = app.__dict__.setdefault("_ruleset_commands", {})
-    order = sorted(all_rulesets() if first is None else _builtin_then_all(),
-                   key=lambda r: r.id != first)
-    for ruleset in order:
+    own = [find(first)] if first is not None and first in ids_declared() else []
+    for ruleset in itertools.chain(own, (r for r in _declared_then_plugins() if r not in own)):  # lazily
         if ruleset.id not in bound:
             bound[ruleset.id] = ruleset.attribute(ruleset.commands)(app)
         yield bound[ruleset.id]
 
 
-def _builtin_then_all() -> Iterator[Ruleset]:
+def ids_declared() -> list[str]:
+    return [r.id for r in declared()]
+
+
+def _declared_then_plugins() -> Iterator[Ruleset]:
     """The rulesets declared so far, then any an installed plug-in adds (read only when asked)."""
-    load()
-    seen = list(_REGISTERED.values())
+    seen = declared()
     yield from seen
     yield from (r for r in all_rulesets() if r not in seen)
 
@@ -170,14 +172,17 @@ def all_rulesets() -> list[Ruleset]:
     load()
     if not _plugged:
         _plugged = True
+        from importlib.metadata import entry_points  # read only when every ruleset is asked for
+
         for point in entry_points(group=GROUP):
             point.load()
     return list(_REGISTERED.values())
 
 
 def declared() -> list[Ruleset]:
-    """The rulesets declared so far (the packages beside this module once `load` ran), without
-    reading the plug-ins' entry points."""
+    """The rulesets declared so far: the packages beside this module, and the plug-ins imported
+    (a campaign's own plug-in is, once it plays), without reading every plug-in's entry point."""
+    load()
     return list(_REGISTERED.values())
 
 

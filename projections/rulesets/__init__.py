@@ -21,8 +21,13 @@ _all = False  # every package here imported
 
 
 def register(name: str, modules: tuple[ModuleType, ...]) -> None:
-    """Add a ruleset's projection modules (after those registered before it)."""
+    """Add a ruleset's projection modules: the packages here in the order of their names, then
+    those registered from elsewhere, in the order they came (whatever order they were imported in)."""
     _REGISTERED[name] = tuple(modules)
+    ordered = sorted(_REGISTERED.items(), key=lambda item: (not item[0].startswith(f"{__name__}."),
+                                                            item[0] if item[0].startswith(f"{__name__}.") else ""))
+    _REGISTERED.clear()
+    _REGISTERED.update(ordered)
     runner = sys.modules.get("projections.runner")
     if runner is not None:
         runner.refresh()
@@ -41,12 +46,24 @@ def use(ruleset_id: str) -> None:
         wanted = [rulesets.find(ruleset_id)]
     except Exception:  # not a ruleset this program knows: its own `register` call brings its modules
         wanted = []
-    every = [r for r in rulesets.declared() if r.read_by_every_campaign]
-    for ruleset in sorted({r.id: r for r in every + wanted}.values(), key=lambda r: r.package):
+    every = [r for r in rulesets.declared() if r.read_by_every_campaign and r not in wanted]
+    for ruleset, whole in sorted([(r, True) for r in wanted] + [(r, False) for r in every], key=lambda p: p[0].package):
         package = ruleset.package.rsplit(".", 1)[-1]
         name = f"{__name__}.{package}"
-        if name not in _REGISTERED and package in _packages():
-            register(name, tuple(importlib.import_module(name).MODULES))
+        if package in _packages() and (whole or name not in _REGISTERED):
+            _load(name, whole)
+
+
+def _load(name: str, whole: bool = True) -> None:
+    """Register a package's projection modules: all of them, or those it keeps for every campaign
+    (its `EVERY_CAMPAIGN` names; the whole package replaces them, in the same place)."""
+    package = importlib.import_module(name)
+    if whole:
+        modules = tuple(package.MODULES)
+    else:
+        modules = tuple(importlib.import_module(f"{name}.{n}") for n in getattr(package, "EVERY_CAMPAIGN", ()))
+    if _REGISTERED.get(name) != modules:
+        register(name, modules)
 
 
 def use_campaign(db: Any, app: Any = None) -> None:
@@ -84,14 +101,8 @@ def load_all() -> None:
     if _all:
         return
     _all = True
-    found = {f"{__name__}.{p}": None for p in sorted(_packages())}
-    earlier = dict(_REGISTERED)
-    for name in found:
-        if name not in earlier:
-            _REGISTERED[name] = tuple(importlib.import_module(name).MODULES)
-    ordered = {name: _REGISTERED[name] for name in found} | {n: m for n, m in earlier.items() if n not in found}
-    _REGISTERED.clear()
-    _REGISTERED.update(ordered)
+    for package in sorted(_packages()):
+        _load(f"{__name__}.{package}")
     runner = sys.modules.get("projections.runner")
     if runner is not None:
         runner.refresh()
