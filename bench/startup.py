@@ -2,7 +2,7 @@
 
 Run it from the project root:
 
-    python bench/startup.py [RUNS]
+    python bench/startup.py [RUNS] [--compile-each-run]
 
 It plays the action-dice demo into a scratch file, then times RUNS (default 11) whole processes of
 each (medians, after one warm-up each), interleaved so a busy machine weighs on all alike:
@@ -14,8 +14,11 @@ each (medians, after one warm-up each), interleaved so a busy machine weighs on 
   (entered faces: every write appends one roll, so the file grows by one entry a run).
 
 The `campaign` processes run this tree's cli.py with the same interpreter (`-c "import cli;
-cli.main()"`, what the installed `campaign` script does, without a shell wrapper in front). The
-last line is `ratio: X` = write median / floor median (the target is at most 4; help 1.5, read 2.5).
+cli.main()"`, what the installed `campaign` script does, without a shell wrapper in front), with
+Python's compiled bytecode kept as an installed program keeps it: PYTHONDONTWRITEBYTECODE is left
+out of their environment (`--compile-each-run` keeps it, to see what compiling every module again
+on every run costs). The last line is `ratio: X` = write median / floor median (the target is at
+most 4; help 1.5, read 2.5).
 """
 from __future__ import annotations
 
@@ -51,9 +54,11 @@ def run(argv: list[str], env: dict[str, str]) -> float:
     return elapsed
 
 
-def main(runs: int) -> None:
+def main(runs: int, compile_each_run: bool) -> None:
     folder = tempfile.mkdtemp(prefix="startup-")
     env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    if not compile_each_run:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     try:
         path = os.path.join(folder, "demo.db")
         run([*CAMPAIGN, "--db", path, "demo", "--system", "action-dice"], env)
@@ -68,7 +73,8 @@ def main(runs: int) -> None:
         shutil.rmtree(folder, ignore_errors=True)
     medians = {name: statistics.median(values) for name, values in times.items()}
     floor = medians["floor"]
-    print(f"{runs} runs each, medians of whole processes ({sys.executable})")
+    kept = "compiled every run" if "PYTHONDONTWRITEBYTECODE" in env else "bytecode kept"
+    print(f"{runs} runs each, medians of whole processes ({sys.executable}; {kept})")
     for name, median in medians.items():
         target = f"  (target {TARGETS[name]}x)" if name in TARGETS else ""
         print(f"{name:6} {median * 1000:7.1f} ms  {median / floor:5.2f}x floor{target}")
@@ -76,4 +82,5 @@ def main(runs: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 11)
+    args = [a for a in sys.argv[1:] if a != "--compile-each-run"]
+    main(int(args[0]) if args else 11, "--compile-each-run" in sys.argv[1:])
