@@ -8,7 +8,7 @@ import click
 
 from ledger.errors import NotFound
 from commands.beer_run import beer_run
-from commands.plumbing import json_option, only_ruleset, read_view
+from commands.plumbing import as_list, one_or_all, json_option, only_ruleset, read_view
 
 
 def sheets(db: Any, name: str | None = None) -> list[dict[str, Any]]:
@@ -117,11 +117,12 @@ def br_sheet(ctx: click.Context, name: str | None) -> None:
     from projections.rulesets.beer_run import tables as views
 
     def query(app: Any, db: Any) -> list:
+        only_ruleset(db, "beer-run")
         rows = views.sheets(db, name)
         if name and not rows:
             raise NotFound(f"There is no character named '{name}' in this campaign.")
-        return rows
-    read_view(ctx, query, sheets_text)
+        return one_or_all(name, rows)
+    read_view(ctx, query, as_list(sheets_text))
 
 
 @beer_run.command("pools")

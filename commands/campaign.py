@@ -3,14 +3,14 @@ statements, rebuild and the demo (history and notes: commands/history.py)."""
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from typing import Any
 
 import click
 
 from commands import choices
 
-from ledger.errors import BadInput, NotFound, RuleViolation, Unusable
-from commands.plumbing import bind_read_file, catch_up_warning, emit, json_option, noted, open_campaign, progress_bar, read_view, write_command
+from ledger.errors import BadInput, NotFound, Unusable
+from commands.plumbing import as_list, one_or_all, bind_read_file, catch_up_warning, emit, json_option, noted, open_campaign, progress_bar, read_view, write_command
 from commands.parsing import at_option, entry_at, parse_settings
 
 
@@ -112,8 +112,6 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
 
     Example: campaign sheet Kira --at 40
     """
-    from projections import views
-
     seen: dict[str, Any] = {}  # the ruleset's views the query found, for the text
 
     def query(app: Any, db: Any) -> list:
@@ -125,8 +123,8 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
                 rows = [r for r in shown.sheets(past) if not name or r["name"].casefold() == name.casefold()]
         if name and not rows:
             raise NotFound(f"There is no character named '{name}' in this campaign.")
-        return rows
-    read_view(ctx, query, lambda rows: seen["views"].sheets_text(rows))
+        return one_or_all(name, rows)
+    read_view(ctx, query, as_list(lambda rows: seen["views"].sheets_text(rows)))
 
 
 def views_of(db: Any) -> Any:
@@ -187,7 +185,7 @@ def statement(ctx: click.Context, balance: str) -> None:
         if not rows:
             known = ", ".join(views.balance_names(db)) or "none yet"
             raise NotFound(f"No balance named '{balance}'; balances: {known}.")
-        return {"balance": balance, "entries": rows}
+        return {"balance": balance, "entries": rows, "changes": rows}  # `changes`; `entries` kept for old scripts
     read_view(ctx, query, statement_text)
 
 
@@ -211,7 +209,8 @@ def rebuild(ctx: click.Context, force: bool) -> None:
         applied = runner.rebuild(app, db, bar.update if bar is not None else None, check=broken is None)
     runner.record_verdict(db, broken and broken.entry, broken and broken.reason)
     noted(db)
-    emit(ctx, {"entries": applied}, lambda r: f"Rebuilt the read model from {r['entries']} ledger entries.")
+    emit(ctx, {"entries": applied, "entry_count": applied},  # `entries` (a count) kept for old scripts
+         lambda r: f"Rebuilt the read model from {r['entry_count']} ledger entries.")
 
 
 @COMMANDS.command()

@@ -8,7 +8,7 @@ import click
 
 from ledger.errors import NotFound
 from commands.decision_2d6 import decision_2d6
-from commands.plumbing import caught_up, emit, json_option, only_ruleset, read_view
+from commands.plumbing import as_list, one_or_all, caught_up, emit, json_option, only_ruleset, read_view
 
 
 def sheets(db: Any, name: str | None = None) -> list[dict]:
@@ -93,10 +93,11 @@ def d2d6_sheet(ctx: click.Context, name: str | None) -> None:
     from projections.rulesets.decision_2d6 import tables as read
 
     app, db = caught_up(ctx)
+    only_ruleset(db, "decision-2d6")
     rows = read.sheets(db, name)
     if name and not rows:
         raise NotFound(f"There is no character named '{name}' in this campaign.")
-    emit(ctx, rows, sheets_text)
+    emit(ctx, one_or_all(name, rows), as_list(sheets_text))
 
 
 @decision_2d6.command("pools")

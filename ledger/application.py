@@ -225,6 +225,7 @@ class CampaignLedger(Application):
             reversals = undoing.reversals(t, units, undoing.find(units, key), cascade)
             return {"dry_run": dry_run, "detail": {"reverses": [r.unit.key for r in reversals]},
                     "reversed": [{"unit": r.unit.key, "entries": [r.unit.first, r.unit.entries[-1]],
+                                  "entry_range": [r.unit.first, r.unit.entries[-1]],
                                   "changes": r.lines} for r in reversals]}
         return self.preview(command) if dry_run else self.run(command, "undo")
 

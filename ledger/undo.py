@@ -301,6 +301,7 @@ def listing(app: Any, limit: int | None = None) -> list[dict[str, Any]]:
         deps = [u.key for u in dependents(app, units, unit)]
         did = _did(app, unit)
         rows.append({"unit": unit.key, "first_entry": unit.first, "entries": [unit.first, unit.last],
+                     "entry_range": [unit.first, unit.last],  # `entries` (the same pair) is kept for old scripts
                      "commands": list(unit.commands), "did": did, "dependents": deps})
     return rows
 

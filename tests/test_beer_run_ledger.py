@@ -461,7 +461,7 @@ def test_the_campaign_names_its_categories(empty):
     empty(*br_cmd("character", "add", "Ann", "--ability", "body:Health=d6,Mind:Wits=d4"))
     assert "Physical is not a category of this campaign (Body, Mind)" in empty.refused(
         *br_cmd("character", "add", "Bob", "--ability", "Physical:Health=d6"))
-    assert empty.json(*br_cmd("sheet", "Ann"))[0]["abilities"] == {
+    assert empty.json(*br_cmd("sheet", "Ann"))["abilities"] == {
         "Body": [{"name": "Health", "size": 6, "start": 6}], "Mind": [{"name": "Wits", "size": 4, "start": 4}]}
 
 

@@ -16,6 +16,7 @@ from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.rulesets.relics import rules as relics
 from ledger.table import Table
 from ledger.rulesets.relics.house_rules import in_play
+from ledger.rulesets.relics.tally import tally_of
 
 
 @dataclass(frozen=True)
@@ -494,8 +495,9 @@ def advance(t: Table, ch: Challenge, throw: Throw, placing: Placing, stress: dic
         if stress is not None or len(t.pcs_in_game()) == 1:
             distribute(t, ch, stress)
     report.update(phase=ch.phase, resolved=ch.resolved, rating=ch.rating,
-                  destiny=t.campaign.destiny, doom=t.campaign.doom)
+                  destiny=t.campaign.destiny, doom=t.campaign.doom, tally=tally_of(t, ch, report["pool"]))
     return report
+
 
 
 # --- A program roll is a fact (issue: a refused command must not let the dice be thrown again) ----
