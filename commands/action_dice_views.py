@@ -6,9 +6,8 @@ from typing import Any
 
 import click
 
-from ledger.errors import NotFound
 from commands.action_dice import action_dice
-from commands.plumbing import as_list, one_or_all, emit, json_option, only_ruleset, read_view
+from commands.plumbing import emit, json_option, known_character, only_ruleset, read_view, sheet_view
 
 
 HAS_POOLS = False
@@ -103,15 +102,7 @@ def action_dice_sheet(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign action-dice sheet Mara
     """
-    from projections.rulesets.action_dice import tables as read
-
-    def query(app: Any, db: Any) -> list:
-        only_ruleset(db, "action-dice")
-        rows = read.sheets(db, name)
-        if name and not rows:
-            raise NotFound(f"There is no character named '{name}' in this campaign.")
-        return one_or_all(name, rows)
-    read_view(ctx, query, as_list(sheets_text))
+    sheet_view(ctx, "action-dice", name, sheets, sheets_text)
 
 
 @action_dice.command("rolls")
@@ -128,7 +119,6 @@ def action_dice_rolls(ctx: click.Context, name: str | None, limit: int | None) -
 
     def query(app: Any, db: Any) -> list:
         only_ruleset(db, "action-dice")
-        if name and not read.sheets(db, name):
-            raise NotFound(f"There is no character named '{name}' in this campaign.")
+        known_character(name, read.sheets(db, name))
         return read.rolls(db, name, limit)
     read_view(ctx, query, rolls_text)

@@ -6,9 +6,8 @@ from typing import Any
 
 import click
 
-from ledger.errors import NotFound
 from commands.beer_run import beer_run
-from commands.plumbing import as_list, one_or_all, json_option, only_ruleset, read_view
+from commands.plumbing import json_option, only_ruleset, read_view, sheet_view
 
 
 def sheets(db: Any, name: str | None = None) -> list[dict[str, Any]]:
@@ -114,15 +113,7 @@ def br_sheet(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign beer-run sheet Ann
     """
-    from projections.rulesets.beer_run import tables as views
-
-    def query(app: Any, db: Any) -> list:
-        only_ruleset(db, "beer-run")
-        rows = views.sheets(db, name)
-        if name and not rows:
-            raise NotFound(f"There is no character named '{name}' in this campaign.")
-        return one_or_all(name, rows)
-    read_view(ctx, query, as_list(sheets_text))
+    sheet_view(ctx, "beer-run", name, sheets, sheets_text)
 
 
 @beer_run.command("pools")

@@ -10,7 +10,7 @@ import click
 from commands import choices
 
 from ledger.errors import BadInput, NotFound, Unusable
-from commands.plumbing import as_list, one_or_all, bind_read_file, catch_up_warning, emit, json_option, noted, open_campaign, progress_bar, read_view, write_command
+from commands.plumbing import as_list, bind_read_file, catch_up_warning, emit, json_option, known_character, noted, one_or_all, open_campaign, progress_bar, read_view, write_command
 from commands.parsing import at_option, entry_at, parse_settings
 
 
@@ -121,9 +121,7 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
         else:
             with as_of(app, db, at) as past:
                 rows = [r for r in shown.sheets(past) if not name or r["name"].casefold() == name.casefold()]
-        if name and not rows:
-            raise NotFound(f"There is no character named '{name}' in this campaign.")
-        return one_or_all(name, rows)
+        return one_or_all(name, known_character(name, rows))
     read_view(ctx, query, as_list(lambda rows: seen["views"].sheets_text(rows)))
 
 

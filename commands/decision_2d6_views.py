@@ -6,9 +6,8 @@ from typing import Any
 
 import click
 
-from ledger.errors import NotFound
 from commands.decision_2d6 import decision_2d6
-from commands.plumbing import as_list, one_or_all, caught_up, emit, json_option, only_ruleset, read_view
+from commands.plumbing import caught_up, emit, json_option, known_character, only_ruleset, read_view, sheet_view
 
 
 def sheets(db: Any, name: str | None = None) -> list[dict]:
@@ -90,14 +89,7 @@ def d2d6_sheet(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign decision-2d6 sheet Billy
     """
-    from projections.rulesets.decision_2d6 import tables as read
-
-    app, db = caught_up(ctx)
-    only_ruleset(db, "decision-2d6")
-    rows = read.sheets(db, name)
-    if name and not rows:
-        raise NotFound(f"There is no character named '{name}' in this campaign.")
-    emit(ctx, one_or_all(name, rows), as_list(sheets_text))
+    sheet_view(ctx, "decision-2d6", name, sheets, sheets_text)
 
 
 @decision_2d6.command("pools")
@@ -128,8 +120,7 @@ def d2d6_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:
 
     def query(app: Any, db: Any) -> list:
         only_ruleset(db, "decision-2d6")
-        if name and not read.sheets(db, name):
-            raise NotFound(f"There is no character named '{name}' in this campaign.")
+        known_character(name, read.sheets(db, name))
         return read.rolls(db, name, limit)
     read_view(ctx, query, d2d6_rolls_text)
 

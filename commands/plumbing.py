@@ -140,6 +140,25 @@ def as_list(text: Callable[[list], str]) -> Callable[[Any], str]:
     return lambda value: text(value if isinstance(value, list) else [value])
 
 
+def sheet_view(ctx: click.Context, ruleset: str, name: str | None, sheets: Callable[[Any, str | None], list],
+               text: Callable[[list], str]) -> None:
+    """A ruleset's own `sheet [NAME]`: refused on another ruleset's campaign, not found when NAME
+    names no one, one object for NAME and a list for all."""
+    def query(app: Any, db: Any) -> Any:
+        only_ruleset(db, ruleset)
+        return one_or_all(name, known_character(name, sheets(db, name)))
+    read_view(ctx, query, as_list(text))
+
+
+def known_character(name: str | None, rows: list) -> list:
+    """The sheets found for NAME; none found is refused in the GM's words."""
+    from ledger.errors import NotFound
+
+    if name and not rows:
+        raise NotFound(f"There is no character named '{name}' in this campaign.")
+    return rows
+
+
 def only_ruleset(db: Any, ruleset: str) -> None:
     """A ruleset's read view on another ruleset's campaign is refused in one line (by the campaign,
     exit 1, as its commands are: the command itself is well formed)."""
