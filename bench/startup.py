@@ -2,7 +2,7 @@
 
 Run it from the project root:
 
-    python bench/startup.py [RUNS] [--compile-each-run]
+    python bench/startup.py [RUNS]
 
 It plays the action-dice demo into a scratch file, then times RUNS (default 11) whole processes of
 each (medians, after one warm-up each), interleaved so a busy machine weighs on all alike:
@@ -16,8 +16,9 @@ each (medians, after one warm-up each), interleaved so a busy machine weighs on 
 The `campaign` processes run this tree's cli.py with the same interpreter (`-c "import cli;
 cli.main()"`, what the installed `campaign` script does, without a shell wrapper in front), with
 Python's compiled bytecode kept as an installed program keeps it: PYTHONDONTWRITEBYTECODE is left
-out of their environment (`--compile-each-run` keeps it, to see what compiling every module again
-on every run costs). The last line is `ratio: X` = write median / floor median (the target is at
+out of their environment, so the warm-up run writes the `__pycache__` a first run of an installed
+program writes (with it set and no cache yet, every run compiles the project's modules again:
+about 0.13 s more). The last line is `ratio: X` = write median / floor median (the target is at
 most 4; help 1.5, read 2.5).
 """
 from __future__ import annotations
@@ -54,11 +55,10 @@ def run(argv: list[str], env: dict[str, str]) -> float:
     return elapsed
 
 
-def main(runs: int, compile_each_run: bool) -> None:
+def main(runs: int) -> None:
     folder = tempfile.mkdtemp(prefix="startup-")
     env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    if not compile_each_run:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     try:
         path = os.path.join(folder, "demo.db")
         run([*CAMPAIGN, "--db", path, "demo", "--system", "action-dice"], env)
@@ -73,8 +73,7 @@ def main(runs: int, compile_each_run: bool) -> None:
         shutil.rmtree(folder, ignore_errors=True)
     medians = {name: statistics.median(values) for name, values in times.items()}
     floor = medians["floor"]
-    kept = "compiled every run" if "PYTHONDONTWRITEBYTECODE" in env else "bytecode kept"
-    print(f"{runs} runs each, medians of whole processes ({sys.executable}; {kept})")
+    print(f"{runs} runs each, medians of whole processes ({sys.executable}; bytecode kept)")
     for name, median in medians.items():
         target = f"  (target {TARGETS[name]}x)" if name in TARGETS else ""
         print(f"{name:6} {median * 1000:7.1f} ms  {median / floor:5.2f}x floor{target}")
@@ -82,5 +81,4 @@ def main(runs: int, compile_each_run: bool) -> None:
 
 
 if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--compile-each-run"]
-    main(int(args[0]) if args else 11, "--compile-each-run" in sys.argv[1:])
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 11)

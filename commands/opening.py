@@ -74,9 +74,9 @@ def current_read_tables(ctx: click.Context) -> tuple[Any, Any] | None:
 
     path = ctx.find_root().obj["db"]
     if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite" or \
-            not os.path.isfile(path) or read_only.uri(path) is not None:
-        return None
-    campaign_file.check(path, (), ledger_in_file=True)  # a stamped campaign file, or refused as usual
+            not os.path.isfile(path) or read_only.uri(path) is not None or \
+            not campaign_file.checked_and_stamped(path):
+        return None  # another store, no file, read-only media, a file not stamped yet: the usual way
     from projections import current
 
     db = current.read_tables_if_current(path)

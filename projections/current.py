@@ -4,7 +4,8 @@ Catching up opens the ledger (eventsourcing, the rulesets' aggregates: most of a
 only to find nothing new. When the file's newest entry is the one the read tables applied last, with
 the hash they verified then, and no audit found a break since, the tables are current and a read can
 answer from them alone; anything else (entries to apply, a stuck read side, a broken or rewritten
-chain, a migration pending) goes the usual way, which catches up, warns or refuses.
+chain, a migration pending, a file not yet stamped as a campaign file) goes the usual way, which
+catches up, stamps, warns or refuses.
 """
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ def read_tables_if_current(path: str) -> Database | None:
 
 
 def _current(conn: sqlite3.Connection) -> bool:
+    if conn.execute("PRAGMA application_id").fetchone()[0] != campaign_file.APPLICATION_ID:
+        return False  # a file from before the stamp: the usual way stamps it
     head = campaign_file.ledger_head(conn)
     position = conn.execute("SELECT entry FROM position WHERE name = ?", [NAME]).fetchone()
     checked = conn.execute("SELECT entry, hash, broken_entry FROM chain_checked WHERE name = ?", [NAME]).fetchone()
