@@ -4,8 +4,8 @@ Catching up opens the ledger (eventsourcing, the rulesets' aggregates: most of a
 only to find nothing new. When the file's newest entry is the one the read tables applied last, with
 the hash they verified then, and no audit found a break since, the tables are current and a read can
 answer from them alone; anything else (entries to apply, a stuck read side, a broken or rewritten
-chain, a migration pending, a file not yet stamped as a campaign file) goes the usual way, which
-catches up, stamps, warns or refuses.
+chain, a migration pending, history rows not yet named by their undo unit, a file not yet stamped
+as a campaign file) goes the usual way, which catches up, names, stamps, warns or refuses.
 """
 from __future__ import annotations
 
@@ -41,5 +41,6 @@ def _current(conn: sqlite3.Connection) -> bool:
     head = campaign_file.ledger_head(conn)
     position = conn.execute("SELECT entry FROM position WHERE name = ?", [NAME]).fetchone()
     checked = conn.execute("SELECT entry, hash, broken_entry FROM chain_checked WHERE name = ?", [NAME]).fetchone()
+    unnamed = conn.execute("SELECT 1 FROM history WHERE unit IS NULL LIMIT 1").fetchone()  # catching up names them
     return (head is not None and position is not None and checked is not None and checked[2] is None
-            and position[0] == head[0] == checked[0] and checked[1] == head[1])
+            and position[0] == head[0] == checked[0] and checked[1] == head[1] and unnamed is None)
