@@ -1,12 +1,11 @@
-"""Action dice (seed 003): characters, conditions, action rolls."""
+"""Action dice (seed 003): characters, conditions, action rolls (what a GM reads: action_dice_views.py)."""
 from __future__ import annotations
 
-from typing import Any
 
 import click
 
-from ledger.errors import BadInput, NotFound
-from commands.plumbing import emit, json_option, read_view, write_command
+from ledger.errors import BadInput
+from commands.plumbing import json_option, write_command
 
 
 # --- action-dice (seed 003): characters, conditions, action rolls -----------------------------
@@ -32,49 +31,7 @@ def _words(text: str | None) -> list[str] | None:
     return None if text is None else [w.strip() for w in text.split(",") if w.strip()]
 
 
-def action_dice_sheets_text(rows: list[dict[str, Any]]) -> str:
-    if not rows:
-        return "No characters yet."
-    blocks = []
-    for r in rows:
-        lines = [f"{r['name']}  ({r['rolls']} {'roll' if r['rolls'] == 1 else 'rolls'})",
-                 "  Assets: " + (", ".join(f"{a} d{d}" for a, d in r["assets"].items()) or "none"),
-                 "  Features: " + (", ".join(r["features"]) or "none")]
-        lines += [f"  Condition {c['name']}: level {c['level']}, impacts {', '.join(c['impacts']) or 'no action'}"
-                  for c in r["conditions"]]
-        if r["incapacitated_for"]:
-            lines.append(f"  Incapacitated for: {', '.join(r['incapacitated_for'])} (until treated)")
-        blocks.append("\n".join(lines))
-    return "\n".join(blocks)
-
-
-def _action_dice_rolls_text(rows: list[dict[str, Any]]) -> str:
-    if not rows:
-        return "No action rolls yet."
-    lines = []
-    for r in rows:
-        dice = " ".join(f"d{d}={f}" for d, f in zip(r["dice"], r["faces"]))
-        test = f" (test {'passed' if r['succeeded'] else 'failed'})" if r["test"] else ""
-        override = f"  GM override: {r['gm_override']}" if r["gm_override"] is not None else ""
-        lines.append(f"#{r['entry']}  {r['character']} {r['action']}  difficulty {r['difficulty']}  {dice}  "
-                     f"{r['successes']} -> {r['outcome']}{test}{override}")
-    return "\n".join(lines)
-
-
-def _difficulty_text(rows: list[dict[str, Any]]) -> str:
-    def line(r: dict[str, Any]) -> str:
-        position = ", ".join(f"{r[k]} {k[:-1] if r[k] == 1 else k}" for k in ("advantages", "disadvantages") if r[k])
-        return f"{r['rating']}: base {r['base']}" + (f", {position}" if position else "") \
-            + f" -> difficulty {r['difficulty']}"
-    return "\n".join(line(r) for r in rows)
-
-
-def _only_action_dice(db: Any) -> None:
-    from projections import views
-
-    ruleset = views.campaign(db).get("ruleset")
-    if ruleset != "action-dice":
-        raise BadInput(f"This is a {ruleset} campaign; that command is for action-dice campaigns.")
+# `campaign sheet`, `pools` and `demo` show an action-dice campaign through these (its Ruleset.views).
 
 
 @COMMANDS.group("action-dice")
@@ -215,71 +172,4 @@ def action_dice_roll(ctx: click.Context, character: str, action: str, rating: st
         test=test, gm_override=gm_override))
 
 
-@action_dice.command("difficulty")
-@click.argument("rating", required=False)
-@click.option("--difficulty", type=int, help="The GM's pick for ++ (7-10).")
-@click.option("--advantage", "advantages", count=True, help="A circumstance in the character's favour.")
-@click.option("--disadvantage", "disadvantages", count=True, help="A circumstance against the character.")
-@json_option
-@click.pass_context
-def action_dice_difficulty(ctx: click.Context, rating: str | None, difficulty: int | None,
-                           advantages: int, disadvantages: int) -> None:
-    """Show the difficulty a challenge rating gives (without a rating: the whole ladder). Records nothing.
-
-    Example: campaign action-dice difficulty D8 --disadvantage
-    """
-    from ledger.rulesets.action_dice import rules
-    from ledger.rulesets.action_dice.commands import base_difficulty
-
-    if rating is None and difficulty is None:
-        ladder = [(r.value, None) for r in rules.ChallengeRating if r is not rules.ChallengeRating.PLUS]
-        ladder += [("++", d) for d in range(7, rules.MAX_DIFFICULTY + 1)]
-    else:
-        ladder = [(rating, difficulty)]
-    rows = []
-    for r, chosen in ladder:
-        rated, base = base_difficulty(r, chosen)
-        rows.append({"rating": rated or "-", "base": base, "advantages": advantages,
-                     "disadvantages": disadvantages,
-                     "difficulty": rules.action_difficulty(base, advantages, disadvantages)})
-    emit(ctx, rows, _difficulty_text)
-
-
-@action_dice.command("sheet")
-@click.argument("name", required=False)
-@json_option
-@click.pass_context
-def action_dice_sheet(ctx: click.Context, name: str | None) -> None:
-    """Show the character sheets (or one): assets, features, conditions, incapacitation.
-
-    Example: campaign action-dice sheet Mara
-    """
-    from projections.rulesets.action_dice import tables as read
-
-    def query(app: Any, db: Any) -> list:
-        _only_action_dice(db)
-        rows = read.sheets(db, name)
-        if name and not rows:
-            raise NotFound(f"There is no character named '{name}' in this campaign.")
-        return rows
-    read_view(ctx, query, action_dice_sheets_text)
-
-
-@action_dice.command("rolls")
-@click.argument("name", required=False)
-@click.option("--limit", type=click.IntRange(1, 10**9), default=None, help="Only the last N rolls.")
-@json_option
-@click.pass_context
-def action_dice_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:
-    """Show the action rolls (or one character's): dice, faces, difficulty and outcome.
-
-    Example: campaign action-dice rolls Mara --limit 5
-    """
-    from projections.rulesets.action_dice import tables as read
-
-    def query(app: Any, db: Any) -> list:
-        _only_action_dice(db)
-        if name and not read.sheets(db, name):
-            raise NotFound(f"There is no character named '{name}' in this campaign.")
-        return read.rolls(db, name, limit)
-    read_view(ctx, query, _action_dice_rolls_text)
+from commands import action_dice_views  # noqa: E402,F401  (its commands join the group)

@@ -3,14 +3,14 @@ statements, rebuild and the demo (history and notes: commands/history.py)."""
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from typing import Any
 
 import click
 
 from commands import choices
 
-from ledger.errors import BadInput, NotFound, RuleViolation, Unusable
-from commands.plumbing import bind_read_file, catch_up_warning, emit, json_option, noted, open_campaign, progress_bar, read_view, write_command
+from ledger.errors import BadInput, NotFound, Unusable
+from commands.plumbing import as_list, bind_read_file, catch_up_warning, emit, json_option, known_character, noted, one_or_all, open_campaign, progress_bar, read_view, write_command
 from commands.parsing import at_option, entry_at, parse_settings
 
 
@@ -19,17 +19,21 @@ COMMANDS = click.Group()  # added to `campaign` by cli.py
 
 @COMMANDS.command()
 @click.argument("name")
-@click.option("--ruleset", type=choices.RULESET, default="relics", show_default=True, help="The rules the campaign is played under.")
-@click.option("--rules-version", default=None, help="Rules version (relics: 0.6.1 default, or 0.2.0).")
+@click.option("--ruleset", type=choices.RULESET, default=None,
+              help="The rules the campaign is played under (default: the registry's default, listed first in README).")
+@click.option("--rules-version", default=None, help="Rules version (default: the ruleset's newest; README lists each ruleset's).")
 @click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
               help="A campaign setting of the ruleset (see README), e.g. supply_threshold=3. Repeatable.")
 @json_option
 @click.pass_context
-def new(ctx: click.Context, name: str, ruleset: str, rules_version: str | None, settings: tuple[str, ...]) -> None:
+def new(ctx: click.Context, name: str, ruleset: str | None, rules_version: str | None, settings: tuple[str, ...]) -> None:
     """Start a campaign in a new file.
 
     Example: campaign --db heist.db new "The Moon Heist" --rules-version 0.6.1
     """
+    from ledger import rulesets
+
+    ruleset = ruleset or rulesets.default_id()
     path = ctx.find_root().obj["db"]
     if os.path.exists(path) and os.path.getsize(path) and holds_campaign(ctx):
         raise Unusable(f"{path} already holds a campaign; choose another file with --db.")
@@ -99,35 +103,6 @@ def session_list(ctx: click.Context) -> None:
 
 
 @COMMANDS.command()
-@json_option
-@click.pass_context
-def status(ctx: click.Context) -> None:
-    """Show the unfinished turn (if any) and where each open Challenge stands.
-
-    Example: campaign status
-    """
-    from projections.text import status_text
-    from ledger.rulesets.relics.challenge import NEXT_STEP
-    from ledger.ids import challenge_id
-    from ledger.rulesets.relics.odds import pool_line
-    from projections import views
-    from projections.rulesets.relics import state as relics_state
-
-    def query(app: Any, db: Any) -> dict:
-        camp = app.campaign()
-        if camp.ruleset != "relics":
-            raise RuleViolation(f"This is {'an' if camp.ruleset[0] in 'aeiou' else 'a'} {camp.ruleset} campaign; "
-                           f"see `campaign {camp.ruleset} --help` (and `campaign sheet`, `pools`, `history`).")
-        rows = views.challenges(db, open_only=True)
-        for row in rows:
-            ch = app.repository.get(challenge_id(row["name"]))
-            row.update(phase=ch.phase, waiting_for=NEXT_STEP[ch.phase], pending=ch.pending,
-                       odds=pool_line(ch.pending) if ch.phase.endswith("-roll") else None)
-        return {"turn": camp.turn, "challenges": rows, **views.pools(db), **relics_state.status_fields(db)}
-    read_view(ctx, query, status_text)
-
-
-@COMMANDS.command()
 @click.argument("name", required=False)
 @at_option
 @json_option
@@ -137,30 +112,36 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
 
     Example: campaign sheet Kira --at 40
     """
-    from projections import views
-
-    seen: dict[str, str] = {}  # the ruleset the query found, for the text
+    seen: dict[str, Any] = {}  # the ruleset's views the query found, for the text
 
     def query(app: Any, db: Any) -> list:
-        ruleset = seen["ruleset"] = views.campaign(db).get("ruleset", "relics")
-        if ruleset == "relics":
-            rows = views.sheets(db, name, entry_at(db, at))
+        shown = seen["views"] = views_of(db)
+        if getattr(shown, "KEEPS_HISTORY", False):
+            rows = shown.sheets(db, name, entry_at(db, at))
         else:
             with as_of(app, db, at) as past:
-                rows = [r for r in sheets_of(ruleset, past)[0] if not name or r["name"].casefold() == name.casefold()]
-        if name and not rows:
-            raise NotFound(f"There is no character named '{name}' in this campaign.")
-        return rows
-    read_view(ctx, query, lambda rows: sheets_of(seen["ruleset"], None)[1](rows))
+                rows = [r for r in shown.sheets(past) if not name or r["name"].casefold() == name.casefold()]
+        return one_or_all(name, known_character(name, rows))
+    read_view(ctx, query, as_list(lambda rows: seen["views"].sheets_text(rows)))
+
+
+def views_of(db: Any) -> Any:
+    """The campaign's ruleset's CLI views (its `Ruleset.views` module: sheets, pools and their text)."""
+    from ledger import rulesets
+    from projections import views
+
+    return rulesets.find(views.campaign(db).get("ruleset") or rulesets.declared()[0].id).cli_views()
 
 
 def as_of(app: Any, db: Any, at: str | None):
     """The read tables now, or rebuilt as they stood --at an entry (for tables without a history)."""
     import contextlib
 
-    from projections import runner
     entry = entry_at(db, at)
-    return contextlib.nullcontext(db) if entry is None else runner.as_of(app, entry)
+    if entry is None:
+        return contextlib.nullcontext(db)
+    from projections import runner
+    return runner.as_of(app, entry)
 
 
 @COMMANDS.command()
@@ -173,35 +154,15 @@ def pools(ctx: click.Context, at: str | None) -> None:
 
     Example: campaign pools --at 2026-11-22T20:15
     """
-    from projections import views
-
-    seen: dict[str, str] = {}  # the ruleset the query found, for the text
+    seen: dict[str, Any] = {}  # the ruleset's views the query found, for the text
 
     def query(app: Any, db: Any) -> Any:
-        ruleset = seen["ruleset"] = views.campaign(db).get("ruleset", "relics")
-        if ruleset == "relics":
-            return views.pools(db, entry_at(db, at))
+        shown = seen["views"] = views_of(db)
+        if getattr(shown, "KEEPS_HISTORY", False):
+            return shown.pools(db, entry_at(db, at))
         with as_of(app, db, at) as past:
-            return pools_of(ruleset, past)[0]
-    read_view(ctx, query, lambda value: pools_of(seen["ruleset"], None)[1](value))
-
-
-def pools_of(ruleset: str, db: Any) -> tuple[Any, Callable[[Any], str]]:
-    """Each ruleset's own pools (read from `db` when given), and how to print them."""
-    from projections.rulesets.beer_run import tables as beer_run
-    from projections.rulesets.decision_2d6 import tables as decision_2d6
-    from projections.text import pools_text
-    from projections import views
-
-    if ruleset == "beer-run":
-        from commands.beer_run import br_pools_text
-        return (beer_run.pools(db) if db is not None else None), br_pools_text
-    if ruleset == "decision-2d6":
-        from commands.decision_2d6 import d2d6_pools_text
-        return (decision_2d6.pools(db) if db is not None else None), d2d6_pools_text
-    if ruleset == "action-dice":
-        return [], lambda _: "An action-dice campaign keeps no pools; see `campaign action-dice sheet`."
-    return (views.pools(db) if db is not None else None), pools_text
+            return shown.pools(past)
+    read_view(ctx, query, lambda value: seen["views"].pools_text(value))
 
 
 @COMMANDS.command()
@@ -222,7 +183,7 @@ def statement(ctx: click.Context, balance: str) -> None:
         if not rows:
             known = ", ".join(views.balance_names(db)) or "none yet"
             raise NotFound(f"No balance named '{balance}'; balances: {known}.")
-        return {"balance": balance, "entries": rows}
+        return {"balance": balance, "entries": rows, "changes": rows}  # `changes`; `entries` kept for old scripts
     read_view(ctx, query, statement_text)
 
 
@@ -248,15 +209,15 @@ def rebuild(ctx: click.Context, force: bool) -> None:
                                  trusted=head)
     runner.record_verdict(db, broken and broken.entry, broken and broken.reason)
     noted(db)
-    emit(ctx, {"entries": applied}, lambda r: f"Rebuilt the read model from {r['entries']} ledger entries.")
+    emit(ctx, {"entries": applied, "entry_count": applied},  # `entries` (a count) kept for old scripts
+         lambda r: f"Rebuilt the read model from {r['entry_count']} ledger entries.")
 
 
 @COMMANDS.command()
-@click.option("--system", default="relics", show_default=True,
-              type=click.Choice(["relics", "beer-run", "action-dice", "decision-2d6"]), help="The ruleset to demo.")
+@click.option("--system", default=None, type=choices.DEMO, help="The ruleset to demo (default: the registry's default).")
 @json_option
 @click.pass_context
-def demo(ctx: click.Context, system: str) -> None:
+def demo(ctx: click.Context, system: str | None) -> None:
     """Create a sample campaign and play a short scene of its ruleset with entered faces.
 
     Run again on the same file, it shows the demo campaign as it stands.
@@ -270,6 +231,7 @@ def demo(ctx: click.Context, system: str) -> None:
     path = ctx.find_root().obj["db"]
     existed = os.path.exists(path)
     app, db = open_campaign(ctx, must_exist=False, reading=existed)  # shown again, a read-only copy will do
+    system = system or rulesets.default_id()
     demos = rulesets.demos()
     if system not in demos:
         raise BadInput(f"There is no {system} demo yet.")
@@ -282,28 +244,8 @@ def demo(ctx: click.Context, system: str) -> None:
         play(app)
         runner.catch_up(app, db)
         bind_read_file(path, app, db)
-    sheets, sheets_as_text = sheets_of(system, db)
-    pools, pools_as_text = pools_of(system, db)
+    shown = rulesets.find(system).cli_views()
+    sheets, pools = shown.sheets(db), shown.pools(db)
     result = {"sheets": sheets, "pools": pools, "history": views.history(db)}
-    parts = [sheets_as_text(sheets)] + ([pools_as_text(pools)] if system != "action-dice" else [])
+    parts = [shown.sheets_text(sheets)] + ([shown.pools_text(pools)] if getattr(shown, "HAS_POOLS", True) else [])
     emit(ctx, result, lambda r: "\n\n".join(parts + [history_text(r["history"])]))
-
-
-def sheets_of(ruleset: str, db: Any) -> tuple[Any, Callable[[Any], str]]:
-    """Each ruleset's own sheets (read from `db` when given), and how to print them."""
-    from projections import views
-    from projections.rulesets.action_dice import tables as action_dice
-    from projections.rulesets.beer_run import tables as beer_run
-    from projections.rulesets.decision_2d6 import tables as decision_2d6
-    from projections.text import sheets_text
-
-    if ruleset == "action-dice":
-        from commands.action_dice import action_dice_sheets_text
-        return (action_dice.sheets(db) if db is not None else None), action_dice_sheets_text
-    if ruleset == "decision-2d6":
-        from commands.decision_2d6 import d2d6_sheets_text
-        return (decision_2d6.sheets(db) if db is not None else None), d2d6_sheets_text
-    if ruleset == "beer-run":
-        from commands.beer_run import br_sheets_text
-        return (beer_run.sheets(db) if db is not None else None), br_sheets_text
-    return (views.sheets(db) if db is not None else None), sheets_text

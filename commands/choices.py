@@ -44,7 +44,15 @@ def ruleset_ids() -> list[str]:
     return rulesets.ids()
 
 
+def demo_ids() -> list[str]:
+    """The rulesets with a demo campaign."""
+    from ledger import rulesets
+
+    return rulesets.demo_ids()
+
+
 RULESET = LazyChoice(ruleset_ids)
+DEMO = LazyChoice(demo_ids)
 THREAT = LazyChoice("ledger.rulesets.relics.rules:THREATS")
 CHALLENGE_TYPE = LazyChoice("ledger.rulesets.relics.rules:TYPES")
 COST = LazyChoice("ledger.rulesets.relics.commands:COSTS")

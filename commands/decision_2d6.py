@@ -1,16 +1,14 @@
-"""Decision rolls (seed 004): 2d6 exploding, supply dice, D100 trackers."""
+"""Decision rolls (seed 004): the group, characters and the decision roll and contest. Supply dice
+and trackers are in decision_2d6_supplies.py, the sheets and other views in decision_2d6_views.py."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
 import click
 
-from ledger.errors import BadInput, NotFound
-from commands.plumbing import caught_up, emit, json_option, open_campaign, write_command
+from ledger.errors import BadInput
+from commands.plumbing import json_option, write_command
 from commands.parsing import parse_pairs
-
-
-# --- decision-2d6 (seed 004) ------------------------------------------------------------------
 
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -21,12 +19,14 @@ def decision_2d6() -> None:
     """Decision rolls (seed 004): 2d6 exploding + stat vs a target, supply dice, D100 trackers."""
 
 
-def _d2d6_write(ctx: click.Context, call: Callable[[Any], dict]) -> None:
+def d2d6_write(ctx: click.Context, call: Callable[[Any], dict]) -> None:
     """Run one ledger command and print what was appended, die by die."""
-    write_command(ctx, call, text=_d2d6_report_text)
+    from commands.decision_2d6_views import d2d6_report_text
+
+    write_command(ctx, call, text=d2d6_report_text)
 
 
-def _d2d6_faces(faces: str | None, roll: bool) -> tuple[int, ...] | None:
+def d2d6_faces(faces: str | None, roll: bool) -> tuple[int, ...] | None:
     from ledger.dice import parse_faces
 
     if faces is not None and roll:
@@ -41,7 +41,7 @@ def d2d6_stated(bonuses: tuple[int, ...], penalties: tuple[int, ...], modifiers:
             + [Stated("modifier", v) for v in modifiers])
 
 
-def _d2d6_side(text: str, stated: list) -> Any:
+def d2d6_side(text: str, stated: list) -> Any:
     from ledger.rulesets.decision_2d6.commands import Side
 
     name, colon, stat = text.rpartition(":")
@@ -51,71 +51,13 @@ def _d2d6_side(text: str, stated: list) -> Any:
                 tuple(m for who, m in stated if who.casefold() == name.strip().casefold()))
 
 
-def _d2d6_round(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def d2d6_round(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     from ledger.dice import parse_faces
 
     first, slash, second = text.partition("/")
     if not slash:
         raise BadInput(f"Give one roll of a contest as FIRST/SECOND faces, e.g. 3,4/6,2,5, not '{text}'.")
     return parse_faces(first), parse_faces(second)
-
-
-# --- formatting --------------------------------------------------------------------------------
-
-def _d2d6_dice_lines(chains: list[list[int]]) -> list[str]:
-    """Each decision die on its own line, its explosions after it: 'Die 2: 6 -> 6 -> 2 = 14'."""
-    from projections.rulesets.decision_2d6.tables import chain_text
-
-    lines = []
-    for number, chain in enumerate(chains, 1):
-        boom = len(chain) - 1
-        exploded = f" (exploded {({1: 'once', 2: 'twice'}).get(boom, f'{boom} times')})" if boom else ""
-        lines.append(f"  Die {number}: {chain_text(chain)} = {sum(chain)}{exploded}")
-    return lines
-
-
-def _d2d6_report_text(report: dict) -> str:
-    lines = [f"#{r['entry']}  {r['line']}" for r in report.get("history", [])]
-    if "chains" in report:
-        lines += _d2d6_dice_lines(report["chains"])
-        parts = [f"dice {report['dice_total']}", f"{report['stat']} {report['stat_value']:+d}"]
-        if report["modifiers"]:
-            parts.append(f"modifiers {report['modifier_total']:+d}")
-        if report["advantage_modifier"]:
-            parts.append(f"advantage {report['advantage_modifier']:+d}")
-        lines.append(f"  Total: {', '.join(parts)} = {report['total']}")
-    for number, r in enumerate(report.get("rounds", []), 1):
-        for side, key in zip(report["sides"], ("first", "second")):
-            lines.append(f"  Roll {number}, {side['name']}: total {r[key]['total']}")
-            lines += ["  " + line for line in _d2d6_dice_lines(r[key]["chains"])]
-    return "\n".join(lines) or "Nothing to record."
-
-
-def d2d6_sheets_text(rows: list[dict]) -> str:
-    if not rows:
-        return "No characters yet."
-    blocks = []
-    for r in rows:
-        stats = ", ".join(f"{k} {v:+d}" for k, v in r["stats"].items()) or "none"
-        attributes = ", ".join(f"{k} {v:+d}" for k, v in r["attributes"].items()) or "none"
-        blocks.append(f"{r['name']}  Level {r['level']}  Will {r['will']}  Fort {r['fort']}\n"
-                      f"  Stress {r['stress']}  Vitality {r['vitality']}\n"
-                      f"  Stats: {stats}\n  Attributes: {attributes}")
-    return "\n".join(blocks)
-
-
-def d2d6_pools_text(p: dict) -> str:
-    if "rows" in p:
-        if not p["rows"]:
-            return f"No item or tracker named '{p['name']}'."
-        return "\n".join(f"#{r['entry']}  {r['change']}: {'' if r['before'] is None else str(r['before']) + ' -> '}"
-                         f"{r['after']}{'' if r['face'] is None else ' (rolled ' + str(r['face']) + ')'}"
-                         f"{'  ' + r['note'] if r['note'] else ''}" for r in p["rows"])
-    lines = [f"{s['item']}: {s['die']}" + (f"  (held by {s['holder']})" if s["holder"] else "")
-             for s in p["supplies"]]
-    lines += [f"{t['tracker']}: {t['value']}%  (a use costs {t['step']})"
-              + (f"  (held by {t['holder']})" if t["holder"] else "") for t in p["trackers"]]
-    return "\n".join(lines) or "No supply dice or trackers yet."
 
 
 # --- characters ----------------------------------------------------------------------------------
@@ -135,7 +77,7 @@ def d2d6_pc_add(ctx: click.Context, name: str, level: int, will: int, fort: int,
 
     Example: campaign decision-2d6 pc-add Billy --level 3 --will 2 --fort 3 --stat Strength=0,Agility=1
     """
-    _d2d6_write(ctx, lambda app: app.d2d6_add_character(name, level, will, fort, parse_pairs(stats, "stats"),
+    d2d6_write(ctx, lambda app: app.d2d6_add_character(name, level, will, fort, parse_pairs(stats, "stats"),
                                                          parse_pairs(attributes, "attributes")))
 
 
@@ -155,7 +97,7 @@ def d2d6_pc_set(ctx: click.Context, name: str, level: int | None, will: int | No
 
     Example: campaign decision-2d6 pc-set Billy --level 4 --reason "levelled up"
     """
-    _d2d6_write(ctx, lambda app: app.d2d6_change(name, level, will, fort, parse_pairs(stats, "stats"),
+    d2d6_write(ctx, lambda app: app.d2d6_change(name, level, will, fort, parse_pairs(stats, "stats"),
                                                   parse_pairs(attributes, "attributes"), reason))
 
 
@@ -185,9 +127,9 @@ def d2d6_roll(ctx: click.Context, name: str, stat: str, target: int | None, diff
 
     Example: campaign decision-2d6 roll Billy Strength --difficulty challenging --faces 3,6,6,2
     """
-    _d2d6_write(ctx, lambda app: app.d2d6_roll(
+    d2d6_write(ctx, lambda app: app.d2d6_roll(
         name, stat, target=target, difficulty=difficulty, modifiers=d2d6_stated(bonuses, penalties, modifiers),
-        advantage=advantage, grants=grants, faces=_d2d6_faces(faces, roll), purpose=purpose))
+        advantage=advantage, grants=grants, faces=d2d6_faces(faces, roll), purpose=purpose))
 
 
 @decision_2d6.command("contest")
@@ -220,7 +162,7 @@ def d2d6_contest(ctx: click.Context, first: str, second: str, favoured: str | No
     stated = [(who.strip(), Stated(kind, value))
               for kind, given in (("bonus", bonuses), ("penalty", penalties), ("modifier", modifiers))
               for text in given for who, value in parse_pairs(text, f"a {kind}").items()]
-    sides = (_d2d6_side(first, stated), _d2d6_side(second, stated))
+    sides = (d2d6_side(first, stated), d2d6_side(second, stated))
     named = {s.name.casefold() for s in sides}
     for who, _ in stated:
         if who.casefold() not in named:
@@ -231,136 +173,9 @@ def d2d6_contest(ctx: click.Context, first: str, second: str, favoured: str | No
         if not eq:
             raise BadInput(f"Give advantage as NAME=minor or NAME=major, not '{favoured}'.")
         advantage = (who.strip(), level.strip())
-    _d2d6_write(ctx, lambda app: app.d2d6_contest(
+    d2d6_write(ctx, lambda app: app.d2d6_contest(
         sides[0], sides[1], favoured=advantage, grants=grants,
-        rounds=[_d2d6_round(r) for r in rounds] or None, purpose=purpose))
+        rounds=[d2d6_round(r) for r in rounds] or None, purpose=purpose))
 
 
-# --- supply dice and trackers ------------------------------------------------------------------------
-
-@decision_2d6.command("item-add")
-@click.argument("name")
-@click.option("--die", required=True, help="Its supply die: D12, D10, D8, D6, D4 or Empty.")
-@click.option("--holder", default=None, help="The character carrying it.")
-@json_option
-@click.pass_context
-def d2d6_item_add(ctx: click.Context, name: str, die: str, holder: str | None) -> None:
-    """Add an item whose supplies are a die.
-
-    Example: campaign decision-2d6 item-add Torches --die D6 --holder Billy
-    """
-    _d2d6_write(ctx, lambda app: app.d2d6_add_item(name, die, holder))
-
-
-@decision_2d6.command("supply-roll")
-@click.argument("item")
-@click.option("--faces", help="The face rolled at the table.")
-@click.option("--roll", is_flag=True, help="Let the program roll (the default without --faces).")
-@click.option("--for", "purpose", default="", help="What the item is used for.")
-@click.option("--gm-override", "--override", "override", default=None, metavar="REASON",
-              help="The GM allows using an Empty item, and why.")
-@json_option
-@click.pass_context
-def d2d6_supply_roll(ctx: click.Context, item: str, faces: str | None, roll: bool, purpose: str,
-                     override: str | None) -> None:
-    """Use an item that needs a supply roll: 3 or lower (the campaign's threshold) lowers its die.
-
-    Example: campaign decision-2d6 supply-roll Torches --faces 2 --for "light the tunnel"
-    """
-    _d2d6_write(ctx, lambda app: app.d2d6_supply_roll(item, _d2d6_faces(faces, roll), purpose, override))
-
-
-@decision_2d6.command("restock")
-@click.argument("item")
-@click.argument("die")
-@click.option("--reason", default="", help="How it was resupplied.")
-@json_option
-@click.pass_context
-def d2d6_restock(ctx: click.Context, item: str, die: str, reason: str) -> None:
-    """Set an item's supply die (resupplied as its description says).
-
-    Example: campaign decision-2d6 restock Torches D8 --reason "bought in town"
-    """
-    _d2d6_write(ctx, lambda app: app.d2d6_restock(item, die, reason))
-
-
-@decision_2d6.command("tracker-add")
-@click.argument("name")
-@click.option("--value", type=int, default=100, show_default=True, help="The starting percentage.")
-@click.option("--step", type=int, default=None, help="Points a use costs (default: the d100_step setting, 10).")
-@click.option("--holder", default=None, help="The character it belongs to.")
-@json_option
-@click.pass_context
-def d2d6_tracker_add(ctx: click.Context, name: str, value: int, step: int | None, holder: str | None) -> None:
-    """Add a D100 percentage tracker (ammunition).
-
-    Example: campaign decision-2d6 tracker-add Arrows --value 60 --holder Billy
-    """
-    _d2d6_write(ctx, lambda app: app.d2d6_add_tracker(name, value, step, holder))
-
-
-@decision_2d6.command("tracker-roll")
-@click.argument("name")
-@click.option("--faces", help="The d100 rolled at the table (00 is 100).")
-@click.option("--roll", is_flag=True, help="Let the program roll (the default without --faces).")
-@click.option("--for", "purpose", default="", help="What it is used for.")
-@click.option("--gm-override", "--override", "override", default=None, metavar="REASON",
-              help="The GM allows a use at 0%, and why.")
-@json_option
-@click.pass_context
-def d2d6_tracker_roll(ctx: click.Context, name: str, faces: str | None, roll: bool, purpose: str,
-                      override: str | None) -> None:
-    """Use a tracker: a d100 at or under its value goes ahead and costs its step; over it, it runs out.
-
-    Example: campaign decision-2d6 tracker-roll Arrows --faces 37 --for "cover the retreat"
-    """
-    _d2d6_write(ctx, lambda app: app.d2d6_tracker_roll(name, _d2d6_faces(faces, roll), purpose, override))
-
-
-@decision_2d6.command("tracker-set")
-@click.argument("name")
-@click.argument("value", type=int)
-@click.option("--reason", default="", help="Why (a refill, a correction).")
-@json_option
-@click.pass_context
-def d2d6_tracker_set(ctx: click.Context, name: str, value: int, reason: str) -> None:
-    """Set a tracker's percentage (a refill).
-
-    Example: campaign decision-2d6 tracker-set Arrows 100 --reason "new quiver"
-    """
-    _d2d6_write(ctx, lambda app: app.d2d6_tracker_set(name, value, reason))
-
-
-# --- reading -------------------------------------------------------------------------------------------
-
-@decision_2d6.command("sheet")
-@click.argument("name", required=False)
-@json_option
-@click.pass_context
-def d2d6_sheet(ctx: click.Context, name: str | None) -> None:
-    """Show the character sheets (or one), with Stress and Vitality.
-
-    Example: campaign decision-2d6 sheet Billy
-    """
-    from projections.rulesets.decision_2d6 import tables as read
-
-    app, db = caught_up(ctx)
-    rows = read.sheets(db, name)
-    if name and not rows:
-        raise NotFound(f"There is no character named '{name}' in this campaign.")
-    emit(ctx, rows, d2d6_sheets_text)
-
-
-@decision_2d6.command("pools")
-@click.argument("name", required=False)
-@json_option
-@click.pass_context
-def d2d6_pools(ctx: click.Context, name: str | None) -> None:
-    """Show supply dice and trackers; with a NAME, every change of that item or tracker.
-
-    Example: campaign decision-2d6 pools Torches
-    """
-    from projections.rulesets.decision_2d6 import tables as read
-
-    app, db = caught_up(ctx)
-    emit(ctx, {"name": name, "rows": read.statement(db, name)} if name else read.pools(db), d2d6_pools_text)
+from commands import decision_2d6_supplies, decision_2d6_views  # noqa: E402,F401  (their commands join the group)

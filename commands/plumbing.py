@@ -1,11 +1,10 @@
-"""The CLI's shared plumbing: open a campaign, write a command, read a view, print text or JSON.
+"""The CLI's shared plumbing: open a campaign (commands/opening.py), write a command, read a view,
+print text or JSON.
 
 Every command module imports these; none imports another's private names."""
 from __future__ import annotations
 
-import errno
 import json
-import os
 import sys
 from typing import Any, Callable
 
@@ -13,6 +12,7 @@ import click
 
 from ledger.errors import BadInput
 from commands.failures import storage_message
+from commands.opening import bind_read_file, current_read_tables, open_campaign  # noqa: F401  (shared here too)
 
 
 def override_option(f: Callable) -> Callable:
@@ -39,62 +39,6 @@ def json_option(f: Callable) -> Callable:
                      help="This command's idempotency key: run again with it, it appends nothing.")(f)
     return click.option("--json", "as_json", is_flag=True, expose_value=False, callback=callback,
                         help="Print JSON instead of text.")(f)
-
-
-def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = False):
-    """The ledger and its read tables; `reading` (a command that only reads) also opens a file that
-    cannot be written, read-only (see ledger/read_only.py)."""
-    from ledger import campaign_file, read_only
-    from ledger.application import open_ledger
-    from projections import runner
-
-    path = ctx.find_root().obj["db"]
-    sqlite_ledger = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite"
-    campaign_file.check(path, runner.READ_TABLES, creating=not (must_exist and sqlite_ledger),
-                        ledger_in_file=sqlite_ledger)
-    uri = read_only.uri(path) if reading and os.path.lexists(path) else None
-    if uri is not None:
-        return _open_read_only(ctx, path, uri)
-    if not reading and os.path.lexists(path) and not read_only.writable(path):  # before a server ledger appends
-        raise click.ClickException(storage_message(ctx, OSError(errno.EROFS, "read-only file system")) or "")
-    app = None if sqlite_ledger else open_ledger(path)  # a server that cannot be reached leaves no file
-    if not os.path.lexists(path):
-        campaign_file.create(path)
-    app = app or open_ledger(path)
-    app.gm_override = ctx.find_root().obj.get("override")
-    db = runner.connect(path)
-    campaign_file.stamp(db.conn)
-    bind_read_file(path, app, db)
-    return app, db
-
-
-def _open_read_only(ctx: click.Context, path: str, uri: str):
-    """A file that cannot be written, for a read: nothing is created, stamped or caught up."""
-    from ledger import campaign_file
-    from ledger.application import open_ledger
-    from projections import read_only
-
-    app = open_ledger(path, read_only=uri)
-    app.read_only = True
-    ctx.call_on_close(app.close)  # nothing holds the media once the command is done
-    db, done = read_only.connect(app, uri)
-    ctx.call_on_close(done)
-    if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
-        campaign_file.check_binding(db.conn, path, _first_hash(app))
-    return app, db
-
-
-def _first_hash(app: Any) -> str | None:
-    from ledger.chain import chained
-    return chained(app.recorder).hash_of(1) if app.recorder.max_notification_id() else None
-
-
-def bind_read_file(path: str, app: Any, db: Any) -> None:
-    """With the ledger on PostgreSQL: the read file belongs to one ledger (see campaign_file.bind)."""
-    from ledger import campaign_file
-
-    if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
-        campaign_file.bind(db.conn, path, _first_hash(app))
 
 
 def write_command(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = True,
@@ -186,8 +130,53 @@ def read_view(ctx: click.Context, query: Callable[[Any, Any], Any], text: Callab
     emit(ctx, query(*caught_up(ctx)), text)
 
 
+def one_or_all(name: str | None, rows: list) -> Any:
+    """A read of one named thing answers an object, of all of them a list (the CLI contract)."""
+    return rows[0] if name and rows else rows
+
+
+def as_list(text: Callable[[list], str]) -> Callable[[Any], str]:
+    """The text of a list of rows, for a view that answers one row as an object."""
+    return lambda value: text(value if isinstance(value, list) else [value])
+
+
+def sheet_view(ctx: click.Context, ruleset: str, name: str | None, sheets: Callable[[Any, str | None], list],
+               text: Callable[[list], str]) -> None:
+    """A ruleset's own `sheet [NAME]`: refused on another ruleset's campaign, not found when NAME
+    names no one, one object for NAME and a list for all."""
+    def query(app: Any, db: Any) -> Any:
+        only_ruleset(db, ruleset)
+        return one_or_all(name, known_character(name, sheets(db, name)))
+    read_view(ctx, query, as_list(text))
+
+
+def known_character(name: str | None, rows: list) -> list:
+    """The sheets found for NAME; none found is refused in the GM's words."""
+    from ledger.errors import NotFound
+
+    if name and not rows:
+        raise NotFound(f"There is no character named '{name}' in this campaign.")
+    return rows
+
+
+def only_ruleset(db: Any, ruleset: str) -> None:
+    """A ruleset's read view on another ruleset's campaign is refused in one line (by the campaign,
+    exit 1, as its commands are: the command itself is well formed)."""
+    from ledger.errors import RuleViolation
+    from projections import views
+
+    found = views.campaign(db).get("ruleset")
+    if found != ruleset:
+        raise RuleViolation(f"This is {'an' if (found or 'x')[0] in 'aeiou' else 'a'} {found} campaign; "
+                       f"that command is for {ruleset} campaigns.")
+
+
 def caught_up(ctx: click.Context) -> tuple[Any, Any]:
-    """The ledger and its read tables, caught up as far as they can go (a stuck entry warns)."""
+    """The ledger and its read tables, caught up as far as they can go (a stuck entry warns). When
+    the tables already show every entry, the ledger is opened only if the command asks it something."""
+    current = current_read_tables(ctx)
+    if current is not None:
+        return current
     app, db = open_campaign(ctx, reading=True)
     catch_up_warning(app, db)
     return app, db

@@ -204,3 +204,6 @@ def event_end(ctx: click.Context, reason: str) -> None:
     Example: campaign event end --reason "the guards gave up"
     """
     write_command(ctx, lambda app: app.end_encounter(reason))
+
+
+from commands import corrections  # noqa: E402,F401  (pc rename ... challenge abandon join the groups above)

@@ -15,8 +15,7 @@ from typing import Any, Callable
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, OperationalError
 
-from ledger import replay as replaying
-from ledger import command_keys, replay_rolls, values
+from ledger import command_keys, values
 from ledger import undo as undoing
 from ledger.campaign import Campaign
 from ledger.errors import BadInput, Conflict, LedgerError, RollStands, RuleViolation
@@ -25,7 +24,7 @@ from ledger.reversible import recording
 from ledger.table import DiceBox, Table
 from ledger import rulesets
 
-rulesets.load()  # every ruleset declared, and the topics of ledgers written before a move resolving
+rulesets.load()  # every ruleset declared (not imported), and the topics of ledgers written before a move resolving
 ATTEMPTS = 8
 SNAPSHOT_EVERY = 50
 KEPT_CHANGING = ("Another process kept changing this campaign at the same moment; "
@@ -47,12 +46,21 @@ class CampaignLedger(Application):
     def __getattr__(self, name: str) -> Any:
         """A ruleset's command (`app.cohort_turn`, `app.beer_run_roll`): the application composes
         the rulesets' commands, each bound to it (see ledger/rulesets `Commands`)."""
-        if name.startswith("__"):
+        if name.startswith("__") or name.startswith("_ruleset"):
             raise AttributeError(name)
-        for commands in rulesets.commands_of(self):
+        for commands in rulesets.commands_of(self, self._ruleset_id()):
             if hasattr(type(commands), name):
                 return getattr(commands, name)
         raise AttributeError(f"{type(self).__name__} has no command {name!r}")
+
+    def _ruleset_id(self) -> str | None:
+        """The campaign's own ruleset, whose commands are looked up (and imported) before any other's."""
+        if "_ruleset" not in self.__dict__:
+            try:
+                self.__dict__["_ruleset"] = self.campaign().ruleset
+            except Exception:  # no campaign yet (or a ledger that cannot say): look through them all
+                return None
+        return self.__dict__["_ruleset"]
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -217,6 +225,7 @@ class CampaignLedger(Application):
             reversals = undoing.reversals(t, units, undoing.find(units, key), cascade)
             return {"dry_run": dry_run, "detail": {"reverses": [r.unit.key for r in reversals]},
                     "reversed": [{"unit": r.unit.key, "entries": [r.unit.first, r.unit.entries[-1]],
+                                  "entry_range": [r.unit.first, r.unit.entries[-1]],
                                   "changes": r.lines} for r in reversals]}
         return self.preview(command) if dry_run else self.run(command, "undo")
 
@@ -231,6 +240,9 @@ class CampaignLedger(Application):
         """Compare a recorded round (or roll) with the same faces and other choices; --commit corrects a round.
 
         `changes` is the ruleset's own (a Relics round's Changes; `changes.sets` for a single roll)."""
+        from ledger import replay as replaying  # imported by the one command that replays
+        from ledger import replay_rolls
+
         if commit and self.command_key and (done := self.already_recorded(self.command_key, "replay")):
             return done  # a retried correction: the round it corrected has changed since, compare nothing
         found = replaying.find_unit(self, key)  # undone rounds too: a what-if, or played again

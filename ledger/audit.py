@@ -31,14 +31,15 @@ def audit(app: Any, anchor: str | None = None, chain_only: bool = False) -> dict
                               "broken_entry": None if broken is None else broken.entry,
                               "broken_by_anchor": bool(by_anchor), "broken_by_key": bool(by_key),
                               "signed_from": min(signatures) if signatures else None,
-                              "entries": recorder.max_notification_id() or 0,
+                              "entries": recorder.max_notification_id() or 0,  # a count: kept, see entry_count
+                              "entry_count": recorder.max_notification_id() or 0,
                               "overrides": [], "house_rules": [], "reversals": [],
                               "dice": {}, "undone_program_rolls": []}
     if chain_only:
         report["chain_only"] = True
     elif broken is None:
         _scan(app, report)
-        report["corrections"] = [{"entries": [first, last], "corrects": detail["corrects"]}
+        report["corrections"] = [{"entries": [first, last], "entry_range": [first, last], "corrects": detail["corrects"]}
                                  for first, last, _, _, detail in recorder.commands_saying("corrects")]
     return report
 

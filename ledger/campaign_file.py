@@ -167,3 +167,25 @@ def check_binding(conn: sqlite3.Connection, path: str, first_hash: str | None) -
 def _other_ledger(path: str) -> Unusable:
     return Unusable(f"{path} holds the read tables of another campaign's ledger, not of the PostgreSQL "
                     "ledger these settings reach; use that campaign's --db file, or a new file name.")
+
+
+def checked_and_stamped(path: str) -> bool:
+    """For a reader that needs no list of read tables (see projections/current.py): True when the
+    file passed `check` earlier in this process, or carries the stamp in its header and passes
+    `check` now; False for any other file, which the usual way checks. The header is read only
+    before SQLite holds the file: closing another descriptor of it would drop SQLite's locks."""
+    if os.path.realpath(path) in _PASSED:
+        return True
+    header = _header(path)
+    if not header.startswith(SQLITE_MAGIC) or _header_stamp(header)[0] != APPLICATION_ID:
+        return False
+    check(path, (), ledger_in_file=True)
+    return True
+
+
+def ledger_head(conn: sqlite3.Connection) -> tuple[int, str] | None:
+    """The newest entry of the ledger in this file and its chained hash (None when it holds none, or
+    when an entry lacks its hash): what a reader compares with what its read tables last verified."""
+    last = conn.execute("SELECT max(rowid) FROM stored_events").fetchone()[0]
+    head = conn.execute("SELECT entry, hash FROM ledger_chain ORDER BY entry DESC LIMIT 1").fetchone()
+    return (head[0], head[1]) if last is not None and head is not None and head[0] == last else None

@@ -6,7 +6,15 @@ into one `Error: ...` line and a non-zero exit, and nothing is appended.
 
 
 class LedgerError(Exception):
-    """A command was refused; its message is one sentence for the GM."""
+    """A command was refused; its message is one sentence for the GM. `rule` may name the rule that
+    refused it (a short id for scripts, `--json`'s "rule"); the CLI reads it from the sentence otherwise."""
+
+    rule: str | None = None
+
+    def __init__(self, *args: object, rule: str | None = None) -> None:
+        super().__init__(*args)
+        if rule is not None:
+            self.rule = rule
 
 
 class RuleViolation(LedgerError):

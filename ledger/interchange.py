@@ -150,7 +150,7 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
             app.close()
         _remove(scratch)
         raise
-    return {"entries": written, "checked": count}
+    return {"entries": written, "entry_count": written, "checked": count}  # `entries` (a count) kept for old scripts
 
 
 def _remove(scratch: str) -> None:

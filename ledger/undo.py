@@ -92,13 +92,13 @@ def filed(command: str, report: dict[str, Any], touched: set[tuple[str, str]]) -
 
 def round_commands() -> frozenset[str]:
     """The commands that play a round: their unit is `Name:round`, shared by the round's commands."""
-    return CORE_ROUND_COMMANDS.union(*(r.round_commands for r in rulesets.all_rulesets()))
+    return CORE_ROUND_COMMANDS.union(*(r.round_commands for r in rulesets.declared()))  # the command's own is
 
 
 def label(command: str, report: dict[str, Any]) -> str:
     """What the GM did, in a few words: the command and what it was about (`add pc Kira`)."""
     subject = next((report[k] for k in SUBJECTS if isinstance(report.get(k), str) and report[k]), "")
-    for ruleset in rulesets.all_rulesets():  # `supply roll Rope`, whichever way it was played
+    for ruleset in rulesets.declared():  # `supply roll Rope`, whichever way it was played
         command = command.removeprefix(ruleset.command_prefix) if ruleset.command_prefix else command
     return f"{command.replace('_', ' ')} {subject}".strip()
 
@@ -301,6 +301,7 @@ def listing(app: Any, limit: int | None = None) -> list[dict[str, Any]]:
         deps = [u.key for u in dependents(app, units, unit)]
         did = _did(app, unit)
         rows.append({"unit": unit.key, "first_entry": unit.first, "entries": [unit.first, unit.last],
+                     "entry_range": [unit.first, unit.last],  # `entries` (the same pair) is kept for old scripts
                      "commands": list(unit.commands), "did": did, "dependents": deps})
     return rows
 

@@ -9,13 +9,15 @@ from typing import Any, Iterator
 
 from sqlite_utils import Database
 
-from projections.runner import READ_TABLES, as_of, connect, rebuild
+from projections import rulesets, runner
+from projections.runner import as_of, connect, rebuild
 
 
 def matches_rebuild(app: Any, db: Database, last: int | None = None, verified: bool = False) -> list[str]:
     """Rebuild into a scratch file and name every read table that differs from this one (up to
     entry `last` only, for read tables that could not catch up: a read-only file). `verified`:
     the caller has just verified the whole chain, so the scratch rebuild need not again."""
+    rulesets.load_all()  # every read table is compared, another ruleset's (that should be empty) too
     if last is not None:
         with as_of(app, last) as fresh:
             return differing(db, fresh)
@@ -30,7 +32,7 @@ def matches_rebuild(app: Any, db: Database, last: int | None = None, verified: b
 
 def differing(db: Database, expected: Database) -> list[str]:
     """The read tables whose rows differ between two read files, each read in key order."""
-    return [table for table in READ_TABLES
+    return [table for table in runner.READ_TABLES
             if any(a != b for a, b in itertools.zip_longest(_rows(db, table), _rows(expected, table)))]
 
 

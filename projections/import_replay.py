@@ -6,9 +6,9 @@ from typing import Any, Iterator
 from uuid import UUID
 
 from ledger.errors import BadInput
-from projections import units
+from projections import rulesets, runner, units
 from projections.bulk import indexes_built_after
-from projections.runner import BATCH, NAME, READ_TABLES, apply_entry, connect, frozen, immediate
+from projections.runner import BATCH, NAME, apply_entry, connect, frozen, immediate
 
 
 def replay_check(app: Any, path: str) -> None:
@@ -17,9 +17,10 @@ def replay_check(app: Any, path: str) -> None:
     from ledger import campaign_file
 
     db = connect(path)
+    rulesets.load_all()  # an imported file's ruleset is known once its first entry is read
     aggregates: dict[UUID, Any] = {}
     try:
-        with immediate(db), frozen(db), indexes_built_after(db, READ_TABLES):
+        with immediate(db), frozen(db), indexes_built_after(db, runner.READ_TABLES):
             last = 0
             for n in _notifications(app):
                 _replay_one(app, db, aggregates, n)

@@ -145,7 +145,7 @@ def test_a_level_3_condition_incapacitates_only_the_actions_it_impacts(ad):
     ad(AD, "condition", "Mara", "Sprained Ankle", "--level", "2", "--impacts", "climb,Run")
     roll(ad, "climb", "--rating", "D6", "--faces", "1,1,1")  # level 2: a matter for the GM's position
     ad(AD, "worsen", "Mara", "Sprained Ankle")
-    sheet = ad.json(AD, "sheet", "Mara")[0]
+    sheet = ad.json(AD, "sheet", "Mara")
     assert sheet["conditions"] == [{"name": "Sprained Ankle", "level": 3, "impacts": ["climb", "run"],
                                     "incapacitates": ["climb", "run"]}]
     assert sheet["incapacitated_for"] == ["climb", "run"]
@@ -153,7 +153,7 @@ def test_a_level_3_condition_incapacitates_only_the_actions_it_impacts(ad):
                                                                       "D6", "--faces", "1,1,1")
     roll(ad, "talk", "--rating", "D6", "--faces", "1,1,1")  # not impacted
     ad(AD, "treat", "Mara", "Sprained Ankle")
-    assert ad.json(AD, "sheet", "Mara")[0]["conditions"] == []
+    assert ad.json(AD, "sheet", "Mara")["conditions"] == []
     roll(ad, "climb", "--rating", "D6", "--faces", "1,1,1")
 
 

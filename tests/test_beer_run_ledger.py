@@ -461,7 +461,7 @@ def test_the_campaign_names_its_categories(empty):
     empty(*br_cmd("character", "add", "Ann", "--ability", "body:Health=d6,Mind:Wits=d4"))
     assert "Physical is not a category of this campaign (Body, Mind)" in empty.refused(
         *br_cmd("character", "add", "Bob", "--ability", "Physical:Health=d6"))
-    assert empty.json(*br_cmd("sheet", "Ann"))[0]["abilities"] == {
+    assert empty.json(*br_cmd("sheet", "Ann"))["abilities"] == {
         "Body": [{"name": "Health", "size": 6, "start": 6}], "Mind": [{"name": "Wits", "size": 4, "start": 4}]}
 
 
@@ -473,7 +473,7 @@ def _commands(group, prefix=""):
             yield f"{prefix}{name}", command
 
 
-@pytest.mark.parametrize("name, command", list(_commands(cli.commands["beer-run"])))
+@pytest.mark.parametrize("name, command", list(_commands(cli.every_command()["beer-run"])))
 def test_every_beer_run_command_has_help_with_an_example_and_takes_json(name, command):
     assert command.help and "Example: campaign beer-run" in command.help, name
     assert any("--json" in p.opts for p in command.params), name

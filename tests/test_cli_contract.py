@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import cli
+from commands.lazy import subcommands
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _walk(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     """Every command path of the click tree, groups included."""
     found = [path]
-    for name, command in group.commands.items():
+    for name, command in subcommands(group).items():
         found += _walk(command, path + (name,)) if isinstance(command, click.Group) else [path + (name,)]
     return found
 
@@ -79,7 +80,7 @@ def test_a_missing_campaign_file_is_not_found_not_malformed(empty):
 def _command(path: tuple[str, ...]) -> click.Command:
     command: click.Command = cli
     for name in path:
-        command = command.commands[name]  # type: ignore[attr-defined]
+        command = subcommands(command)[name]  # type: ignore[arg-type]
     return command
 
 
@@ -91,13 +92,13 @@ def test_every_command_takes_json_and_answers_a_malformed_call_in_json(request, 
     result = t(*path, "--json", "--no-such-option", ok=False)
     assert result.exit_code == 2, result.output
     answer = json.loads(result.stdout)
-    assert answer == {"error": answer["error"], "code": 2} and "--json" not in answer["error"]
+    assert answer == {"error": answer["error"], "code": 2, "rule": None} and "--json" not in answer["error"]
     assert result.stderr.strip() == f"Error: {answer['error']}"
 
 
 def test_a_rules_refusal_under_json_is_json_on_stdout_and_the_error_line_on_stderr(table):
     result = table("pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom", "--json", ok=False)
-    assert json.loads(result.stdout) == {"error": "There is already a PC named Kira.", "code": 1}
+    assert json.loads(result.stdout) == {"error": "There is already a PC named Kira.", "code": 1, "rule": "already-exists"}
     assert result.stderr == "Error: There is already a PC named Kira.\n"
 
 
@@ -180,3 +181,162 @@ def test_the_rolls_of_a_character_the_campaign_lacks_are_not_found_not_an_empty_
     assert t.json("action-dice", "rolls", "Mara") == []
     refused = t("--json", "action-dice", "rolls", "Nobody", ok=False)
     assert refused.exit_code == 1 and "no character named 'Nobody'" in refused.stdout
+
+
+def test_the_command_index_is_current_and_help_lists_every_command_without_importing_one():
+    """`campaign --help` reads commands/index.py; a module's command missing from it (or moved)
+    is named with the line to write (or run `python3 -m commands.index`)."""
+    from commands import index
+
+    built = index.build()
+    missing = [index.line(name, *entry) for name, entry in built.items() if index.INDEX.get(name) != entry]
+    assert not missing and set(index.INDEX) == set(built), "\n".join(missing) or set(index.INDEX) - set(built)
+    code = ("import sys, cli; from click.testing import CliRunner; from commands.index import INDEX;"
+            "out = CliRunner().invoke(cli.cli, ['--help']).output;"
+            "print(sorted({m for m, _ in INDEX.values()} & set(sys.modules))); print(out)")
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    imported, help_text = run.stdout.split("\n", 1)
+    assert imported == "[]"
+    listed = [line.split()[0] for line in help_text.split("Commands:\n", 1)[1].splitlines() if line.startswith("  ")]
+    assert listed == sorted(built)
+
+
+# --- global options anywhere, the rule that refused, and what a write's JSON carries ---------------
+
+def test_global_options_are_taken_after_the_command_name_too(table, tmp_path):
+    before = table.json("pools")
+    moved = CliRunner().invoke(cli, ["pools", "--db", table.path, "--json"])
+    assert moved.exit_code == 0, moved.output
+    assert json.loads(moved.stdout) == before
+    written = CliRunner().invoke(cli, ["pc", "add", "Ash", "--expertise", "Phantom=2", "--primary", "Phantom",
+                                       f"--db={table.path}", "--key", "k-ash", "--json"])
+    assert written.exit_code == 0, written.output
+    assert json.loads(written.stdout)["key"] == "k-ash"
+    assert table.json("sheet", "Ash")["name"] == "Ash"
+    literal = CliRunner().invoke(cli, ["--db", table.path, "note", "--", "--db is my favourite option"])
+    assert literal.exit_code == 0, literal.output  # after `--`, an argument stays an argument
+    assert "--db is my favourite option" in table("history", "--limit", "1").stdout
+
+
+@pytest.mark.parametrize("args, rule", [
+    (("pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"), "already-exists"),
+    (("cohort-turn", "Nobody", "--faces", "1,2,3"), "unknown-challenge"),
+    (("undo", "No Such Unit:9", "--yes"), "unknown-unit"),
+    (("push", "Kira"), "not-stressed-out"),
+    (("statement", "gold"), "unknown-balance"),
+    (("beer-run", "sheet"), "wrong-ruleset"),
+    (("trait", "add", "Kira", "Odd", "+9 / 1x"), None),
+    (("history", "--limit", "0"), None),
+])
+def test_a_refusal_under_json_names_the_rule_that_refused_it(table, args, rule):
+    result = table(*args, "--json", ok=False)
+    answer = json.loads(result.stdout)
+    assert set(answer) == {"error", "code", "rule"} and answer["rule"] == rule, answer
+    assert answer["code"] == (2 if rule is None else 1)
+
+
+def test_an_unfinished_turn_is_the_rule_turn_unfinished(table):
+    table("challenge", "open", "Wall", "--threat", "Minor", "--type", "Phantom", "--rating", "2")
+    table("cohort-turn", "Guards", "--leader", "Kira")  # the pool waits for its roll
+    answer = json.loads(table("cohort-turn", "Wall", "--leader", "Bo", "--json", ok=False).stdout)
+    assert answer["rule"] == "turn-unfinished" and answer["code"] == 1
+
+
+def test_a_missing_file_is_the_rule_no_campaign_file(empty):
+    assert json.loads(empty("sheet", "--json", ok=False).stdout)["rule"] == "no-campaign-file"
+
+
+def test_every_rule_id_is_listed_in_the_readme():
+    from commands import refusals
+
+    readme = (ROOT / "README.md").read_text().split("### The CLI contract", 1)[1].split("\n### ", 1)[0]
+    ids = {rule for rule, _ in refusals.SENTENCES} | set(refusals.BY_CLASS.values()) | {"failed", "aborted"}
+    listed = lambda rule: (f"`{rule.split('{}')[0]}" if rule.endswith("{}") else f"{rule.split('{}')[1]}`") \
+        if "{}" in rule else f"`{rule}`"
+    missing = sorted(i for i in ids if listed(i) not in readme)
+    assert missing == [], missing
+
+
+def test_a_turn_reports_its_tally_and_the_tides(table):
+    report = table.json("cohort-turn", "Guards", "--leader", "Kira", "--assist", "Bo", "--faces", "1,6,6,5,2")
+    tally = report["tally"]
+    assert report["entries"] == sorted(report["entries"]) and all(isinstance(e, int) for e in report["entries"])
+    assert tally["side"] == "cohort" and tally["faces"] == [1, 6, 6, 5, 2] and tally["results"] == [1, 6, 6, 5, 2]
+    assert (tally["successes"], tally["botches"], tally["disaster"]) == (2, 1, False)
+    assert tally["tides"] == {"destiny": 0, "doom": 1, "destiny_lost_to_cap": 0}  # the botch: 1 Doom
+    waiting = table.json("challenge-turn", "Guards")
+    assert waiting["tally"] is None and waiting["entries"]
+    rolled = table.json("roll", "Guards", "--faces", "2,2")
+    assert rolled["tally"]["side"] == "challenge" and rolled["tally"]["results"] == [4, 4, 2, 2]
+    assert rolled["tally"]["tides"] is None
+
+
+def test_a_beer_run_roll_reports_its_pairs_upper_hand_and_kept_successes(tmp_path):
+    from tests.conftest import Table
+
+    t = Table(tmp_path / "br.db")
+    t("demo", "--system", "beer-run")
+    t("beer-run", "conflict", "open", "Bar", "--side", "Ann", "--side", "Bouncer")
+    t("beer-run", "goal", "Bar", "Ann", "get a beer")
+    t("beer-run", "goal", "Bar", "Bouncer", "throw her out")
+    first = t.json("beer-run", "roll", "Bar", "Ann", "--faces", "5,4,3")
+    assert first["comparisons"] == [] and first["entries"]
+    second = t.json("beer-run", "roll", "Bar", "Bouncer", "--faces", "6,2", "--penalty-faces", "3")
+    [compared] = second["comparisons"]
+    assert compared["side"] == "Ann" and compared["opponent"] == "Bouncer" and compared["kind"] == "opposed"
+    assert compared["pairs"][0] == [5, 6] and compared["upper_hand"] == "Bouncer"
+    assert compared["kept"] == [2, 1] and compared["scored"] == [3, 1]
+
+
+def test_a_sheet_of_one_is_an_object_and_of_all_a_list(table):
+    assert table.json("sheet", "kira")["name"] == "Kira"
+    assert [s["name"] for s in table.json("sheet")] == ["Kira", "Bo"]
+
+
+def test_entries_is_never_a_count_or_a_pair_without_a_name_saying_so(table):
+    table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "2,2,2,2,2")
+    [unit] = [u for u in table.json("undo", "--list") if u["unit"] == "Guards:1"]
+    assert unit["entry_range"] == [unit["entries"][0], unit["entries"][-1]]
+    audit = table.json("audit")
+    assert audit["entry_count"] == table.entries()
+    assert table.json("rebuild")["entry_count"] == table.entries()
+    statement = table.json("statement", "doom")
+    assert statement["changes"] == statement["entries"] and all("entry" in row for row in statement["changes"])
+
+
+LEAVES = [p for p in COMMAND_PATHS if p and not isinstance(_command(p), click.Group)]
+
+
+def _arguments(path: tuple[str, ...]) -> list[str]:
+    """A word for each required argument (what a GM types without a campaign behind it)."""
+    return ["X" for p in _command(path).params if isinstance(p, click.Argument) and p.required
+            for _ in range(max(p.nargs, 1))]
+
+
+@pytest.mark.parametrize("path", [p for p in LEAVES if p not in (("new",), ("demo",))], ids=" ".join)
+def test_every_command_refused_under_json_answers_error_code_and_rule(empty, path):
+    """Without a campaign file every command but `new` and `demo` is refused: one JSON value on stdout
+    (`action-dice difficulty` needs no campaign: it is refused a rating that is not one)."""
+    words = ["X"] if path == ("action-dice", "difficulty") else _arguments(path)
+    result = empty(*path, *words, "--json", ok=False)
+    assert result.exit_code in (1, 2), result.output
+    answer = json.loads(result.stdout)
+    assert set(answer) == {"error", "code", "rule"} and answer["code"] == result.exit_code
+    assert (answer["rule"] is None) == (result.exit_code == 2), answer
+    assert result.stderr.strip() == f"Error: {answer['error']}"
+
+
+def _a_typed_option(path: tuple[str, ...]) -> click.Option | None:
+    """An option whose value click parses (a number, a choice), if the command has one."""
+    return next((p for p in _command(path).params if isinstance(p, click.Option) and not p.is_flag
+                 and not p.count and isinstance(p.type, (click.types.IntParamType, click.Choice))), None)
+
+
+@pytest.mark.parametrize("path", [p for p in LEAVES if _a_typed_option(p) is not None], ids=" ".join)
+def test_every_command_answers_a_malformed_value_with_exit_2_and_no_rule(empty, path):
+    option = _a_typed_option(path)
+    result = empty(*path, *_arguments(path), option.opts[0], "not-a-value", "--json", ok=False)
+    assert result.exit_code == 2, result.output
+    assert json.loads(result.stdout)["rule"] is None

@@ -174,7 +174,7 @@ def test_two_processes_playing_one_campaign_at_once(table, tmp_path):
     # Every landed trait and PC is on the sheets; every refused one is not.
     traits = {r["name"] for r in records if r["kind"] == "trait"}
     landed_traits = {r["name"] for r in landed if r["kind"] == "trait"}
-    [kira] = table.json("sheet", "Kira")
+    kira = table.json("sheet", "Kira")
     assert {t["name"] for t in kira["traits"]} == landed_traits
     assert landed_traits <= traits
     pcs = {r["name"] for r in records if r["kind"] == "pc"}

@@ -211,7 +211,7 @@ def test_contest_advantage_is_one_position_and_nobody_is_at_disadvantage(gate):
 def test_stress_and_vitality_round_down_only_at_the_end(empty, level, will, fort, stress, vitality):
     empty("new", "R", "--ruleset", "decision-2d6")
     empty(*D, "pc-add", "Ann", "--level", str(level), "--will", str(will), "--fort", str(fort))
-    sheet = empty.json(*D, "sheet", "Ann")[0]
+    sheet = empty.json(*D, "sheet", "Ann")
     assert (sheet["stress"], sheet["vitality"]) == (stress, vitality)
 
 

@@ -58,7 +58,7 @@ def test_the_campaign_is_usable_again_reads_writes_and_a_clean_audit(broken):
 
 
 def _traits(t: Table, pc: str = "Kira") -> set[tuple[str, str]]:
-    return {(x["name"], x["modifier"]) for x in t.json("sheet", pc)[0]["traits"]}
+    return {(x["name"], x["modifier"]) for x in t.json("sheet", pc)["traits"]}
 
 
 def test_undo_of_the_second_trait_gives_the_first_back_to_the_sheet(tmp_path):
@@ -78,9 +78,9 @@ def test_undo_of_the_second_trait_gives_the_first_back_to_the_sheet(tmp_path):
 def test_an_undone_trait_leaves_the_sheet(tmp_path):
     t = Table(tmp_path / "demo.db")
     t("demo")
-    before = t.json("sheet", "Kira")[0]["traits"]
+    before = t.json("sheet", "Kira")["traits"]
     t("trait", "add", "Kira", "Lucky", "+1 / 1d")
     assert ("Lucky", "+1 / 1d") in _traits(t)
     t("undo", "--yes")
-    assert t.json("sheet", "Kira")[0]["traits"] == before
+    assert t.json("sheet", "Kira")["traits"] == before
     assert t.json("audit")["clean"]

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from cli import cli
+from commands.lazy import subcommands
 from tests.conftest import Table
 
 RULESET_GROUPS = ("beer-run", "action-dice", "decision-2d6")
@@ -37,7 +38,7 @@ VALUES = st.one_of(st.sampled_from(PLAIN), st.sampled_from(PLAIN), st.sampled_fr
 def _commands(group: click.Group = cli, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
     """Every leaf command of the CLI with its path, e.g. (("beer-run", "intensity"), command)."""
     found = []
-    for name, command in sorted(group.commands.items()):
+    for name, command in sorted(subcommands(group).items()):
         if isinstance(command, click.Group):
             found += _commands(command, path + (name,))
         elif path + (name,) not in SKIPPED:

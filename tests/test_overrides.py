@@ -62,7 +62,7 @@ def test_a_house_rule_applies_from_its_entry_on_and_history_shows_when(table):
     line = table.json("history", "--limit", "1")[0]["line"]
     assert line == "House rule: stressed_out_at is now 6 (was 10): a grittier campaign"
     _round(table, "Kira=4")
-    assert table.json("sheet", "Kira")[0]["status"] == "Stressed Out"  # 8 Stress, under the new rule
+    assert table.json("sheet", "Kira")["status"] == "Stressed Out"  # 8 Stress, under the new rule
     assert [h["rule"] for h in table.json("audit")["house_rules"]] == ["stressed_out_at"]
 
 

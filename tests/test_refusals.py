@@ -166,7 +166,7 @@ def test_a_stress_distribution_must_add_up_and_name_the_cohort(table):
 
 def test_a_stressed_out_pc_contributes_nothing_until_it_pushes_the_limit(traited):
     stress_out(traited, "Bo")
-    assert traited.json("sheet", "Bo")[0]["status"] == "Stressed Out"
+    assert traited.json("sheet", "Bo")["status"] == "Stressed Out"
     for args in (["--assist", "Bo"], ["--trait", "Bo:Steady"]):
         assert "Bo is Stressed Out" in traited.refused("cohort-turn", "Guards", *args)
     traited("push", "Bo")
@@ -183,7 +183,7 @@ def test_a_pc_out_of_the_game_is_refused_everything(table):
         table("cohort-turn", "Storm", "--leader", "Kira", "--faces", "2,2,3,3,4")
         table("challenge-turn", "Storm", "--faces", ",".join(["6"] * 10), "--stress", "Bo=10")
         table("push", "Bo")
-    sheet = table.json("sheet", "Bo")[0]
+    sheet = table.json("sheet", "Bo")
     assert (sheet["agony"], sheet["status"]) == (5, "out of the game")
     assert "out of the game for good" in table.refused("cohort-turn", "Storm", "--assist", "Bo")
     assert "out of the game for good" in table.refused("push", "Bo")

@@ -46,7 +46,7 @@ class Heist(Table):
         return [r["line"] for r in self.json("history") if r["entry"] > entry]
 
     def traits(self, pc: str) -> list[str]:
-        return [x["name"] for x in self.json("sheet", pc)[0]["traits"]]
+        return [x["name"] for x in self.json("sheet", pc)["traits"]]
 
     def after(self, previous: str) -> None:
         """Chapters run in order on one campaign: skip when the one before did not finish."""
@@ -460,11 +460,11 @@ def test_the_hand_of_doom_stressing_out_everyone_ends_the_scene(table):
 def test_a_trait_that_lasts_the_scenario_ends_with_it(table):
     table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "1,1,2,2,3")  # -2: a Disaster
     table("disaster-trait", "Guards", "Shaken", "-1 / 1d", "--on", "Kira", "--lasts", "scenario")
-    assert [x["name"] for x in table.json("sheet", "Kira")[0]["traits"]] == ["Shaken"]
+    assert [x["name"] for x in table.json("sheet", "Kira")["traits"]] == ["Shaken"]
     table("challenge-turn", "Guards", "--faces", "2,2,2,2")
     lines = [r["line"] for r in table.json("scenario", "start", "The next night")["history"]]
     assert "Kira's temporary trait Shaken ends" in lines
-    assert table.json("sheet", "Kira")[0]["traits"] == []
+    assert table.json("sheet", "Kira")["traits"] == []
 
 
 def test_a_challenge_split_off_in_an_event_belongs_to_that_event(table):

@@ -61,6 +61,7 @@ def test_commit_appends_a_reversal_and_the_corrected_round(demo):
     assert any("round 3: Cohort dice show [6, 6, 2, 3, 4]" in line for line in lines)
     audit = demo.json("audit")
     assert audit["clean"] and audit["corrections"] == [{"entries": [entries + 1, demo.entries()],
+                                                         "entry_range": [entries + 1, demo.entries()],
                                                          "corrects": [55, 61]}]
     assert _rounds(demo)[-1] == "Vault Guards:3"
 

@@ -79,7 +79,7 @@ def test_undoing_an_action_dice_condition_keeps_the_other_conditions_in_their_or
                                    ("action-dice", "condition", "Mara", "Ache", "--level", "1", "--impacts", "run"),
                                    ("action-dice", "worsen", "Mara", "Zed")])
     t("undo", "--yes")
-    [sheet] = t.json("action-dice", "sheet", "Mara")
+    sheet = t.json("action-dice", "sheet", "Mara")
     assert [(c["name"], c["level"]) for c in sheet["conditions"]] == [("Zed", 1), ("Ache", 1)]
 
 

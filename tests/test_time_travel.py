@@ -36,9 +36,9 @@ def test_the_statement_answers_why_doom_is_what_it_is(demo):
 
 
 def test_a_sheet_at_an_entry_is_the_sheet_as_it_stood(demo):
-    assert demo.json("sheet", "Bo", "--at", "50")[0]["status"] == "Stressed Out"
-    assert demo.json("sheet", "Bo", "--at", "48")[0]["stress"] == 5
-    assert demo.json("sheet", "Bo")[0]["stress"] == 0
+    assert demo.json("sheet", "Bo", "--at", "50")["status"] == "Stressed Out"
+    assert demo.json("sheet", "Bo", "--at", "48")["stress"] == 5
+    assert demo.json("sheet", "Bo")["stress"] == 0
     assert [s["name"] for s in demo.json("sheet", "--at", "4")] == ["Kira"]
 
 
@@ -73,4 +73,4 @@ def test_every_ruleset_shows_its_own_sheets_and_pools_now_and_at_an_entry(tmp_pa
     archive = Table(tmp_path / "archive.db")
     archive("demo", "--system", "action-dice")
     assert "keeps no pools" in archive("pools").stdout
-    assert archive.json("sheet", "Mara", "--at", "5")[0]["conditions"] == []
+    assert archive.json("sheet", "Mara", "--at", "5")["conditions"] == []

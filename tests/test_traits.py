@@ -54,7 +54,7 @@ def test_a_ledger_written_before_trait_limits_still_loads_and_plays(tmp_path):
     t = Table(tmp_path / "old.db")
     t("import", str(FIXTURE))
     assert t.json("audit")["clean"]
-    kira = t.json("sheet", "Kira")[0]
+    kira = t.json("sheet", "Kira")
     assert {x["name"] for x in kira["traits"]} == {"Shadowstep", "Smoke Bomb"}
     t("cohort-turn", "Vault Guards", "--trait", "Kira:Shadowstep", "--faces", "6,6,2,3,4", "--best")
     assert t.json("status")["challenges"] == []

@@ -8,11 +8,11 @@ Rulesets are found as the packages beside this module, and as the entry points o
 from __future__ import annotations
 
 import importlib
+import itertools
 import pkgutil
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from types import ModuleType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 GROUP = "campaign_ledger.rulesets"
 
@@ -35,6 +35,13 @@ class Ruleset:
     replay_round: str = ""  # "module": a round's replay (compare, recorded_choices, changed, play_on)
     replay_roll: str = ""  # "module:function(event)": how a recorded roll plays again, or None
     audit: str = ""  # "module": `leader(event)` and `roller(event, leaders)` say who threw its dice
+    # Its read side projects the core Campaign's events, so every campaign's read tables hold its rows
+    # (Relics' Destiny and Doom balances): it is imported for a campaign of any ruleset.
+    read_by_every_campaign: bool = False
+    # The CLI's views of it: the module (a full dotted name, under commands/) with `sheets(db)`,
+    # `pools(db)`, `sheets_text(rows)`, `pools_text(value)`, that `campaign sheet`, `pools` and `demo` show.
+    views: str = ""
+    is_default: bool = False  # what `campaign new` and `demo` play without --ruleset / --system
     # "module:function(name) -> id": the things a GM's note can be about (`campaign note --about`).
     named: tuple[str, ...] = ()
     # Modules moved since ledgers were written: old dotted name -> module name in the package.
@@ -44,6 +51,11 @@ class Ruleset:
     def attribute(self, path: str) -> Any:
         module, _, name = path.partition(":")
         return getattr(importlib.import_module(f"{self.package}.{module}"), name)
+
+    def cli_views(self) -> Any:
+        """The CLI module that shows its sheets and pools (see `views`; the default ruleset's when it
+        declares none, as a toy ruleset may)."""
+        return importlib.import_module(self.views or find(default_id()).views)
 
     def version_of(self, version: str | None) -> str:
         """The rules version a new campaign takes: the one asked for, if this ruleset has it."""
@@ -75,27 +87,54 @@ class Commands:
 
 
 def find(ruleset_id: str) -> Ruleset:
-    """The ruleset a campaign is made with; a GM's typo gets the list."""
+    """The ruleset a campaign is made with; a GM's typo gets the list. The packages beside this
+    module answer without the plug-ins' entry points being read."""
     from ledger.errors import BadInput
 
+    load()
+    if ruleset_id in _REGISTERED:
+        return _REGISTERED[ruleset_id]
     for ruleset in all_rulesets():
         if ruleset.id == ruleset_id:
             return ruleset
     raise BadInput(f"'{ruleset_id}' is not a ruleset; choose one of {', '.join(ids())}.")
 
 
+def default_id() -> str:
+    """The ruleset a campaign is played under when none is named."""
+    load()
+    return next((r.id for r in _REGISTERED.values() if r.is_default), next(iter(_REGISTERED)))
+
+
+def demo_ids() -> list[str]:
+    """The rulesets with a demo campaign (named, not imported)."""
+    return [r.id for r in all_rulesets() if r.demo]
+
+
 def ids() -> list[str]:
     return [r.id for r in all_rulesets()]
 
 
-def commands_of(app: Any) -> list[Commands]:
-    """Every ruleset's commands bound to `app`, made once per application (and again for a
-    ruleset registered since)."""
+def commands_of(app: Any, first: str | None = None) -> Iterator[Commands]:
+    """The rulesets' commands bound to `app`, each made once per application: the ruleset `first`
+    (the campaign's own) before any other, and the others (imported) only if still asked for."""
     bound = app.__dict__.setdefault("_ruleset_commands", {})
-    for ruleset in all_rulesets():
+    own = [find(first)] if first is not None and first in ids_declared() else []
+    for ruleset in itertools.chain(own, (r for r in _declared_then_plugins() if r not in own)):  # lazily
         if ruleset.id not in bound:
             bound[ruleset.id] = ruleset.attribute(ruleset.commands)(app)
-    return list(bound.values())
+        yield bound[ruleset.id]
+
+
+def ids_declared() -> list[str]:
+    return [r.id for r in declared()]
+
+
+def _declared_then_plugins() -> Iterator[Ruleset]:
+    """The rulesets declared so far, then any an installed plug-in adds (read only when asked)."""
+    seen = declared()
+    yield from seen
+    yield from (r for r in all_rulesets() if r not in seen)
 
 
 def audit_hooks() -> list[Any]:
@@ -113,7 +152,9 @@ def demos() -> dict[str, tuple[str, Callable[[Any], None]]]:
 
 
 _REGISTERED: dict[str, Ruleset] = {}
-_loaded = False
+_loaded = False  # the packages beside this module are declared
+_plugged = False  # and the installed plug-ins (entry points) too
+_MOVED: set[str] = set()  # old module names already pointed at their new homes
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -121,18 +162,33 @@ def register(ruleset: Ruleset) -> Ruleset:
     if _REGISTERED.get(ruleset.id, ruleset) != ruleset:
         raise ValueError(f"Two rulesets declare the id {ruleset.id!r}.")
     _REGISTERED[ruleset.id] = ruleset
-    if _loaded:  # declared after the others loaded (a plug-in imported late): its old names now
-        _register_moved(ruleset)
+    _register_moved(ruleset)
     return ruleset
 
 
 def all_rulesets() -> list[Ruleset]:
+    """Every ruleset: those beside this module and the installed plug-ins."""
+    global _plugged
+    load()
+    if not _plugged:
+        _plugged = True
+        from importlib.metadata import entry_points  # read only when every ruleset is asked for
+
+        for point in entry_points(group=GROUP):
+            point.load()
+    return list(_REGISTERED.values())
+
+
+def declared() -> list[Ruleset]:
+    """The rulesets declared so far: the packages beside this module, and the plug-ins imported
+    (a campaign's own plug-in is, once it plays), without reading every plug-in's entry point."""
     load()
     return list(_REGISTERED.values())
 
 
 def load() -> None:
-    """Import every ruleset package once: those beside this module, then installed plug-ins."""
+    """Declare the ruleset packages beside this module, once. A package's `__init__` only declares
+    its ruleset: its aggregates and commands are imported when a campaign of it plays."""
     global _loaded
     if _loaded:
         return
@@ -140,18 +196,30 @@ def load() -> None:
     for info in pkgutil.iter_modules(__path__, f"{__name__}."):
         if info.ispkg:
             importlib.import_module(info.name)
-    for point in entry_points(group=GROUP):
-        point.load()
-    for ruleset in _REGISTERED.values():
-        _register_moved(ruleset)
 
 
 def _register_moved(ruleset: Ruleset) -> None:
-    """Old module names resolve to the modules now holding their classes (eventsourcing's topics)."""
+    """Old module names resolve to the modules now holding their classes (eventsourcing's topics),
+    each imported only when a stored event names it."""
     from eventsourcing.utils import register_topic
 
     for old, new in ruleset.moved.items():
-        register_topic(old, importlib.import_module(f"{ruleset.package}.{new}"))
+        if old not in _MOVED:
+            _MOVED.add(old)
+            register_topic(old, _Moved(f"{ruleset.package}.{new}"))
+
+
+class _Moved:
+    """Stands for a moved module in eventsourcing's topic cache: it has the module's name (for
+    topics of its submodules) and hands out the module's classes, importing it on first use."""
+
+    def __init__(self, name: str) -> None:
+        self.__name__ = name
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(importlib.import_module(self.__name__), name)
 
 
 def moved_topics() -> dict[str, type]:

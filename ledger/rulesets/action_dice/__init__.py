@@ -3,6 +3,7 @@ from ledger.rulesets import Ruleset, register
 
 RULESET = register(Ruleset(
     "action-dice", __name__,
+    views="commands.action_dice_views",
     commands="commands:ActionDiceCommands",
     settings=("features_limit",), check_settings_with="commands:check_campaign_settings",
     demo="commands:play_demo", demo_name="The Drowned Archive",

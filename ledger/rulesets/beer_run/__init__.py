@@ -3,6 +3,7 @@ from ledger.rulesets import Ruleset, register
 
 RULESET = register(Ruleset(
     "beer-run", __name__,
+    views="commands.beer_run_views",
     commands="commands:BeerRunCommands",
     settings=("categories", "intensity", "dead_strike_back"), check_settings_with="play:check_settings",
     demo="commands:play_demo", demo_name="The Beer Run",

@@ -156,7 +156,17 @@ def roll_pool(t: Table, c: BeerRunConflict, side: str, base: Sequence[str], extr
     if all(s in c.rolls for s in c.acting()):
         _compare_round(t, c)
     return {"side": side, "abilities": names, "dice": list(dice), "situation": list(situation),
-            "faces": own, "penalty": list(penalty), "penalty_faces": pen, "cost": cost, "paid": paid}
+            "faces": own, "penalty": list(penalty), "penalty_faces": pen, "cost": cost, "paid": paid,
+            "comparisons": comparisons(c)}
+
+
+def comparisons(c: BeerRunConflict) -> list[dict[str, Any]]:
+    """The comparisons this roll completed (none until every side has rolled), as `--json` shows
+    them: each pair of faces, who has the upper hand, and the successes each side keeps."""
+    fields = ("side", "opponent", "faces", "opponent_faces", "pairs", "scored", "kept", "upper_hand")
+    done = [e for e in c.pending_events if type(e).__name__ in ("Compared", "SituationRolled")]
+    return [{"kind": "situation" if type(e).__name__ == "SituationRolled" else "opposed",
+             **{k: getattr(e, k, None) for k in fields}, "round": e.round} for e in done]
 
 
 def _strikes(c: BeerRunConflict, side: str) -> bool:

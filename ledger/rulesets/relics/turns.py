@@ -21,6 +21,7 @@ from ledger.rulesets.relics.huddle import (  # noqa: F401  (the turn's steps, fo
 from ledger.rulesets.relics.outcome import (  # noqa: F401
     distribute, end_round, everyone_stressed_out, facing, tally_turn)
 from ledger.table import Table
+from ledger.rulesets.relics.tally import tally_of
 
 
 @dataclass(frozen=True)
@@ -144,8 +145,9 @@ def advance(t: Table, ch: Challenge, throw: Throw, placing: Placing, stress: dic
         if stress is not None or len(t.pcs_in_game()) == 1:
             distribute(t, ch, stress)
     report.update(phase=ch.phase, resolved=ch.resolved, rating=ch.rating,
-                  destiny=t.campaign.destiny, doom=t.campaign.doom)
+                  destiny=t.campaign.destiny, doom=t.campaign.doom, tally=tally_of(t, ch, report["pool"]))
     return report
+
 
 
 # --- A program roll is a fact (issue: a refused command must not let the dice be thrown again) ----

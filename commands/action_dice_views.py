@@ -1,0 +1,124 @@
+"""Action dice (seed 003): what a GM reads: sheets, the roll log, the difficulty ladder; `campaign
+sheet` and `demo` show an action-dice campaign through `sheets` (it keeps no pools)."""
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from commands.action_dice import action_dice
+from commands.plumbing import emit, json_option, known_character, only_ruleset, read_view, sheet_view
+
+
+HAS_POOLS = False
+
+
+def sheets(db: Any, name: str | None = None) -> list[dict[str, Any]]:
+    from projections.rulesets.action_dice import tables
+    return tables.sheets(db, name)
+
+
+def pools(db: Any) -> list:
+    return []
+
+
+def pools_text(_: Any) -> str:
+    return "An action-dice campaign keeps no pools; see `campaign action-dice sheet`."
+
+
+def sheets_text(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "No characters yet."
+    blocks = []
+    for r in rows:
+        lines = [f"{r['name']}  ({r['rolls']} {'roll' if r['rolls'] == 1 else 'rolls'})",
+                 "  Assets: " + (", ".join(f"{a} d{d}" for a, d in r["assets"].items()) or "none"),
+                 "  Features: " + (", ".join(r["features"]) or "none")]
+        lines += [f"  Condition {c['name']}: level {c['level']}, impacts {', '.join(c['impacts']) or 'no action'}"
+                  for c in r["conditions"]]
+        if r["incapacitated_for"]:
+            lines.append(f"  Incapacitated for: {', '.join(r['incapacitated_for'])} (until treated)")
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks)
+
+
+def rolls_text(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "No action rolls yet."
+    lines = []
+    for r in rows:
+        dice = " ".join(f"d{d}={f}" for d, f in zip(r["dice"], r["faces"]))
+        test = f" (test {'passed' if r['succeeded'] else 'failed'})" if r["test"] else ""
+        override = f"  GM override: {r['gm_override']}" if r["gm_override"] is not None else ""
+        lines.append(f"#{r['entry']}  {r['character']} {r['action']}  difficulty {r['difficulty']}  {dice}  "
+                     f"{r['successes']} -> {r['outcome']}{test}{override}")
+    return "\n".join(lines)
+
+
+def difficulty_text(rows: list[dict[str, Any]]) -> str:
+    def line(r: dict[str, Any]) -> str:
+        position = ", ".join(f"{r[k]} {k[:-1] if r[k] == 1 else k}" for k in ("advantages", "disadvantages") if r[k])
+        return f"{r['rating']}: base {r['base']}" + (f", {position}" if position else "") \
+            + f" -> difficulty {r['difficulty']}"
+    return "\n".join(line(r) for r in rows)
+
+
+@action_dice.command("difficulty")
+@click.argument("rating", required=False)
+@click.option("--difficulty", type=int, help="The GM's pick for ++ (7-10).")
+@click.option("--advantage", "advantages", count=True, help="A circumstance in the character's favour.")
+@click.option("--disadvantage", "disadvantages", count=True, help="A circumstance against the character.")
+@json_option
+@click.pass_context
+def action_dice_difficulty(ctx: click.Context, rating: str | None, difficulty: int | None,
+                           advantages: int, disadvantages: int) -> None:
+    """Show the difficulty a challenge rating gives (without a rating: the whole ladder). Records nothing.
+
+    Example: campaign action-dice difficulty D8 --disadvantage
+    """
+    from ledger.rulesets.action_dice import rules
+    from ledger.rulesets.action_dice.commands import base_difficulty
+
+    if rating is None and difficulty is None:
+        ladder = [(r.value, None) for r in rules.ChallengeRating if r is not rules.ChallengeRating.PLUS]
+        ladder += [("++", d) for d in range(7, rules.MAX_DIFFICULTY + 1)]
+    else:
+        ladder = [(rating, difficulty)]
+    rows = []
+    for r, chosen in ladder:
+        rated, base = base_difficulty(r, chosen)
+        rows.append({"rating": rated or "-", "base": base, "advantages": advantages,
+                     "disadvantages": disadvantages,
+                     "difficulty": rules.action_difficulty(base, advantages, disadvantages)})
+    emit(ctx, rows, difficulty_text)
+
+
+@action_dice.command("sheet")
+@click.argument("name", required=False)
+@json_option
+@click.pass_context
+def action_dice_sheet(ctx: click.Context, name: str | None) -> None:
+    """Show the character sheets (or one): assets, features, conditions, incapacitation.
+
+    Example: campaign action-dice sheet Mara
+    """
+    sheet_view(ctx, "action-dice", name, sheets, sheets_text)
+
+
+@action_dice.command("rolls")
+@click.argument("name", required=False)
+@click.option("--limit", type=click.IntRange(1, 10**9), default=None, help="Only the last N rolls.")
+@json_option
+@click.pass_context
+def action_dice_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:
+    """Show the action rolls (or one character's): dice, faces, difficulty and outcome.
+
+    Example: campaign action-dice rolls Mara --limit 5
+    """
+    from projections.rulesets.action_dice import tables as read
+
+    def query(app: Any, db: Any) -> list:
+        only_ruleset(db, "action-dice")
+        known_character(name, read.sheets(db, name))
+        return read.rolls(db, name, limit)
+    read_view(ctx, query, rolls_text)

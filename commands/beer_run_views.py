@@ -1,0 +1,188 @@
+"""Beer Run (seed 002): what a GM reads: sheets, pools, the Intensity statement, conflicts and what
+each waits for; `campaign sheet` and `pools` show a beer-run campaign through `sheets` and `pools`."""
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from commands.beer_run import beer_run
+from commands.plumbing import json_option, only_ruleset, read_view, sheet_view
+
+
+def sheets(db: Any, name: str | None = None) -> list[dict[str, Any]]:
+    from projections.rulesets.beer_run import tables
+    return tables.sheets(db, name)
+
+
+def pools(db: Any) -> list[dict[str, Any]]:
+    from projections.rulesets.beer_run import tables
+    return tables.pools(db)
+
+
+# --- text ------------------------------------------------------------------------------------------
+
+def br_die(size: int) -> str:
+    return f"d{size}" if size > 0 else "gone"
+
+
+def br_held(dice: list[dict], lasting_word: bool = False) -> str:
+    if lasting_word:
+        return ", ".join(f"d{d['size']} ({'lasting' if d['lasting'] else 'next roll'})" for d in dice) or "none"
+    return ", ".join(f"d{d['size']} x{d['uses']}" for d in dice) or "none"
+
+
+def br_waiting(c: dict[str, Any]) -> list[str]:
+    q = f'"{c["conflict"]}"' if " " in c["conflict"] else c["conflict"]
+    if c["phase"] == "ended":
+        return [f"{c['conflict']} is over."]
+    if c["phase"] == "effects":
+        due = c["next_pips"]
+        return [f"{c['conflict']} round {c['round']} waits for {c['waiting_for'][0]}.",
+                f"  Next: campaign beer-run pips {q} {due['by']} ABILITY=PIPS,... (on {due['on']})"]
+    lines = [f"{c['conflict']} round {c['round']} waits for {', '.join(c['waiting_for']) or 'nothing'}."]
+    if any("goal" in w for w in c["waiting_for"]):
+        lines.append(f"  Next: campaign beer-run goal {q} SIDE \"GOAL\" (for a side with none)")
+    return lines + [f"  Next: campaign beer-run roll {q} SIDE --faces ... (or without --faces to let the program roll)"]
+
+
+def br_report_text(report: dict[str, Any]) -> str:
+    lines = [f"#{r['entry']}  {r['line']}" for r in report.get("history", [])]
+    if isinstance(report.get("conflict"), dict):
+        lines += br_waiting(report["conflict"])
+    return "\n".join(lines) or "Nothing to record."
+
+
+def sheets_text(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "No beer-run characters yet."
+    blocks = []
+    for r in rows:
+        head = f"{r['name']}  ({r['status']})" + (f"  Intensity {r['intensity']}" if r["intensity"] is not None else "")
+        lines = [head]
+        for category, abilities in r["abilities"].items():
+            dice = ", ".join(f"{a['name']} {br_die(a['size'])}" + (f" (of d{a['start']})" if a["size"] != a["start"] else "")
+                             for a in abilities)
+            lines.append(f"  {category}: {dice}")
+        if r["situation"]:
+            lines.append(f"  Situation dice: {br_held(r['situation'])}")
+        if r["penalties"]:
+            lines.append(f"  Penalty dice: {br_held(r['penalties'], True)}")
+        blocks.append("\n".join(lines))
+    return "\n".join(blocks)
+
+
+def pools_text(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "No beer-run characters yet."
+    width = max(len(r["name"]) for r in rows + [{"name": "Character"}])
+    lines = [f"{'Character':<{width}}  Intensity  Situation dice  Penalty dice"]
+    lines += [f"{r['name']:<{width}}  {r['intensity']:>9}  {br_held(r['situation']):<14}  "
+              f"{br_held(r['penalties'], True)}" + ("  (dead)" if r["status"] == "dead" else "") for r in rows]
+    return "\n".join(lines)
+
+
+def br_statement_text(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "No Intensity changes yet."
+    width = max(len(r["character"]) for r in rows)
+    return "\n".join(f"#{r['entry']:<4} {r['character']:<{width}}  {r['change']:+4d}  = {r['balance']:<3}  {r['reason']}"
+                     for r in rows)
+
+
+def br_status_text(states: list[dict[str, Any]]) -> str:
+    if not states:
+        return "No conflict is open."
+    lines = []
+    for c in states:
+        lines.append(f"{c['conflict']}, round {c['round']} (target {c['target']}):")
+        for side, s in c["sides"].items():
+            goal = s["goal"]
+            what = "no goal" if not goal else f"{goal['kind']} goal '{goal['text']}'" \
+                + (f" ({goal['ability']} to zero)" if goal.get("ability") else "")
+            state = f"out ({s['out']})" if s["out"] else "rolled" if s["rolled"] else "to roll"
+            lines.append(f"  {side}: {what}; {state}")
+        lines += ["  " + line for line in br_waiting(c)]
+
+@beer_run.command("sheet")
+@click.argument("name", required=False)
+@json_option
+@click.pass_context
+def br_sheet(ctx: click.Context, name: str | None) -> None:
+    """Show the character sheets (or one): ability dice by category, Intensity, held dice.
+
+    Example: campaign beer-run sheet Ann
+    """
+    sheet_view(ctx, "beer-run", name, sheets, sheets_text)
+
+
+@beer_run.command("pools")
+@json_option
+@click.pass_context
+def br_pools(ctx: click.Context) -> None:
+    """Show each character's Intensity and the situation and penalty dice it holds.
+
+    Example: campaign beer-run pools
+    """
+    from projections.rulesets.beer_run import tables as views
+    read_view(ctx, lambda app, db: views.pools(db), pools_text)
+
+
+@beer_run.command("statement")
+@click.argument("name", required=False)
+@json_option
+@click.pass_context
+def br_statement(ctx: click.Context, name: str | None) -> None:
+    """Show every change of Intensity with the balance after it (one character's, or all).
+
+    Example: campaign beer-run statement Ann
+    """
+    from projections.rulesets.beer_run import tables as views
+    read_view(ctx, lambda app, db: views.statement(db, name), br_statement_text)
+
+
+@beer_run.command("status")
+@click.argument("conflict", required=False)
+@json_option
+@click.pass_context
+def br_status(ctx: click.Context, conflict: str | None) -> None:
+    """Show the open conflicts (or one): goals, who has rolled, and what the round waits for.
+
+    Example: campaign beer-run status "Back Door"
+    """
+    from projections.rulesets.beer_run import tables as views
+
+    def query(app: Any, db: Any) -> list:
+        names = [conflict] if conflict else [c["name"] for c in views.conflicts(db, open_only=True)]
+        return [app.beer_run_conflict_state(n) for n in names]
+    read_view(ctx, query, br_status_text)
+
+
+@beer_run.command("conflicts")
+@click.option("--open", "open_only", is_flag=True, help="Only the conflicts still going on.")
+@json_option
+@click.pass_context
+def br_conflicts(ctx: click.Context, open_only: bool) -> None:
+    """List every conflict, open or ended: its sides, round, who left and how it ended.
+
+    Example: campaign beer-run conflicts --json
+    """
+    from projections.rulesets.beer_run import tables as views
+
+    def query(app: Any, db: Any) -> list:
+        only_ruleset(db, "beer-run")
+        return [{k: c[k] for k in ("name", "sides", "target", "round", "out", "status", "result")}
+                for c in views.conflicts(db, open_only)]
+    read_view(ctx, query, br_conflicts_text)
+
+
+def br_conflicts_text(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return "No conflicts yet."
+    lines = []
+    for c in rows:
+        left = "; ".join(f"{side} {why}" for side, why in c["out"].items())
+        ending = f"ended: {c['result']}" if c["status"] == "ended" else f"open, round {c['round']}"
+        lines.append(f"{c['name']} ({', '.join(c['sides'])}): {ending}" + (f"; out: {left}" if left else ""))
+    return "\n".join(lines)
+

@@ -1,0 +1,138 @@
+"""Decision rolls (seed 004): what a GM reads: sheets, supply dice and trackers, the roll log;
+`campaign sheet` and `pools` show a decision-2d6 campaign through `sheets` and `pools`."""
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from commands.decision_2d6 import decision_2d6
+from commands.plumbing import caught_up, emit, json_option, known_character, only_ruleset, read_view, sheet_view
+
+
+def sheets(db: Any, name: str | None = None) -> list[dict]:
+    from projections.rulesets.decision_2d6 import tables
+    return tables.sheets(db, name)
+
+
+def pools(db: Any) -> dict:
+    from projections.rulesets.decision_2d6 import tables
+    return tables.pools(db)
+
+
+# --- formatting --------------------------------------------------------------------------------
+
+def d2d6_dice_lines(chains: list[list[int]]) -> list[str]:
+    """Each decision die on its own line, its explosions after it: 'Die 2: 6 -> 6 -> 2 = 14'."""
+    from projections.rulesets.decision_2d6.tables import chain_text
+
+    lines = []
+    for number, chain in enumerate(chains, 1):
+        boom = len(chain) - 1
+        exploded = f" (exploded {({1: 'once', 2: 'twice'}).get(boom, f'{boom} times')})" if boom else ""
+        lines.append(f"  Die {number}: {chain_text(chain)} = {sum(chain)}{exploded}")
+    return lines
+
+
+def d2d6_report_text(report: dict) -> str:
+    lines = [f"#{r['entry']}  {r['line']}" for r in report.get("history", [])]
+    if "chains" in report:
+        lines += d2d6_dice_lines(report["chains"])
+        parts = [f"dice {report['dice_total']}", f"{report['stat']} {report['stat_value']:+d}"]
+        if report["modifiers"]:
+            parts.append(f"modifiers {report['modifier_total']:+d}")
+        if report["advantage_modifier"]:
+            parts.append(f"advantage {report['advantage_modifier']:+d}")
+        lines.append(f"  Total: {', '.join(parts)} = {report['total']}")
+    for number, r in enumerate(report.get("rounds", []), 1):
+        for side, key in zip(report["sides"], ("first", "second")):
+            lines.append(f"  Roll {number}, {side['name']}: total {r[key]['total']}")
+            lines += ["  " + line for line in d2d6_dice_lines(r[key]["chains"])]
+    return "\n".join(lines) or "Nothing to record."
+
+
+def sheets_text(rows: list[dict]) -> str:
+    if not rows:
+        return "No characters yet."
+    blocks = []
+    for r in rows:
+        stats = ", ".join(f"{k} {v:+d}" for k, v in r["stats"].items()) or "none"
+        attributes = ", ".join(f"{k} {v:+d}" for k, v in r["attributes"].items()) or "none"
+        blocks.append(f"{r['name']}  Level {r['level']}  Will {r['will']}  Fort {r['fort']}\n"
+                      f"  Stress {r['stress']}  Vitality {r['vitality']}\n"
+                      f"  Stats: {stats}\n  Attributes: {attributes}")
+    return "\n".join(blocks)
+
+
+def pools_text(p: dict) -> str:
+    if "rows" in p:
+        if not p["rows"]:
+            return f"No item or tracker named '{p['name']}'."
+        return "\n".join(f"#{r['entry']}  {r['change']}: {'' if r['before'] is None else str(r['before']) + ' -> '}"
+                         f"{r['after']}{'' if r['face'] is None else ' (rolled ' + str(r['face']) + ')'}"
+                         f"{'  ' + r['note'] if r['note'] else ''}" for r in p["rows"])
+    lines = [f"{s['item']}: {s['die']}" + (f"  (held by {s['holder']})" if s["holder"] else "")
+             for s in p["supplies"]]
+    lines += [f"{t['tracker']}: {t['value']}%  (a use costs {t['step']})"
+              + (f"  (held by {t['holder']})" if t["holder"] else "") for t in p["trackers"]]
+    return "\n".join(lines) or "No supply dice or trackers yet."
+
+
+# --- reading -------------------------------------------------------------------------------------------
+
+@decision_2d6.command("sheet")
+@click.argument("name", required=False)
+@json_option
+@click.pass_context
+def d2d6_sheet(ctx: click.Context, name: str | None) -> None:
+    """Show the character sheets (or one), with Stress and Vitality.
+
+    Example: campaign decision-2d6 sheet Billy
+    """
+    sheet_view(ctx, "decision-2d6", name, sheets, sheets_text)
+
+
+@decision_2d6.command("pools")
+@click.argument("name", required=False)
+@json_option
+@click.pass_context
+def d2d6_pools(ctx: click.Context, name: str | None) -> None:
+    """Show supply dice and trackers; with a NAME, every change of that item or tracker.
+
+    Example: campaign decision-2d6 pools Torches
+    """
+    from projections.rulesets.decision_2d6 import tables as read
+
+    app, db = caught_up(ctx)
+    emit(ctx, {"name": name, "rows": read.statement(db, name)} if name else read.pools(db), pools_text)
+
+@decision_2d6.command("rolls")
+@click.argument("name", required=False)
+@click.option("--limit", type=click.IntRange(1, 10**9), default=None, help="Only the last N rolls.")
+@json_option
+@click.pass_context
+def d2d6_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:
+    """Show the decision rolls (or one character's): dice as they exploded, modifiers, total, target.
+
+    Example: campaign decision-2d6 rolls Billy --limit 5
+    """
+    from projections.rulesets.decision_2d6 import tables as read
+
+    def query(app: Any, db: Any) -> list:
+        only_ruleset(db, "decision-2d6")
+        known_character(name, read.sheets(db, name))
+        return read.rolls(db, name, limit)
+    read_view(ctx, query, d2d6_rolls_text)
+
+
+def d2d6_rolls_text(rows: list[dict[str, Any]]) -> str:
+    from projections.rulesets.decision_2d6.tables import dice_text
+
+    if not rows:
+        return "No decision rolls yet."
+    lines = []
+    for r in rows:
+        goal = f" vs {r['target']}: {'success' if r['success'] else 'failure'}" if r["target"] is not None else ""
+        lines.append(f"#{r['entry']}  {r['character']} {r['stat']} {r['stat_value']:+d}  {dice_text(r['chains'])}"
+                     f" = {r['total']}{goal}")
+    return "\n".join(lines)

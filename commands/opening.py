@@ -1,0 +1,100 @@
+"""Opening a campaign file for a command: the ledger and its read tables, read-only where the file
+cannot be written, and, for a read whose tables are current, without the ledger at all."""
+from __future__ import annotations
+
+import errno
+import os
+from typing import Any
+
+import click
+
+from commands.failures import storage_message
+
+
+def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = False):
+    """The ledger and its read tables; `reading` (a command that only reads) also opens a file that
+    cannot be written, read-only (see ledger/read_only.py)."""
+    from ledger import campaign_file, read_only
+    from ledger.application import open_ledger
+    from projections import runner
+
+    path = ctx.find_root().obj["db"]
+    sqlite_ledger = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite"
+    campaign_file.check(path, runner.READ_TABLES, creating=not (must_exist and sqlite_ledger),
+                        ledger_in_file=sqlite_ledger)
+    uri = read_only.uri(path) if reading and os.path.lexists(path) else None
+    if uri is not None:
+        return _open_read_only(ctx, path, uri)
+    if not reading and os.path.lexists(path) and not read_only.writable(path):  # before a server ledger appends
+        raise click.ClickException(storage_message(ctx, OSError(errno.EROFS, "read-only file system")) or "")
+    app = None if sqlite_ledger else open_ledger(path)  # a server that cannot be reached leaves no file
+    if not os.path.lexists(path):
+        campaign_file.create(path)
+    app = app or open_ledger(path)
+    app.gm_override = ctx.find_root().obj.get("override")
+    db = runner.connect(path)
+    campaign_file.stamp(db.conn)
+    bind_read_file(path, app, db)
+    return app, db
+
+
+def _open_read_only(ctx: click.Context, path: str, uri: str):
+    """A file that cannot be written, for a read: nothing is created, stamped or caught up."""
+    from ledger import campaign_file
+    from ledger.application import open_ledger
+    from projections import read_only
+
+    app = open_ledger(path, read_only=uri)
+    app.read_only = True
+    ctx.call_on_close(app.close)  # nothing holds the media once the command is done
+    db, done = read_only.connect(app, uri)
+    ctx.call_on_close(done)
+    if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
+        campaign_file.check_binding(db.conn, path, _first_hash(app))
+    return app, db
+
+
+def _first_hash(app: Any) -> str | None:
+    from ledger.chain import chained
+    return chained(app.recorder).hash_of(1) if app.recorder.max_notification_id() else None
+
+
+def bind_read_file(path: str, app: Any, db: Any) -> None:
+    """With the ledger on PostgreSQL: the read file belongs to one ledger (see campaign_file.bind)."""
+    from ledger import campaign_file
+
+    if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
+        campaign_file.bind(db.conn, path, _first_hash(app))
+
+
+def current_read_tables(ctx: click.Context) -> tuple[Any, Any] | None:
+    """(the ledger on demand, the read tables) of a writable SQLite campaign file whose read tables
+    are current (see projections/current.py); None for any other file, which opens as usual."""
+    from ledger import campaign_file, read_only
+
+    path = ctx.find_root().obj["db"]
+    if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite" or \
+            not os.path.isfile(path) or read_only.uri(path) is not None or \
+            not campaign_file.checked_and_stamped(path):
+        return None  # another store, no file, read-only media, a file not stamped yet: the usual way
+    from projections import current
+
+    db = current.read_tables_if_current(path)
+    return None if db is None else (LedgerOnDemand(path), db)
+
+
+class LedgerOnDemand:
+    """The campaign's ledger, opened the first time a read asks it something (most reads do not)."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._app: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if self._app is None:
+            from ledger.application import open_ledger
+
+            self._app = open_ledger(self._path)
+        return getattr(self._app, name)

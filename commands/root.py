@@ -1,0 +1,99 @@
+"""The root `campaign` group's behaviour: the global options wherever they are written, and the one
+way a command is refused (an `Error:` line, the exit code, and under --json the same as JSON)."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from commands.failures import server_message, storage_message
+from commands.lazy import LazyGroup
+from commands.refusals import rule_of, rule_of_sentence
+from ledger.errors import BadInput, LedgerError
+
+FAILED = "failed"  # the rule of a command that failed outside the rules: a full disk, an unreachable server...
+
+
+class Refused(click.ClickException):
+    """A refusal with its exit code (1 when a rule refused the command, 2 when it was malformed)
+    and the id of the rule that refused it (None when malformed; see commands/refusals.py)."""
+
+    def __init__(self, message: str, exit_code: int = 1, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+        self.rule = rule
+
+
+class LedgerGroup(LazyGroup):
+    """The `campaign` group: global options anywhere on the line, and every refusal one line."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise click.exceptions.Exit(0) from None
+        except LedgerError as e:  # a value that does not parse is malformed, like click's own usage errors
+            raise Refused(str(e), 2 if isinstance(e, BadInput) else 1, rule_of(e)) from None
+        except Exception as e:  # a failure we did not foresee still gets one line, never a traceback
+            storage = storage_message(ctx, e) or server_message(e)
+            if storage:
+                raise Refused(storage, 1, FAILED) from None
+            if os.environ.get("CAMPAIGN_DEBUG"):
+                raise
+            key = (ctx.obj or {}).get("key_used")
+            retry = f"; to retry, use --key {key}: nothing is then recorded twice" if key else ""
+            raise Refused(f"the command failed unexpectedly ({type(e).__name__}: {e}); "
+                          f"nothing was recorded unless its entries were printed{retry}.", 1, FAILED) from None
+
+    def main(self, args: list[str] | None = None, *rest: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        argv = global_options_first(list(sys.argv[1:] if args is None else args))
+        try:
+            rv = super().main(argv, *rest, standalone_mode=False, **kwargs)
+        except click.ClickException as e:  # click's own usage errors are malformed commands: no rule
+            rule = e.rule if isinstance(e, Refused) else None if e.exit_code == 2 else \
+                rule_of_sentence(e.format_message()) or FAILED
+            _refuse(e.format_message(), e.exit_code, argv, rule)
+        except click.Abort:
+            _refuse("aborted.", 1, argv, "aborted")
+        if standalone_mode:
+            sys.exit(rv if isinstance(rv, int) else 0)
+        return rv
+
+
+GLOBAL_OPTIONS = {"--db": True, "--key": True, "--timeout": True, "--json": False}  # takes a value?
+
+
+def global_options_first(argv: list[str]) -> list[str]:
+    """`campaign pools --db s.db` as `campaign --db s.db pools`: the global options are the root's
+    wherever they are written (before `--`, after which everything is an argument)."""
+    end = argv.index("--") if "--" in argv else len(argv)
+    moved: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < end:
+        name = argv[i].split("=", 1)[0]
+        takes = GLOBAL_OPTIONS.get(name)
+        if takes is None:
+            rest.append(argv[i])
+            i += 1
+            continue
+        width = 2 if takes and "=" not in argv[i] and i + 1 < end else 1
+        moved += argv[i:i + width]
+        i += width
+    return moved + rest + argv[end:]
+
+
+def _refuse(message: str, code: int, argv: list[str], rule: str | None) -> None:
+    """The one way a command is refused: an `Error:` line on stderr and, for a script that asked for
+    --json (even one whose other arguments did not parse), the same refusal as JSON on stdout."""
+    import json
+
+    click.echo(f"Error: {message}", err=True)
+    if "--json" in (argv[:argv.index("--")] if "--" in argv else argv):
+        click.echo(json.dumps({"error": message, "code": code, "rule": rule}))
+    sys.exit(code)
