@@ -315,10 +315,11 @@ def _arguments(path: tuple[str, ...]) -> list[str]:
             for _ in range(max(p.nargs, 1))]
 
 
-@pytest.mark.parametrize("path", [p for p in LEAVES if p not in (("new",), ("demo",))], ids=" ".join)
+@pytest.mark.parametrize("path", [p for p in LEAVES if p not in (("new",), ("demo",), ("shell",))], ids=" ".join)
 def test_every_command_refused_under_json_answers_error_code_and_rule(empty, path):
-    """Without a campaign file every command but `new` and `demo` is refused: one JSON value on stdout
-    (`action-dice difficulty` needs no campaign: it is refused a rating that is not one)."""
+    """Without a campaign file every command but `new`, `demo` and `shell` (where `new` can be typed) is
+    refused: one JSON value on stdout (`action-dice difficulty` needs no campaign: it is refused a
+    rating that is not one)."""
     words = ["X"] if path == ("action-dice", "difficulty") else _arguments(path)
     result = empty(*path, *words, "--json", ok=False)
     assert result.exit_code in (1, 2), result.output

@@ -18,7 +18,7 @@ def _state(t: Table, id_) -> dict:
 
 
 def _sheet(t: Table, name: str) -> dict:
-    return t.json("sheet", name)[0]
+    return t.json("sheet", name)
 
 
 def _last_line(t: Table) -> str:
