@@ -93,6 +93,8 @@ def known_topics() -> frozenset[str]:
     from ledger import rulesets
     from ledger.reversible import Reversible
 
+    for ruleset in rulesets.all_rulesets():  # a command imports only its own ruleset: a file may hold any
+        ruleset.attribute(ruleset.commands)   # its commands import its aggregates
     homes = ("ledger.", *(f"{r.package}." for r in rulesets.all_rulesets()))  # the core's and each ruleset's
     topics = set()
     for aggregate in [Reversible, *_subclasses(Reversible)]:
