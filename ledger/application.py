@@ -17,6 +17,7 @@ from eventsourcing.persistence import IntegrityError, OperationalError
 
 from ledger import command_keys, values
 from ledger import undo as undoing
+from ledger import units
 from ledger.campaign import Campaign
 from ledger.errors import BadInput, Conflict, LedgerError, RollStands, RuleViolation
 from ledger.ids import CAMPAIGN_ID
@@ -104,7 +105,7 @@ class CampaignLedger(Application):
         """Save what the table recorded, filed under its unit with what it read and wrote;
         None when another process saved first (run it again)."""
         versions = {a.id: a.version for a in table.touched()}
-        unit, detail = undoing.filed(name, report, touched)
+        unit, detail = units.filed(name, report, touched)
         pending = table.pending_events()  # one call: it empties the aggregates' lists
         values.check_recordable(pending)
         try:
@@ -221,8 +222,8 @@ class CampaignLedger(Application):
     def undo(self, key: str | None, cascade: bool, dry_run: bool = False) -> Report:
         """Reverse a unit of play (default: the latest); with cascade, the later units that used it first."""
         def command(t: Table) -> Report:
-            units = undoing.live_units(self.recorder)
-            reversals = undoing.reversals(t, units, undoing.find(units, key), cascade)
+            live = units.live_units(self.recorder)
+            reversals = undoing.reversals(t, live, units.find(live, key), cascade)
             return {"dry_run": dry_run, "detail": {"reverses": [r.unit.key for r in reversals]},
                     "reversed": [{"unit": r.unit.key, "entries": [r.unit.first, r.unit.entries[-1]],
                                   "entry_range": [r.unit.first, r.unit.entries[-1]],
@@ -264,9 +265,9 @@ class CampaignLedger(Application):
             return comparison
 
         def command(t: Table) -> Report:
-            units = undoing.live_units(self.recorder)
+            live = units.live_units(self.recorder)
             # An undone round played again has nothing of itself left to reverse.
-            reversed_keys = [r.unit.key for r in undoing.reversals(t, units, unit, cascade)] \
+            reversed_keys = [r.unit.key for r in undoing.reversals(t, live, unit, cascade)] \
                 if found.reversal is None else []
             choices = rounds.changed(rounds.recorded_choices(self, unit), changes)
             played = rounds.play_on(t, choices, {}, strict=True)

@@ -61,11 +61,11 @@ def _about(t: Table, name: str) -> str:
 
 def _round(app: Any, wanted: str) -> str:
     """A round played and not undone, as `undo --list` names it (`Vault Guards:2`)."""
-    from ledger import undo
+    from ledger import units
 
     key = values.name(wanted, "--round").casefold()
-    for unit in undo.live_units(app.recorder):
-        if undo.ROUND.match(unit.key) and unit.key.casefold() == key:
+    for unit in units.live_units(app.recorder):
+        if units.ROUND.match(unit.key) and unit.key.casefold() == key:
             return unit.key
     raise NotFound(f"There is no round '{wanted}' in this campaign (a round is named like 'Vault Guards:2'; "
                    "see `campaign history`).")

@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from ledger import undo as undoing
 from ledger.errors import NotFound, RuleViolation
-from ledger.undo import Unit
+from ledger.units import Unit, every_unit
 from ledger.unit_log import WithoutTouches
 
 
@@ -48,7 +47,7 @@ def incarnations(recorder: Any) -> list[Found]:
     A key can come back (a round undone and played again): each coming is its own unit. What each
     unit touched is not read (see ledger/unit_log.py): replay plays and compares, it never asks.
     """
-    return [Found(unit, reversal) for unit, reversal in undoing.every_unit(WithoutTouches(recorder))]
+    return [Found(unit, reversal) for unit, reversal in every_unit(WithoutTouches(recorder))]
 
 
 def _reversed_at(app: Any, found: Found) -> int:

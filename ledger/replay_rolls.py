@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ledger import rulesets
 from ledger.errors import BadInput, LedgerError
-from ledger.undo import Unit
+from ledger.units import Unit
 
 if TYPE_CHECKING:
     from ledger.replay import Found

@@ -52,7 +52,7 @@ class UnitNames:
         return NO_UNIT
 
     def _read(self) -> None:
-        from ledger.undo import every_unit
+        from ledger.units import every_unit
 
         everything = every_unit(WithoutTouches(self.recorder))
         spans = sorted((first, last, unit.key) for unit, _ in everything for first, last in unit.ranges)

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import undo
+from ledger import units
 from ledger.application import open_ledger
 from projections import runner
 from tests.conftest import Table
@@ -26,7 +26,7 @@ def _ledger_units(path: str) -> dict[int, tuple[str, tuple[int, int] | None]]:
     """Each entry's unit and the reversing command's entries, straight from the command log."""
     app = open_ledger(path)
     try:
-        return {e: (unit.key, reversal) for unit, reversal in undo.every_unit(app.recorder)
+        return {e: (unit.key, reversal) for unit, reversal in units.every_unit(app.recorder)
                 for first, last in unit.ranges for e in range(first, last + 1)}
     finally:
         app.close()

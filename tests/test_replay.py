@@ -1,7 +1,7 @@
 """Replay re-runs a recorded round on its own faces with other choices, and can commit the correction."""
 import pytest
 
-from ledger import undo
+from ledger import units
 from ledger.application import open_ledger
 
 
@@ -13,7 +13,7 @@ def demo(empty):
 
 def _rounds(t):
     app = open_ledger(t.path)
-    return [u.key for u in undo.live_units(app.recorder) if undo.ROUND.match(u.key)]
+    return [u.key for u in units.live_units(app.recorder) if units.ROUND.match(u.key)]
 
 
 def test_replaying_every_round_of_the_demo_with_its_recorded_choices_reproduces_it(demo):
@@ -77,7 +77,7 @@ def test_every_roll_of_the_other_rulesets_demos_replays_as_recorded(tmp_path, sy
     t = Table(tmp_path / f"{system}.db")
     t("demo", "--system", system)
     app = open_ledger(t.path)
-    rolls = [u.key for u in undo.live_units(app.recorder)
+    rolls = [u.key for u in units.live_units(app.recorder)
              if " roll (#" in u.key and not any(w in u.key for w in ("supply", "tracker"))]
     assert rolls
     for key in rolls:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import undo
+from ledger import units
 from ledger.errors import LedgerError
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
 from projections import runner
@@ -104,10 +104,10 @@ def test_undo_returns_the_state_before_the_round_and_cascade_before_the_first(tm
             pass
         runner.catch_up(app, db)
         states.setdefault(app.recorder.max_notification_id(), (_aggregates(app), _read(db)))
-    units = undo.live_units(app.recorder)
-    if not units or any(u.first - 1 not in states for u in units):
+    live = units.live_units(app.recorder)
+    if not live or any(u.first - 1 not in states for u in live):
         return  # a step refused mid-round: its unit began between recorded states
-    target = data.draw(st.sampled_from(units))
+    target = data.draw(st.sampled_from(live))
     app.undo(target.key, cascade=True)
     runner.catch_up(app, db)
     assert _aggregates(app) == states[target.first - 1][0]

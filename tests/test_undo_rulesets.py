@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import undo
+from ledger import units
 from ledger.application import open_ledger
 from ledger.errors import LedgerError
 from projections import runner
@@ -75,11 +75,11 @@ def test_undoing_back_to_any_unit_returns_every_ruleset_to_its_state_before(tmp_
             pass
         runner.catch_up(app, db)
         states.setdefault(app.recorder.max_notification_id(), _state(db, ruleset))
-    units = [u for u in undo.live_units(app.recorder) if u.first > set_up]  # making things is not undone
-    if not units:
+    live = [u for u in units.live_units(app.recorder) if u.first > set_up]  # making things is not undone
+    if not live:
         return
-    target = data.draw(st.sampled_from(units))
-    for unit in sorted((u for u in units if u.last >= target.first), key=lambda u: u.last, reverse=True):
+    target = data.draw(st.sampled_from(live))
+    for unit in sorted((u for u in live if u.last >= target.first), key=lambda u: u.last, reverse=True):
         app.undo(unit.key, cascade=False)  # newest first: nothing later is left to depend on it
     runner.catch_up(app, db)
     assert _state(db, ruleset) == states[target.first - 1]

@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from ledger import undo
+from ledger import units
 from ledger.application import open_ledger
 from ledger.ids import challenge_id, pc_id
 from tests.conftest import Table
@@ -153,10 +153,10 @@ def _game_state(path: str) -> dict:
         app.close()
 
 
-def _units(path: str) -> list[undo.Unit]:
+def _units(path: str) -> list[units.Unit]:
     app = open_ledger(path)
     try:
-        return undo.live_units(app.recorder)
+        return units.live_units(app.recorder)
     finally:
         app.close()
 

@@ -21,7 +21,7 @@ from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
 from ledger.replay import Found, incarnations, scratch, side_by_side
 from ledger.rulesets.relics.replay_choices import Changes, changed, described, events_of, recorded_choices
 from ledger.rulesets.relics.replay_play import play, play_on  # noqa: F401 (the commit plays on a Table)
-from ledger.undo import Unit
+from ledger.units import Unit
 
 
 def _start(app: Any, unit: Unit) -> int:

@@ -10,7 +10,7 @@ from ledger.campaign import Campaign
 from ledger.errors import BadInput
 from ledger.rulesets.relics.challenge import Challenge
 from ledger.rulesets.relics.turns import TraitUse
-from ledger.undo import Unit
+from ledger.units import Unit
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,159 @@
+"""Units of play: what `undo`, `replay` and the history name, read from the command log.
+
+Every accepted command after `new` is a unit of play, filed under a name in the command
+log: a round groups the commands of one turn (`Guards:2`), any other command is its own
+unit, named from what the GM did plus a per-campaign sequence (`push Kira #2`). The
+sequence is counted when the log is read (the log is append-only, so a name never
+changes and no two units share one), never an internal version number. What a unit
+depends on, and how it is reversed, is ledger/undo.py's.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ledger import rulesets
+from ledger.chain import chained
+from ledger.errors import NotFound, RuleViolation
+
+ROUND = re.compile(r"^.+:\d+$")  # "Vault Guards:2": the commands of one round share it
+NOT_UNITS = ("start", "undo")  # `new` makes the campaign; an undo is undone by nothing
+CORE_ROUND_COMMANDS = frozenset({"replay"})  # a committed replay plays its round again
+OWN_COUNT = re.compile(r"\(#\d+\)$")  # a roll's own per-character count: `Billy's Strength roll (#1)`
+SUBJECTS = ("pc", "hero", "character", "difficulty", "challenge", "item", "tracker", "contest", "conflict",
+            "owner", "rule", "scenario", "title", "name")
+
+
+Touches = frozenset[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class Unit:
+    key: str  # the name a GM types
+    ranges: tuple[tuple[int, int], ...]
+    stored: str = ""  # the name the command log files it under
+    touches: Touches | None = None  # None: logged before reads were recorded
+    commands: tuple[str, ...] = ()
+
+    @property
+    def first(self) -> int:
+        return self.ranges[0][0]
+
+    @property
+    def last(self) -> int:
+        return self.ranges[-1][1]
+
+    @property
+    def entries(self) -> list[int]:
+        return [e for first, last in self.ranges for e in range(first, last + 1)]
+
+
+
+def filed(command: str, report: dict[str, Any], touched: set[tuple[str, str]]) -> tuple[str | None, dict]:
+    """The unit name and detail the command log keeps for one command (see the docstring)."""
+    detail = dict(report.get("detail") or {})
+    if command in NOT_UNITS:
+        return report.get("unit"), detail
+    by_aggregate: dict[str, list[str]] = {}
+    for aggregate_id, name in sorted(touched):
+        by_aggregate.setdefault(aggregate_id, []).append(name)
+    detail["touches"] = by_aggregate
+    unit = report.get("unit") or label(command, report)
+    if command not in round_commands() or not ROUND.match(unit):
+        detail["single"] = True  # a name like `push Bo:1` is no round
+    return unit, detail
+
+
+def round_commands() -> frozenset[str]:
+    """The commands that play a round: their unit is `Name:round`, shared by the round's commands."""
+    return CORE_ROUND_COMMANDS.union(*(r.round_commands for r in rulesets.declared()))  # the command's own is
+
+
+def label(command: str, report: dict[str, Any]) -> str:
+    """What the GM did, in a few words: the command and what it was about (`add pc Kira`)."""
+    subject = next((report[k] for k in SUBJECTS if isinstance(report.get(k), str) and report[k]), "")
+    for ruleset in rulesets.declared():  # `supply roll Rope`, whichever way it was played
+        command = command.removeprefix(ruleset.command_prefix) if ruleset.command_prefix else command
+    return f"{command.replace('_', ' ')} {subject}".strip()
+
+
+def live_units(recorder: Any) -> list[Unit]:
+    """Units not yet reversed, in the order they began."""
+    return [unit for unit, reversal in every_unit(recorder) if reversal is None]
+
+
+def every_unit(recorder: Any) -> list[tuple[Unit, tuple[int, int] | None]]:
+    """Every unit the ledger ever played, in the order they began, with the entries of the
+    command that reversed it (None while it stands); replay reaches undone rounds this way."""
+    open_: dict[str, dict[str, Any]] = {}
+    closed: list[tuple[str, dict[str, Any], tuple[int, int]]] = []
+    seen: dict[str, int] = {}
+    taken: set[str] = set()
+    for first, last, command, stored, detail in chained(recorder).commands():
+        for key in detail.get("reverses", []):
+            closed += [(name, unit, (first, last)) for name, unit in _close(open_, key)]
+        if not stored or command in NOT_UNITS:
+            continue
+        name = _name(stored, first, detail, seen, taken)
+        unit = open_.setdefault(name, {"ranges": [], "stored": stored, "touches": set(), "commands": []})
+        unit["ranges"].append((first, last))
+        unit["commands"].append(command)
+        if unit["touches"] is not None and "touches" in detail:
+            unit["touches"] |= {(a, n) for a, names in detail["touches"].items() for n in names}
+        else:
+            unit["touches"] = None
+    every = [(_unit(k, u), None) for k, u in open_.items()] + [(_unit(k, u), r) for k, u, r in closed]
+    return sorted(every, key=lambda pair: pair[0].first)
+
+
+def _unit(key: str, u: dict[str, Any]) -> Unit:
+    return Unit(key, tuple(u["ranges"]), u["stored"], None if u["touches"] is None else frozenset(u["touches"]),
+                tuple(u["commands"]))
+
+
+def _name(stored: str, first: int, detail: dict, seen: dict[str, int], taken: set[str]) -> str:
+    """A round keeps its name; another command gets its per-campaign sequence number.
+
+    Counted in log order, so a name never changes; a name a GM's odd naming would repeat
+    (a PC called `Kira #2`) takes its first entry number too."""
+    if ROUND.match(stored) and not detail.get("single"):
+        return stored
+    seen[stored] = seen.get(stored, 0) + 1
+    own = OWN_COUNT.search(stored) or ("#" in stored and "touches" not in detail)  # older names: own number
+    name = stored if own and seen[stored] == 1 else f"{stored} #{seen[stored]}"
+    if name in taken:
+        name = f"{name} (entry {first})"
+    taken.add(name)
+    return name
+
+
+def _close(open_: dict[str, dict[str, Any]], key: str) -> list[tuple[str, dict[str, Any]]]:
+    """A reversal names units as it saw them; older ledgers named every unit of a shared name at once."""
+    if key in open_:
+        return [(key, open_.pop(key))]
+    return [(name, open_.pop(name)) for name in [n for n, u in open_.items() if u["stored"] == key]]
+
+
+def find(units: list[Unit], key: str | None) -> Unit:
+    """A unit by its name, its first entry number (`23` or `#23`), or a name it was filed under."""
+    if not units:
+        raise RuleViolation("There is nothing to undo.")
+    if key is None:
+        return max(units, key=lambda u: u.last)
+    wanted = key.strip().casefold()
+    for unit in units:
+        if unit.key.casefold() == wanted:
+            return unit
+    if wanted.lstrip("#").isdigit():
+        for unit in units:
+            if unit.first == int(wanted.lstrip("#")):
+                return unit
+    filed_as = [u for u in units if u.stored.casefold() == wanted]
+    if len(filed_as) == 1:
+        return filed_as[0]
+    if filed_as:
+        raise RuleViolation(f"Several units are named '{key}': {', '.join(u.key for u in filed_as)}; "
+                            "give one of these names.")
+    raise NotFound(f"No unit '{key}' can be undone; the latest: {', '.join(u.key for u in units[-8:])} "
+                   "(see `campaign undo --list`).")
