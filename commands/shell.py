@@ -43,7 +43,7 @@ def shell(ctx: click.Context) -> None:
     if os.environ.pop("CAMPAIGN_COMMAND_KEY", None) or root.obj.get("key"):  # never one key for every line
         click.echo("Note: a key names one command; in the shell give --key on the line it belongs to.", err=True)
     if not sys.stdin.isatty():  # lines piped in (a script): run each, no prompt; the worst exit code
-        ctx.exit(max([run_line(root.command, prefix, line) for line in sys.stdin if line.strip()], default=0))
+        ctx.exit(_run_piped(root.command, prefix, sys.stdin))
     from prompt_toolkit import PromptSession
 
     from commands.completion import attach
@@ -86,6 +86,17 @@ def _history(path: str) -> Any:
 def _global_args(root: click.Context) -> list[str]:
     """The options given before `shell`, as arguments every line begins with."""
     return ["--db", root.obj["db"]] + ["--json"] * bool(root.obj.get("json"))
+
+
+def _run_piped(command: click.Command, prefix: list[str], lines: Any) -> int:
+    """Each line in turn until `exit` or `quit`, as at the prompt; the worst exit code."""
+    worst = 0
+    for line in lines:
+        if line.strip().casefold() in LEAVE:
+            break
+        if line.strip():
+            worst = max(worst, run_line(command, prefix, line))
+    return worst
 
 
 def run_line(group: click.Command, prefix: list[str], line: str) -> int:
