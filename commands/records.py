@@ -42,13 +42,26 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
     app.command_invocation = invocation(ctx)
     if key and not dry_run and app.already_recorded(key, "undo"):  # a retry: no new plan to show
         return write_command(ctx, lambda app: app.undo(round_name, cascade))
-    plan = app.undo(round_name, cascade, dry_run=True)
     if dry_run:
-        emit(ctx, plan, undo_text)
+        emit(ctx, _preview(app, round_name, cascade), undo_text)
         return
+    plan = app.undo(round_name, cascade, dry_run=True)
     if not ctx.find_root().obj["json"] and not yes and _on_a_terminal():
         _confirm(plan)
     write_command(ctx, lambda app: app.undo(round_name, cascade))
+
+
+def _preview(app: Any, round_name: str | None, cascade: bool) -> dict[str, Any]:
+    """What `--dry-run` shows: the plan; when later play used the unit and --cascade was not given,
+    the plan --cascade would carry out, with the refusal the undo itself would meet."""
+    from ledger.undo import LATER_PLAY_USED_IT
+
+    try:
+        return app.undo(round_name, cascade, dry_run=True)
+    except RuleViolation as e:
+        if cascade or getattr(e, "rule", None) != LATER_PLAY_USED_IT:
+            raise
+        return {**app.undo(round_name, True, dry_run=True), "needs_cascade": str(e)}
 
 
 def _on_a_terminal() -> bool:

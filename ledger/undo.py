@@ -29,6 +29,7 @@ from ledger.reversible import recording
 from ledger.table import Table
 from ledger.units import Touches, Unit, live_units
 
+LATER_PLAY_USED_IT = "later-play-used-it"  # the refusal's rule: `undo --dry-run` shows the cascade instead
 ANY = "*"  # every attribute of an aggregate (units logged before reads were recorded)
 
 @dataclass
@@ -116,7 +117,7 @@ def reversals(t: Table, units: list[Unit], target: Unit, cascade: bool) -> list[
     deps = dependents(t.app, units, target)
     if deps and not cascade:
         raise RuleViolation(f"Later play used what {target.key} did: {', '.join(u.key for u in deps)}. "
-                            "Undo them first, or add --cascade to reverse them too.")
+                            "Undo them first, or add --cascade to reverse them too.", rule=LATER_PLAY_USED_IT)
     group = [*deps, target]
     if _interleaved(group):
         return _together(t, target, deps)

@@ -130,7 +130,7 @@ def status_text(s: dict[str, Any]) -> str:
 
 def undo_text(plan: dict[str, Any]) -> str:
     head = "Would reverse" if plan.get("dry_run") else "Reverses"
-    lines = []
+    lines = [f"Without --cascade this undo is refused: {plan['needs_cascade']}", "With --cascade:"] if plan.get("needs_cascade") else []
     for r in plan["reversed"]:
         lines.append(f"{head} {r['unit']} (entries #{r['entries'][0]}-#{r['entries'][1]}):")
         lines += [f"  {change}" for change in r["changes"]]

@@ -51,7 +51,12 @@ def test_a_round_later_rounds_depend_on_is_refused_unless_the_gm_cascades(table)
     _round(table, "2,2,3,3,4", "6,2,2,2", "Kira=1")
     assert "add --cascade" in table.refused("undo", "Guards:1")
     plan = table.json("undo", "Guards:1", "--cascade", "--dry-run")
-    assert [r["unit"] for r in plan["reversed"]] == ["Guards:2", "Guards:1"]
+    assert [r["unit"] for r in plan["reversed"]] == ["Guards:2", "Guards:1"] and "needs_cascade" not in plan
+    entries = table.entries()
+    asked = table.json("undo", "Guards:1", "--dry-run")  # the preview shows the cascade it would need
+    assert asked["reversed"] == plan["reversed"] and "Guards:2" in asked["needs_cascade"]
+    assert "Without --cascade this undo is refused" in table("undo", "Guards:1", "--dry-run").stdout
+    assert table.entries() == entries
     table("undo", "Guards:1", "--cascade")
     assert _state(table) == before
 
