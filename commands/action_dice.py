@@ -1,6 +1,7 @@
 """Action dice (seed 003): characters, conditions, action rolls (what a GM reads: action_dice_views.py)."""
 from __future__ import annotations
 
+from typing import Callable
 
 import click
 
@@ -138,15 +139,24 @@ def action_dice_treat(ctx: click.Context, character: str, condition: str) -> Non
     write_command(ctx, lambda app: app.treat_action_condition(character, condition))
 
 
+def roll_options(command: Callable) -> Callable:
+    """What describes an action roll (who, what, against what, with what): `action-dice roll` and
+    `campaign odds` take the same words."""
+    options = [click.argument("character"), click.argument("action"),
+               click.option("--rating", help="Challenge rating: XX, D4, D6, D8, D10, D12 or ++ (with --difficulty 7-10)."),
+               click.option("--difficulty", type=int, help="The difficulty 1-10 itself, or the GM's pick for ++."),
+               click.option("--advantage", "advantages", count=True,
+                            help="A circumstance in the character's favour. Repeatable."),
+               click.option("--disadvantage", "disadvantages", count=True, help="A circumstance against it. Repeatable."),
+               click.option("--asset", "assets", multiple=True, help="An asset from the sheet (up to 3); d4s fill the rest."),
+               click.option("--feature", "features", multiple=True, help="A feature from the sheet invoked on this roll.")]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 @action_dice.command("roll")
-@click.argument("character")
-@click.argument("action")
-@click.option("--rating", help="Challenge rating: XX, D4, D6, D8, D10, D12 or ++ (with --difficulty 7-10).")
-@click.option("--difficulty", type=int, help="The difficulty 1-10 itself, or the GM's pick for ++.")
-@click.option("--advantage", "advantages", count=True, help="A circumstance in the character's favour. Repeatable.")
-@click.option("--disadvantage", "disadvantages", count=True, help="A circumstance against it. Repeatable.")
-@click.option("--asset", "assets", multiple=True, help="An asset from the sheet (up to 3); d4s fill the rest.")
-@click.option("--feature", "features", multiple=True, help="A feature from the sheet invoked on this roll.")
+@roll_options
 @click.option("--faces", help="Faces rolled at the table, in pool order (assets first, then d4s), e.g. 7,3,2.")
 @click.option("--roll", "program_rolls", is_flag=True, help="Let the program roll (the default without --faces).")
 @click.option("--test", is_flag=True, help="A simple pass/fail test: passes on Mostly or Complete Success.")

@@ -6,6 +6,7 @@ from typing import Callable
 import click
 
 from ledger.errors import BadInput
+from commands.action_dice import roll_options
 from commands.odds import parser
 from commands.odds_text import (action_text, beer_run_helping_text, beer_run_text, contest_text, decision_text,
                                 supply_text, tracker_text)
@@ -91,14 +92,7 @@ def contest_odds(ctx: click.Context, first: str, second: str, favoured: str | No
 # --- action dice (seed 003) -----------------------------------------------------------------------
 
 @parser("action-dice", "CHARACTER ACTION [action-dice roll's options]")
-@click.argument("character")
-@click.argument("action")
-@click.option("--rating", help="Challenge rating: XX, D4, D6, D8, D10, D12 or ++ (with --difficulty 7-10).")
-@click.option("--difficulty", type=int, help="The difficulty 1-10 itself, or the GM's pick for ++.")
-@click.option("--advantage", "advantages", count=True, help="A circumstance in the character's favour.")
-@click.option("--disadvantage", "disadvantages", count=True, help="A circumstance against it.")
-@click.option("--asset", "assets", multiple=True, help="An asset from the sheet (up to 3); d4s fill the rest.")
-@click.option("--feature", "features", multiple=True, help="A feature invoked on this roll.")
+@roll_options
 def action_odds(ctx: click.Context, character: str, action: str, rating: str | None, difficulty: int | None,
                 advantages: int, disadvantages: int, assets: tuple[str, ...],
                 features: tuple[str, ...]) -> tuple[dict, Callable]:
