@@ -20,7 +20,7 @@ def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = F
 
     path = ctx.find_root().obj["db"]
     sqlite_ledger = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite"
-    campaign_file.check(path, runner.READ_TABLES, creating=not (must_exist and sqlite_ledger),
+    campaign_file.check(path, _every_read_table, creating=not (must_exist and sqlite_ledger),
                         ledger_in_file=sqlite_ledger)
     uri = read_only.uri(path) if reading and os.path.lexists(path) else None
     if uri is not None:
@@ -36,6 +36,14 @@ def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = F
     campaign_file.stamp(db.conn)
     bind_read_file(path, app, db)
     return app, db
+
+
+def _every_read_table() -> tuple[str, ...]:
+    """Every ruleset's read tables: migrations make them all, whichever ruleset the campaign plays."""
+    from projections import rulesets, runner
+
+    rulesets.load_all()
+    return runner.READ_TABLES
 
 
 def _open_read_only(ctx: click.Context, path: str, uri: str):

@@ -13,7 +13,7 @@ import contextlib
 import os
 import sqlite3
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterable, Iterator
 from urllib.parse import quote
 
 from ledger.errors import NotFound, Unusable
@@ -36,10 +36,12 @@ OTHER_TABLES |= frozenset({"history_fts", *(f"history_fts_{s}" for s in ("data",
 _PASSED: set[str] = set()
 
 
-def check(path: str, read_tables: tuple[str, ...], creating: bool = False, ledger_in_file: bool = True) -> None:
+def check(path: str, read_tables: Callable[[], Iterable[str]], creating: bool = False,
+          ledger_in_file: bool = True) -> None:
     """Refuse `path` unless it is a campaign file (or, when `creating`, no file yet).
 
-    `read_tables` are the read side's tables (passed in: the write side never imports the read side);
+    `read_tables` gives every ruleset's read tables (passed in: the write side never imports the read
+    side; called only for an unstamped file, since naming them all imports every ruleset);
     `ledger_in_file` is False when the ledger lives in PostgreSQL and the file holds only read tables.
     """
     if os.path.realpath(path) in _PASSED:  # see _PASSED: never read the file again once SQLite holds it
@@ -62,7 +64,7 @@ def check(path: str, read_tables: tuple[str, ...], creating: bool = False, ledge
         raise Unusable(f"{path} belongs to another application (SQLite application id {application_id:#x}), "
                        "not a campaign file.")
     else:
-        _check_tables(path, LEDGER_TABLES if ledger_in_file else frozenset(), frozenset(read_tables))
+        _check_tables(path, LEDGER_TABLES if ledger_in_file else frozenset(), frozenset(read_tables()))
     _PASSED.add(os.path.realpath(path))
 
 

@@ -114,6 +114,21 @@ def test_a_campaign_file_made_before_the_stamp_still_opens_and_is_stamped(tmp_pa
     assert _pragmas(path) == (APPLICATION_ID, SCHEMA_VERSION)
 
 
+def test_an_unstamped_campaign_file_opens_in_a_fresh_process(tmp_path):
+    """A fresh process imports only the campaign's own ruleset, yet the file holds every ruleset's
+    read tables (migrations make them all): none of them may look foreign."""
+    from tests.live_server import campaign
+
+    path = tmp_path / "old.db"
+    Table(path)("demo")
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA application_id = 0")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    assert "Kira" in campaign(path, "sheet").stdout
+    assert _pragmas(path)[0] == APPLICATION_ID
+
+
 def test_a_campaign_file_with_a_foreign_table_added_is_refused_untouched(tmp_path):
     path = tmp_path / "mixed.db"
     Table(path)("demo")
