@@ -121,6 +121,9 @@ def cached(size: int) -> str:
         build(partial, size)
         _checkpoint(partial)
         os.replace(partial, path)
+        for leftover in (partial + "-wal", partial + "-shm"):  # the partial's empty log, now orphaned
+            if os.path.exists(leftover):
+                os.remove(leftover)
         print(f"# built {entries(path)} entries in {time.perf_counter() - began:.0f} s -> {path}", flush=True)
     return path
 
@@ -177,6 +180,8 @@ class Bench:
         self.add(n, "rebuild", seconds, mapper, peak)
         seconds, peak = self.campaign(work, "audit")
         self.add(n, "audit", seconds, mapper, peak)
+        seconds, peak = self.campaign(work, "audit", "--chain")
+        self.add(n, "audit --chain", seconds, mapper, peak)
         jsonl = os.path.join(self.tmp, "export.jsonl")
         seconds, peak = self.campaign(work, "export", "--format", "jsonl", "-o", jsonl)
         self.add(n, "export jsonl", seconds, self.python(FLOOR_EXPORT, work, os.path.join(self.tmp, "floor.jsonl")),
