@@ -26,7 +26,9 @@ _REWRITES: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(r"(?<!NOT )\bLIKE\b", re.IGNORECASE), "ILIKE"),
     (re.compile(r"SELECT\s+value\s+FROM\s+json_each\(", re.IGNORECASE), "SELECT value::bigint FROM sqlite_json_each("),
     (re.compile(r"\bjson_each\(", re.IGNORECASE), "sqlite_json_each("),
-    (re.compile(r"\bWHERE\s+\(1\)", re.IGNORECASE), "WHERE (true)"),
+    # `1` standing as a condition (a filter that filters nothing): PostgreSQL wants a boolean.
+    (re.compile(r"\b(WHERE|AND|OR)\s+(\(?)1(\)?)(?=\s*(?:$|\)|ORDER\b|AND\b|OR\b|GROUP\b|LIMIT\b))", re.IGNORECASE),
+     r"\1 \2true\3"),
     (re.compile(r"\bgroup_concat\(", re.IGNORECASE), "string_agg("),
 )
 
@@ -85,11 +87,11 @@ def _cached(sql: str, keys: Callable[[str], tuple[str, ...]]) -> Statement:
             out.append("%s")
         elif token == "%":
             out.append("%%")
-        else:
-            out.append(token)
+        else:  # a string literal or quoted name: kept, its % doubled as psycopg reads them
+            out.append(token.replace("%", "%%"))
         at = m.end()
     out.append(_code(sql[at:]))
-    text = _aliased("".join(out))
+    text = _scalar_min_max(_aliased("".join(out)))
     return Statement(text + suffix, order if order else None, "rowid" in sql.lower())
 
 
@@ -117,6 +119,24 @@ def _aliased(text: str) -> str:
         if _ALIAS_NEEDED.match(text, at):
             found += 1
             text = f"{text[:at]} AS sub{found}{text[at:]}"
+    return text
+
+
+_MIN_MAX = re.compile(r"\b(min|max)\(", re.IGNORECASE)
+
+
+def _scalar_min_max(text: str) -> str:
+    """SQLite's min(a, b) and max(a, b) of two or more values: PostgreSQL's least and greatest."""
+    for m in reversed(list(_MIN_MAX.finditer(text))):
+        depth, commas = 0, 0
+        for ch in text[m.end() - 1:]:
+            depth += {"(": 1, ")": -1}.get(ch, 0)
+            commas += ch == "," and depth == 1
+            if depth == 0:
+                break
+        if commas:
+            name = "least" if m.group(1).lower() == "min" else "greatest"
+            text = text[:m.start()] + name + text[m.start() + 3:]
     return text
 
 
