@@ -12,7 +12,6 @@ them by their column, as SQLite's type affinity does; results come back as SQLit
 """
 from __future__ import annotations
 
-import functools
 import json
 import re
 from decimal import Decimal
@@ -52,7 +51,8 @@ class Statement:
     """One SQLite statement in PostgreSQL's words, and where each parameter goes."""
 
     def __init__(self, sql: str, order: list[int] | None, mentions_rowid: bool) -> None:
-        self.sql, self.order, self.mentions_rowid = sql, order, mentions_rowid
+        self.order, self.mentions_rowid = order, mentions_rowid
+        self.sql = sql if order is not None else sql.replace("%%", "%")  # % is doubled only for parameters
 
     def params(self, given: Sequence[Any] | dict | None) -> list[Any] | None:
         if self.order is None:
@@ -61,13 +61,21 @@ class Statement:
         return [value(given[i]) for i in self.order]
 
 
+_SEEN: dict[str, Statement] = {}
+
+
 def translate(sql: str, keys: Callable[[str], tuple[str, ...]]) -> Statement:
-    """`keys(table)` names a table's primary key (ON CONFLICT needs it); remembered per statement."""
-    return _translate(sql, keys)
+    """`keys(table)` names a table's primary key (ON CONFLICT needs it: the migrations give every
+    schema the same keys, so a statement is translated once per process, whichever schema asks)."""
+    statement = _SEEN.get(sql)
+    if statement is None:
+        if len(_SEEN) > 4096:  # statements built with values inside them: do not keep them all
+            _SEEN.clear()
+        statement = _SEEN[sql] = _translated(sql, keys)
+    return statement
 
 
-@functools.lru_cache(maxsize=4096)
-def _cached(sql: str, keys: Callable[[str], tuple[str, ...]]) -> Statement:
+def _translated(sql: str, keys: Callable[[str], tuple[str, ...]]) -> Statement:
     suffix = _conflict_suffix(sql, keys)
     sql = _OR_CONFLICT.sub(lambda m: f"INSERT INTO [{m.group(2)}] ({m.group(3)})", _FTS.sub(FTS_MATCH, sql))
     out: list[str] = []
@@ -93,13 +101,6 @@ def _cached(sql: str, keys: Callable[[str], tuple[str, ...]]) -> Statement:
     out.append(_code(sql[at:]))
     text = _scalar_min_max(_aliased("".join(out)))
     return Statement(text + suffix, order if order else None, "rowid" in sql.lower())
-
-
-def _translate(sql: str, keys: Callable[[str], tuple[str, ...]]) -> Statement:
-    statement = _cached(sql, keys)
-    if statement.order is None and "%%" in statement.sql:
-        return Statement(statement.sql.replace("%%", "%"), None, statement.mentions_rowid)
-    return statement
 
 
 _SUBQUERY = re.compile(r"\bFROM\s*\(\s*SELECT\b", re.IGNORECASE)
