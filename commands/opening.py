@@ -19,6 +19,8 @@ def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = F
     from projections import runner
 
     path = ctx.find_root().obj["db"]
+    if _read_on_postgres():
+        return _open_on_postgres(ctx, path)
     sqlite_ledger = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite"
     campaign_file.check(path, _every_read_table, creating=not (must_exist and sqlite_ledger),
                         ledger_in_file=sqlite_ledger)
@@ -36,6 +38,41 @@ def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = F
     campaign_file.stamp(db.conn)
     bind_read_file(path, app, db)
     return app, db
+
+
+def _read_on_postgres() -> bool:
+    """CAMPAIGN_READ=postgres (beside a PostgreSQL ledger; any other setting refused in one line)."""
+    if not os.environ.get("CAMPAIGN_READ"):
+        return False  # the usual way, without importing the PostgreSQL side
+    from ledger.errors import Unusable
+    from projections import postgres_read
+
+    why = postgres_read.refusal()
+    if why is not None:
+        raise Unusable(why)
+    return postgres_read.wanted()
+
+
+def _open_on_postgres(ctx: click.Context, path: str):
+    """Ledger and read tables both on the server: no local file is checked, created or stamped."""
+    from ledger.application import open_ledger
+
+    app = open_ledger(path)  # a server that cannot be reached is named here, before the read schema
+    app.gm_override = ctx.find_root().obj.get("override")
+    db = connect_read(path)
+    bind_read_file(path, app, db)
+    return app, db
+
+
+def connect_read(path: str) -> Any:
+    """The read tables of the campaign named by --db: the SQLite file, or its PostgreSQL schema."""
+    from projections import runner
+
+    if not _read_on_postgres():
+        return runner.connect(path)
+    from projections import postgres_read
+
+    return postgres_read.connect(path)
 
 
 def _every_read_table() -> tuple[str, ...]:

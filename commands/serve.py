@@ -117,10 +117,10 @@ def _run(listener: socket.socket, path: str, show_gm: bool, token: str | None) -
     from web.app import create_app
 
     def open_file() -> tuple[Any, Any]:
+        from commands.opening import connect_read
         from ledger.application import open_ledger
-        from projections import runner
 
-        return open_ledger(path), runner.connect(path)
+        return open_ledger(path), connect_read(path)  # the SQLite file, or the schema of CAMPAIGN_READ=postgres
 
     asgi, _ = create_app(open_file, show_gm=show_gm, token=token)
     config = uvicorn.Config(asgi, log_level="warning", access_log=False, lifespan="on",

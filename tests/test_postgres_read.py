@@ -1,0 +1,205 @@
+"""CAMPAIGN_READ=postgres: the read tables live in the ledger's PostgreSQL database, no local file.
+Every ruleset's demo gives the same read tables there as in SQLite; rebuild, audit, export, import
+and the search work from the CLI. Each test has its own database, dropped afterwards."""
+import json
+import os
+import uuid
+
+import pytest
+
+from tests.conftest import Table
+
+psycopg = pytest.importorskip("psycopg")
+SERVER = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
+# Two plays of a demo differ there: wall-clock seconds, and the random id of a contest (decision-2d6).
+TIME_COLUMNS = {"time", "started", "ended", "about"}
+
+
+def _reachable() -> bool:
+    try:
+        psycopg.connect(dbname="postgres", connect_timeout=3, **SERVER).close()
+        return True
+    except psycopg.OperationalError:
+        return False
+
+
+pytestmark = pytest.mark.skipif(not _reachable(), reason="no PostgreSQL server at 127.0.0.1:5432")
+
+
+def _database(monkeypatch, read: str = "postgres") -> str:
+    name = f"read_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(dbname="postgres", autocommit=True, **SERVER) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    for key, value in {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": name,
+                       "POSTGRES_HOST": SERVER["host"], "POSTGRES_PORT": str(SERVER["port"]),
+                       "POSTGRES_USER": SERVER["user"], "POSTGRES_PASSWORD": "", "CAMPAIGN_READ": read}.items():
+        monkeypatch.setenv(key, value)
+    return name
+
+
+@pytest.fixture
+def server(monkeypatch):
+    """A fresh database on the local server (ledger and read schemas), dropped afterwards."""
+    names = [_database(monkeypatch)]
+    yield names
+    with psycopg.connect(dbname="postgres", autocommit=True, **SERVER) as admin:
+        for name in names:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def _tables(path: str, postgres: bool) -> dict:
+    """Every read table's rows in key order (runner.tables), from the schema or the SQLite file."""
+    from projections import postgres_read, rulesets, runner
+
+    rulesets.load_all()
+    db = postgres_read.connect(path) if postgres else runner.connect(path)
+    try:
+        return dict(runner.tables(db))
+    finally:
+        db.conn.close()
+
+
+def _timeless(tables: dict) -> dict:
+    return {t: [{k: v for k, v in r.items() if k not in TIME_COLUMNS} for r in rows] for t, rows in tables.items()}
+
+
+def _schemas(dbname: str) -> set[str]:
+    with psycopg.connect(dbname=dbname, **SERVER) as conn:
+        return {r[0] for r in conn.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'read_%'")}
+
+
+@pytest.mark.parametrize("system", ["relics", "beer-run", "action-dice", "decision-2d6"])
+def test_every_rulesets_demo_gives_the_same_read_tables_on_postgresql_as_in_sqlite(tmp_path, server, monkeypatch,
+                                                                                   system):
+    hosted = Table(tmp_path / "hosted.db")
+    hosted("demo", "--system", system)
+    assert not os.path.lexists(hosted.path)  # nothing local: the read tables are on the server
+    on_server = _tables(hosted.path, postgres=True)
+    assert sum(len(rows) for rows in on_server.values()) > 20
+    monkeypatch.delenv("CAMPAIGN_READ")  # the same ledger, read into an SQLite file
+    local = Table(tmp_path / "local.db")
+    local("history")
+    assert _tables(local.path, postgres=False) == on_server
+    monkeypatch.setenv("CAMPAIGN_READ", "postgres")
+    reads = [("sheet",), ("history", "--json"), ("history", "--kind", "rolls"), ("session", "list"),
+             *(("export", "--format", fmt) for fmt in ("md", "html", "csv"))]
+    said = [(r.exit_code, r.stdout) for r in (hosted(*args, ok=False) for args in reads)]
+    monkeypatch.delenv("CAMPAIGN_READ")
+    assert [(r.exit_code, r.stdout) for r in (local(*args, ok=False) for args in reads)] == said
+    assert [code for code, _ in said] == [0] * len(reads)
+    for key in ("PERSISTENCE_MODULE", "POSTGRES_DBNAME"):  # and a demo played wholly in SQLite
+        monkeypatch.delenv(key)
+    plain = Table(tmp_path / "plain.db")
+    plain("demo", "--system", system)
+    assert _timeless(_tables(plain.path, postgres=False)) == _timeless(on_server)
+
+
+def test_rebuild_audit_export_and_import_work_with_the_read_tables_on_postgresql(tmp_path, server, monkeypatch):
+    t = Table(tmp_path / "heist.db")
+    t("demo")
+    t("undo", "Vault Guards:3", "--yes")
+    before = _tables(t.path, postgres=True)
+    assert t.json("rebuild")["entry_count"] == 63
+    assert _tables(t.path, postgres=True) == before
+    audit = t.json("audit")
+    assert audit["clean"] and [r["unit"] for r in audit["reversals"]] == ["Vault Guards:3"]
+    exported, markdown = tmp_path / "heist.jsonl", tmp_path / "heist.md"
+    t("export", "--format", "jsonl", "-o", str(exported))
+    t("export", "--format", "md", "-o", str(markdown))
+    assert json.loads(exported.read_text().splitlines()[-1])["entries"] == 63
+    assert "Vault Guards" in markdown.read_text()
+    monkeypatch.delenv("CAMPAIGN_READ")  # the markdown a local read file gives, from the same ledger
+    Table(tmp_path / "local.db")("export", "--format", "md", "-o", str(tmp_path / "local.md"))
+    assert (tmp_path / "local.md").read_text() == markdown.read_text()
+    server.append(_database(monkeypatch))  # a second, empty database: ledger and read tables
+    copy = Table(tmp_path / "copy.db")
+    copy("import", str(exported))
+    assert not os.path.lexists(copy.path) and not os.path.lexists(copy.path + ".importing")
+    assert copy.json("audit")["clean"]
+    assert copy.json("sheet") == t.json("sheet")
+    assert _timeless(_tables(copy.path, postgres=True)) == _timeless(before)
+
+
+def test_the_live_view_reads_its_page_from_the_schema_as_from_a_read_file(tmp_path, server, monkeypatch):
+    from commands.opening import connect_read
+    from ledger.application import open_ledger
+    from web.view import build
+
+    def page(path: str):
+        app, db = open_ledger(path), connect_read(path)  # as `campaign serve` opens them (commands/serve.py)
+        try:
+            return build(app, db, show_gm=True)
+        finally:
+            db.conn.close()
+            app.close()
+
+    Table(tmp_path / "heist.db")("demo")
+    hosted = page(str(tmp_path / "heist.db"))
+    assert hosted.entry == 62 and not os.path.lexists(tmp_path / "heist.db")
+    monkeypatch.delenv("CAMPAIGN_READ")
+    Table(tmp_path / "local.db")("history")
+    assert page(str(tmp_path / "local.db")) == hosted
+
+
+def test_the_history_search_uses_postgresql_full_text_and_finds_what_sqlite_finds(tmp_path, server, monkeypatch):
+    t = Table(tmp_path / "heist.db")
+    t("demo")
+    found = {query: t.json("history", "--grep", query) for query in ("vault guards", "Kira", "stress from", "nothing")}
+    assert found["nothing"] == [] and len(found["vault guards"]) > 10
+    by_pc = t.json("history", "--pc", "Bo")
+    monkeypatch.delenv("CAMPAIGN_READ")
+    local = Table(tmp_path / "local.db")
+    assert {q: local.json("history", "--grep", q) for q in found} == found
+    assert local.json("history", "--pc", "Bo") == by_pc
+
+
+def test_each_db_name_has_its_own_schema_bound_to_its_ledger(tmp_path, server, monkeypatch):
+    from projections import postgres_read
+
+    heist = Table(tmp_path / "heist.db")
+    heist("demo")
+    mirror = Table(tmp_path / "mirror.db")  # another name: another schema, read from the same ledger
+    mirror("history")
+    assert _schemas(server[0]) == {postgres_read.schema_name(heist.path), postgres_read.schema_name(mirror.path)}
+    assert _tables(mirror.path, postgres=True) == _tables(heist.path, postgres=True)
+    postgres_read.drop(mirror.path)
+    assert _schemas(server[0]) == {postgres_read.schema_name(heist.path)}
+    with psycopg.connect(dbname=server[0], autocommit=True, **SERVER) as conn:  # the ledger wiped, another begun
+        conn.execute("DROP SCHEMA public CASCADE")
+        conn.execute("CREATE SCHEMA public")
+    Table(tmp_path / "run.db")("demo", "--system", "beer-run")
+    assert "holds the read tables of another campaign's ledger" in heist.refused("sheet")
+
+
+def test_a_second_process_catching_up_waits_for_the_first(tmp_path, server):
+    from projections import postgres_read, runner
+
+    Table(tmp_path / "heist.db")("new", "Heist")
+    first, second = postgres_read.connect(str(tmp_path / "heist.db")), postgres_read.connect(str(tmp_path / "heist.db"))
+    try:
+        with runner.immediate(first):
+            taken = second.connection.execute("SELECT pg_try_advisory_xact_lock(hashtextextended(%s, 0))",
+                                              [second.schema]).fetchone()[0]
+        assert taken is False
+        assert second.connection.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))",
+                                         [second.schema]).fetchone()[0] is True  # free once committed
+    finally:
+        first.close()
+        second.close()
+
+
+@pytest.mark.parametrize("env, said", [
+    ({"CAMPAIGN_READ": "postgres"}, "CAMPAIGN_READ=postgres keeps the read tables beside a PostgreSQL ledger"),
+    ({"CAMPAIGN_READ": "mysql"}, "CAMPAIGN_READ takes sqlite or postgres, not 'mysql'."),
+])
+def test_campaign_read_without_a_postgresql_ledger_is_refused_in_one_line(tmp_path, monkeypatch, env, said):
+    from cli import cli
+
+    monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    t = Table(tmp_path / "heist.db")
+    result = t.runner.invoke(cli, ["--db", t.path, "new", "Heist"])
+    assert result.exit_code == 1 and said in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output
+    assert not os.path.lexists(t.path)
