@@ -28,7 +28,10 @@ def complete(path: str, words: str, shell: str = "bash") -> list[str]:
         return [line.split(",", 1)[1] for line in out.stdout.splitlines() if line]
     if shell == "zsh":  # type, value, help: three lines each
         return out.stdout.splitlines()[1::3]
-    return [line.split(",", 1)[1].split("\t")[0] for line in out.stdout.splitlines() if line]  # fish
+    lines = out.stdout.splitlines()
+    if lines and "," not in lines[0]:  # fish, click 8.4 and later: type, value, help, as zsh
+        return lines[1::3]
+    return [line.split(",", 1)[1].split("\t")[0] for line in lines if line]  # fish, click 8.1-8.3: type,value\thelp
 
 
 def test_the_pcs_are_offered_after_leader(table):
