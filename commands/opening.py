@@ -35,9 +35,17 @@ def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = F
     app = app or open_ledger(path)
     app.gm_override = ctx.find_root().obj.get("override")
     db = runner.connect(path)
+    ctx.call_on_close(lambda: _close(app, db))  # a warm process (the shell) runs many commands
     campaign_file.stamp(db.conn)
     bind_read_file(path, app, db)
     return app, db
+
+
+def _close(app: Any, db: Any) -> None:
+    """Both connections, once the command is done: the shell would otherwise hold two files open a
+    line until a garbage collection found them."""
+    db.conn.close()
+    app.close()
 
 
 def _read_on_postgres() -> bool:
@@ -60,6 +68,7 @@ def _open_on_postgres(ctx: click.Context, path: str):
     app = open_ledger(path)  # a server that cannot be reached is named here, before the read schema
     app.gm_override = ctx.find_root().obj.get("override")
     db = connect_read(path)
+    ctx.call_on_close(lambda: _close(app, db))
     bind_read_file(path, app, db)
     return app, db
 
@@ -125,7 +134,11 @@ def current_read_tables(ctx: click.Context) -> tuple[Any, Any] | None:
     from projections import current
 
     db = current.read_tables_if_current(path)
-    return None if db is None else (LedgerOnDemand(path), db)
+    if db is None:
+        return None
+    app = LedgerOnDemand(path)
+    ctx.call_on_close(lambda: _close(app, db))
+    return app, db
 
 
 class LedgerOnDemand:
@@ -143,3 +156,8 @@ class LedgerOnDemand:
 
             self._app = open_ledger(self._path)
         return getattr(self._app, name)
+
+    def close(self) -> None:
+        """The ledger, if a read opened it."""
+        if self._app is not None:
+            self._app.close()

@@ -8,7 +8,6 @@ shell starts, so no other command pays for it.
 from __future__ import annotations
 
 import contextlib
-import gc
 import io
 import json
 import os
@@ -120,21 +119,7 @@ def run_line(group: click.Command, prefix: list[str], line: str) -> int:
     except click.ClickException as e:
         e.show()
         return e.exit_code
-    finally:
-        _tidy()
     return 0
-
-
-_RUN = [0]
-TIDY_EVERY = 25  # lines; a full collection costs about 0.1 s, so not after every line
-
-
-def _tidy() -> None:
-    """A command leaves its ledger and read-table connections for the process's end to close; a
-    warm process must close them itself, or a long session runs out of file handles."""
-    _RUN[0] += 1
-    if _RUN[0] % TIDY_EVERY == 0:
-        gc.collect()
 
 
 def _asker(group: click.Command, path: str) -> Callable[[list[str]], Any]:

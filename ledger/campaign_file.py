@@ -133,7 +133,10 @@ def _tables(path: str) -> set[str]:
 
 @contextlib.contextmanager
 def _read_only(path: str) -> Iterator[sqlite3.Connection]:
-    uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro"
+    """A look that leaves no trace: a read-only connection to a WAL file would create its -wal and
+    -shm and, unable to checkpoint, leave them behind; with no -wal the file alone is the truth."""
+    unlogged = "&immutable=1" if not os.path.exists(path + "-wal") else ""
+    uri = f"file:{quote(str(Path(path).resolve()))}?mode=ro{unlogged}"
     try:
         conn = sqlite3.connect(uri, uri=True)
         try:
