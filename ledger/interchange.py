@@ -119,24 +119,26 @@ def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None
 def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
                 progress: Callable[[int], None] | None = None,
                 replay: Callable[[Any, str], None] | None = None) -> dict[str, Any]:
-    """Check the whole file before writing anything; then write a new campaign.
+    """Check the whole file while writing it into a scratch file, kept only if every line holds.
 
-    SQLite: into a scratch file moved into place at the end. PostgreSQL (from the
-    environment): checked in the scratch file, then written to its ledger, which must be empty,
-    in one transaction (import_postgres.py); the read tables go to `target`.
+    One pass (ledger/import_load.py) decodes each line once, checks it against the chain, writes
+    it and plays it through its aggregate; `replay` then builds the read tables from the scratch
+    ledger (projections.import_replay.replay_check). SQLite: the scratch file is moved into place
+    at the end. PostgreSQL (from the environment): then written to its ledger, which must be
+    empty, in one transaction (import_postgres.py); the read tables go to `target`.
     """
+    from ledger import import_load
+
     if os.path.lexists(target):
         raise Unusable(f"{target} already exists; import writes a new campaign file.")
-    count = check(_lines(path))
     scratch = target + ".importing"
     _remove(scratch)
     app = None
     try:
         app = open_ledger(scratch, store="eventsourcing.sqlite")
-        written = write(app, _lines(path), progress, count)
-        if replay:  # every entry through its aggregate and the read tables (projections.import_replay.replay_check)
+        count = written = import_load.load(app, _lines(path), progress)
+        if replay:  # the read tables, by the rebuild path; an entry they cannot take is refused by its number
             replay(app, scratch)
-        _snapshot_long_aggregates(app)
         if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
             from ledger import import_postgres  # checked; now the same lines go to the server's ledger
             written = import_postgres.write_all(open_ledger(target), app, _lines(path), count)
