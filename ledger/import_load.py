@@ -21,10 +21,10 @@ from eventsourcing.utils import resolve_topic
 from ledger.chain_hash import sign
 from ledger.chain_queries import V2_KEY
 from ledger.errors import BadInput, Unusable
-from ledger.interchange_check import FORMAT, Checker
+from ledger.interchange_check import Checker
 
 BATCH = 1000          # rows per executemany (and per progress report)
-SNAPSHOT_STEP = 1000  # as interchange._snapshot_long_aggregates: every 1000th version, and the last
+SNAPSHOT_STEP = 1000  # long aggregates are snapshotted at every 1000th version and at their last
 CHANGED = ("Line {} holds a command that does not match the entries it covers (its last entry, name or "
            "detail); the file was edited.")
 
@@ -180,5 +180,3 @@ class Played:
                 self.take(aggregate)
         return self.taken
 
-
-__all__ = ["FORMAT", "load"]
