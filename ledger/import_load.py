@@ -40,7 +40,7 @@ def load(app: Any, lines: Iterable[str], progress: Callable[[int], None] | None 
         if c.fetchone():
             raise Unusable("Import writes into a new, empty campaign file.")
         rows = Rows(c, recorder.insert_events_statement, progress)
-        group: list[Any] | None = None  # the open command: [first entry, file's command row, name, unit, detail]
+        group: list[Any] | None = None  # the open command: [first entry, row as hashed, name, unit, detail, line]
         for number, raw in enumerate(lines, 1):
             checked = checker.line(raw, number)
             if checked is None:
@@ -49,14 +49,14 @@ def load(app: Any, lines: Iterable[str], progress: Callable[[int], None] | None 
             entry = row["entry"]
             if command is not None or group is None:
                 if group is not None:
-                    rows.command(group, entry - 1, checker.v2_from(), number)
+                    rows.command(group, entry - 1, checker.v2_from())
                 c_ = row.get("command") if isinstance(row.get("command"), dict) else {}
                 group = [entry, command, c_.get("name", "import"), c_.get("unit"), c_.get("detail"), number]
             rows.entry(entry, aggregate_id, row["version"], row["type"], state, row["hash"])
             played.play(number, row, aggregate_id, state)
         count = checker.finish()
         if group is not None:
-            rows.command(group, count, checker.v2_from(), group[5])
+            rows.command(group, count, checker.v2_from())
         rows.flush()
         if count:  # the source's chain version marker: a version-1 file stays version 1 throughout
             c.execute("INSERT INTO ledger_meta (key, value) VALUES (?, ?)", (V2_KEY, str(checker.v2_from() or count + 1)))
@@ -83,10 +83,10 @@ class Rows:
         if len(self.events) >= BATCH:
             self.flush()
 
-    def command(self, group: list[Any], last: int, v2_from: int | None, number: int) -> None:
+    def command(self, group: list[Any], last: int, v2_from: int | None) -> None:
         """The command-log row of entries group[0]..last. From chain version 2 on, an entry's hash covers
         the row that starts there: the row kept must be the row hashed, or the chain would not hold."""
-        first, hashed, name, unit, detail, _ = group
+        first, hashed, name, unit, detail, number = group
         if v2_from is not None and first >= v2_from:
             if hashed is None or hashed != (last, name, unit, detail) or not isinstance(detail, (dict, type(None))):
                 raise Unusable(CHANGED.format(number))
