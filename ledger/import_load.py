@@ -120,7 +120,7 @@ class Played:
         self.hook = self.mapper.transcoder._decode_obj  # what the transcoder applies to every decoded object
         self.live: dict[UUID, Any] = {}
         self.taken: list[StoredEvent] = []
-        self.classes: dict[str, type] = {}
+        self.classes: dict[str, tuple[type, Callable[[UUID], Any], int]] = {}
 
     def play(self, number: int, row: dict[str, Any], aggregate_id: UUID, state: bytes) -> None:
         try:
@@ -139,14 +139,12 @@ class Played:
         decoded data (the mapper's own steps after its JSON decode: the id, the version, upcasting)."""
         if "data" not in row or self.mapper.cipher or self.mapper.compressor:
             return self.mapper.to_domain_event(StoredEvent(aggregate_id, row["version"], row["type"], state))
-        topic = row["type"]
-        cls = self.classes.get(topic) or self.classes.setdefault(topic, resolve_topic(topic))
+        cls, convert, class_version = self.classes.get(row["type"]) or self.resolved(row["type"])
         event_state = self.decoded(row["data"])
         if type(event_state) is not dict:
             raise ValueError("the entry's data is not an object")
-        event_state["originator_id"] = find_id_convertor(cls, UUID)(aggregate_id)
+        event_state["originator_id"] = convert(aggregate_id)
         event_state["originator_version"] = row["version"]
-        class_version = getattr(cls, "class_version", 1)
         from_version = event_state.pop("class_version", 1)
         while from_version < class_version:
             getattr(cls, f"upcast_v{from_version}_v{from_version + 1}")(event_state)
@@ -154,6 +152,12 @@ class Played:
         event = object.__new__(cls)
         object.__setattr__(event, "__dict__", event_state)
         return event
+
+    def resolved(self, topic: str) -> tuple[type, Callable[[UUID], Any], int]:
+        """The event class of an allowed topic (Checker refused any other), as the mapper resolves it, once."""
+        cls = resolve_topic(topic)
+        self.classes[topic] = cls, find_id_convertor(cls, UUID), getattr(cls, "class_version", 1)
+        return self.classes[topic]
 
     def decoded(self, value: Any) -> Any:
         """As the transcoder's object hook would have left it: every object, innermost first."""

@@ -73,7 +73,7 @@ def _chained(app: Any) -> ChainQueries:
 
 def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
                 progress: Callable[[int], None] | None = None,
-                replay: Callable[[Any, str], None] | None = None) -> dict[str, Any]:
+                replay: Callable[..., None] | None = None) -> dict[str, Any]:
     """Check the whole file while writing it into a scratch file, kept only if every line holds.
 
     One pass (ledger/import_load.py) decodes each line once, checks it against the chain, writes
@@ -93,7 +93,7 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
         app = open_ledger(scratch, store="eventsourcing.sqlite")
         count = written = import_load.load(app, _lines(path), progress)
         if replay:  # the read tables, by the rebuild path; an entry they cannot take is refused by its number
-            replay(app, scratch)
+            replay(app, scratch, progress)
         if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
             from ledger import import_postgres  # checked; now the scratch ledger's rows go to the server's
             written = import_postgres.write_all(open_ledger(target), app, count)

@@ -3,13 +3,13 @@
 every entry through its aggregate), so whatever makes rebuild faster makes import faster too."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ledger.errors import BadInput, ReadModelStuck
 from projections import runner
 
 
-def replay_check(app: Any, path: str) -> None:
+def replay_check(app: Any, path: str, progress: Callable[[int], None] | None = None) -> None:
     """Every entry through the read tables, in order, before the file is kept: an entry they
     cannot take is refused by its number (a file whose hashes were recomputed over broken data)."""
     from ledger import campaign_file
@@ -18,7 +18,7 @@ def replay_check(app: Any, path: str) -> None:
     try:
         checked = app.recorder.max_notification_id() or 0  # the whole chain, verified while it was written
         try:
-            runner.rebuild(app, db, check=True, trusted=checked)
+            runner.rebuild(app, db, progress, check=True, trusted=checked)
         except ReadModelStuck as e:
             why = str(e).split(" (", 1)[-1].rsplit("); they show", 1)[0][:160]
             raise BadInput(f"Entry #{e.entry} (line {e.entry + 1}) does not replay ({why}); "
