@@ -4,9 +4,10 @@ Each line is decoded once: checked against the hash chain (interchange_check.Che
 with the hash it was checked against (not hashed a second time), and played through its
 aggregate from the data already decoded (no second JSON decode), so a file whose hashes were
 recomputed over broken data is refused by the entry that does not replay. Snapshots of long
-aggregates are taken on the way, from the aggregates in memory. Everything goes in in one
-transaction, and the scratch file is thrown away by the caller when any line is refused, so a
-refusal leaves nothing behind (the read tables are built afterwards, by the rebuild path).
+aggregates are taken on the way, from the aggregates in memory. The scratch file is thrown away
+by the caller when any line is refused, so a refusal leaves nothing behind (the read tables are
+built afterwards, by the rebuild path); it is committed every COMMIT_EVERY batches only so that
+its write-ahead log stays small on a million entries.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from ledger.errors import BadInput, Unusable
 from ledger.interchange_check import Checker
 
 BATCH = 1000          # rows per executemany (and per progress report)
+COMMIT_EVERY = 20     # batches per commit: the write-ahead log stays small (the scratch file is the atomic unit)
 SNAPSHOT_STEP = 1000  # long aggregates are snapshotted at every 1000th version and at their last
 CHANGED = ("Line {} holds a command that does not match the entries it covers (its last entry, name or "
            "detail); the file was edited.")
@@ -76,6 +78,7 @@ class Rows:
         self.commands: list[tuple] = []
         self.keys: set[str] = set()
         self.signing = bool(os.environ.get("CAMPAIGN_KEY"))
+        self.flushed = 0
 
     def entry(self, entry: int, aggregate_id: UUID, version: int, topic: str, state: bytes, hash_: str) -> None:
         self.events.append((aggregate_id.hex, version, topic, state))
@@ -107,6 +110,10 @@ class Rows:
                           [(entry, sign(hash_)) for entry, hash_ in self.chain])
         if self.progress and self.events:
             self.progress(len(self.events))
+        self.flushed += 1
+        if self.flushed % COMMIT_EVERY == 0:  # a refusal later still discards the whole scratch file
+            c.execute("COMMIT")
+            c.execute("BEGIN")
         self.events.clear()
         self.chain.clear()
         self.commands.clear()

@@ -161,3 +161,18 @@ def test_with_campaign_key_the_import_signs_every_entry(tmp_path, exported, monk
     monkeypatch.setenv("CAMPAIGN_KEY", "another key")  # the signatures are the key's, not a copy of anything
     result = copy("audit", "--json", ok=False)
     assert result.exit_code == 1 and json.loads(result.stdout)["broken_entry"] == 1
+
+
+def test_a_line_refused_after_many_commits_of_the_scratch_file_still_leaves_nothing(tmp_path, exported, monkeypatch):
+    """The scratch file is committed every few batches (a small write-ahead log); the file as a whole is the unit."""
+    monkeypatch.setattr(import_load, "BATCH", 5)
+    monkeypatch.setattr(import_load, "COMMIT_EVERY", 1)
+    lines = exported.read_text(encoding="utf-8").splitlines()
+    row = json.loads(lines[-3])
+    row["data"]["timestamp"]["_data_"] = "2020-01-01T00:00:00+00:00"
+    lines[-3] = json.dumps(row, ensure_ascii=False)
+    (tmp_path / "late.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    message = _refused(tmp_path, tmp_path / "late.jsonl")
+    assert message == f"Error: Line {len(lines) - 2} (entry #{row['entry']}) does not match its hash: it was edited."
+    Table(tmp_path / "copy.db")("import", str(exported))  # and the same import, whole, commits every batch too
+    assert Table(tmp_path / "copy.db").json("audit")["clean"]
