@@ -14,9 +14,12 @@ from ledger.errors import Unusable
 FORMAT = "campaign-ledger/1"
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # what json.dumps would build per call
+
+
 def encode(data: Any) -> bytes:
     """Exactly as eventsourcing's JSON transcoder writes state, so hashes survive the trip."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return _COMPACT.encode(data).encode("utf-8")
 
 
 class Checker:
