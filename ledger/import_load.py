@@ -90,8 +90,12 @@ class Rows:
         """The command-log row of entries group[0]..last. From chain version 2 on, an entry's hash covers
         the row that starts there: the row kept must be the row hashed, or the chain would not hold."""
         first, hashed, name, unit, detail, number = group
+        if not isinstance(name, str) or not isinstance(unit, (str, type(None))) \
+                or not isinstance(detail, (dict, type(None))):
+            raise Unusable(f"Line {number} holds a command this program never writes (its name, unit or "
+                           "detail); the file is damaged.")
         if v2_from is not None and first >= v2_from:
-            if hashed is None or hashed != (last, name, unit, detail) or not isinstance(detail, (dict, type(None))):
+            if hashed is None or hashed != (last, name, unit, detail):
                 raise Unusable(CHANGED.format(number))
         key = detail.get("key") if isinstance(detail, dict) else None
         if key:

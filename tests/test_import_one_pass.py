@@ -176,3 +176,14 @@ def test_a_line_refused_after_many_commits_of_the_scratch_file_still_leaves_noth
     assert message == f"Error: Line {len(lines) - 2} (entry #{row['entry']}) does not match its hash: it was edited."
     Table(tmp_path / "copy.db")("import", str(exported))  # and the same import, whole, commits every batch too
     assert Table(tmp_path / "copy.db").json("audit")["clean"]
+
+
+@pytest.mark.parametrize("field, value", [("name", None), ("unit", 7), ("detail", ["a", "list"])])
+def test_a_command_the_program_never_writes_is_refused_by_its_line(tmp_path, exported, field, value):
+    """Not a traceback from the command log's NOT NULL column, nor a detail later code cannot read."""
+    rows = _rows(exported)
+    line = next(i for i, r in enumerate(rows) if "command" in r and i > 3) + 1
+    rows[line - 1]["command"][field] = value
+    message = _refused(tmp_path, _forge(rows, tmp_path / "forged.jsonl"))
+    assert message == (f"Error: Line {line} holds a command this program never writes (its name, unit or detail); "
+                       "the file is damaged.")
