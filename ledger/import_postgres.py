@@ -1,7 +1,7 @@
 """Import into a PostgreSQL ledger: all of it in one transaction, or nothing.
 
 By the time this runs, the whole file was checked and replayed in a scratch SQLite ledger
-(ledger/interchange.py). Here the same lines, and the snapshots the scratch ledger took, go to
+(ledger/interchange.py). Here the scratch ledger's entries, and the snapshots it took, go to
 the server on one connection inside one transaction: a failure part way, a lost connection or
 a killed process rolls everything back, so the ledger stays empty and the import can simply be
 run again. eventsourcing's own insert (one transaction per call, retried on a lost connection)
@@ -14,11 +14,14 @@ attempt had used up.
 from __future__ import annotations
 
 import contextlib
+import json
 from typing import Any, Iterator, Sequence
+from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 from psycopg.sql import SQL, Identifier, Literal
 
+from ledger.chain import chained
 from ledger.errors import Unusable, LedgerError
 
 NOT_EMPTY = "Import writes into a new, empty campaign ledger; this PostgreSQL ledger already holds entries."
@@ -26,7 +29,7 @@ LEDGER_TABLES = ("ledger_chain", "ledger_commands", "ledger_meta")
 
 
 class Importing:
-    """The PostgreSQL recorder as seen from inside the import's transaction (for interchange.write)."""
+    """The PostgreSQL recorder as seen from inside the import's transaction (for write_all)."""
 
     def __init__(self, recorder: Any, curs: Any) -> None:
         self.recorder, self.curs = recorder, curs
@@ -70,14 +73,21 @@ def _holds(curs: Any, table: Any) -> bool:
     return bool(curs.fetchone()["held"])
 
 
-def write_all(server: Any, scratch: Any, lines: Iterator[str], total: int) -> int:
-    """Write a checked file's entries (and the scratch ledger's snapshots) to the server in one transaction."""
-    from ledger import interchange
+def write_all(server: Any, scratch: Any, total: int) -> int:
+    """Write the scratch ledger's entries (checked, replayed) and snapshots to the server in one transaction.
+
+    The rows come from the scratch ledger, not from the file again: what reaches the server is what
+    was checked, even if the file changed on disk in between. The server's recorder hashes them anew
+    (the same hashes: the same rows, entry numbers and chain version marker).
+    """
     from ledger.application import SNAPSHOT_EVERY
 
     try:
         with one_transaction(server) as importing:
-            written = interchange.write(None, lines, None, total, recorder=importing)
+            written, v2_from = 0, chained(scratch.recorder).v2_from() or total + 1
+            for events, commands in _batches(scratch):
+                importing.insert_events(events, commands=commands, chain_v2_from=v2_from)
+                written += len(events)
             copy_snapshots(scratch, server, importing, SNAPSHOT_EVERY)
     except LedgerError:
         raise
@@ -87,3 +97,23 @@ def write_all(server: Any, scratch: Any, lines: Iterator[str], total: int) -> in
                           "the ledger is still empty and no file was made. Run the import again once the server "
                           "is fixed.") from None
     return written
+
+
+def _batches(scratch: Any) -> Iterator[tuple[list[StoredEvent], list[tuple]]]:
+    """The scratch ledger's entries about interchange.BATCH at a time, never splitting a command (the
+    chain's writer files each batch's commands by their offsets in it)."""
+    from ledger import interchange
+
+    size = interchange.BATCH  # read now: tests make it small, for many batches
+    events: list[StoredEvent] = []
+    commands: list[tuple] = []  # (start offset, end offset, name, unit, detail) within the batch
+    for entry, oid, version, topic, state, _, last, name, unit, detail in \
+            chained(scratch.recorder).stored_entries_with_hashes(1, 2**62, size):
+        if name is not None:
+            if len(events) >= size:
+                yield events, commands
+                events, commands = [], []
+            commands.append((len(events), len(events) + last - entry, name, unit, json.loads(detail or "{}")))
+        events.append(StoredEvent(oid if isinstance(oid, UUID) else UUID(oid), version, topic, bytes(state)))
+    if events:
+        yield events, commands

@@ -3,8 +3,9 @@
 A header line names the campaign and where the range starts; each entry line carries
 its number, time, type, data and hash (and, on the first entry of each command, the
 command that wrote it); a closing line counts the entries and repeats the last hash.
-Import checks every line against the hash chain before it writes anything, so a file
-that was truncated, reordered or edited is refused by the line that gives it away.
+Import checks every line against the hash chain as it writes into a scratch file, kept only
+once every line held, so a file that was truncated, reordered or edited is refused by the
+line that gives it away and leaves nothing behind.
 """
 from __future__ import annotations
 
@@ -13,14 +14,12 @@ import os
 from typing import Any, Callable, Iterator
 from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent
-
 from ledger.chain import GENESIS, ChainQueries, chained
 from ledger.errors import Unusable
-from ledger.interchange_check import FORMAT, check, encode, known_topics, state_of  # noqa: F401
+from ledger.interchange_check import FORMAT, check, encode, known_topics, state_of  # noqa: F401  (names callers know)
 
 _encode = encode  # the name tests and older callers know
-BATCH = 1000
+BATCH = 1000  # entries per read of an export, per write of an import to PostgreSQL
 
 
 def _state_fields(state: bytes) -> dict[str, Any]:
@@ -70,76 +69,34 @@ def _chained(app: Any) -> ChainQueries:
     return chained(app.recorder)
 
 
-# --- import -------------------------------------------------------------------------------------
-
-def write(app: Any, lines: Iterator[str], progress: Callable[[int], None] | None = None, total: int = 0,
-          recorder: Any = None) -> int:
-    """Append a checked file's entries to an empty ledger, a thousand at a time, commands kept
-    (to `recorder` when given: PostgreSQL's import transaction, see import_postgres.py).
-
-    The copy keeps the source's chain version marker (a file exported before chain version 2
-    stays version 1 throughout, entry `total` included), so its hashes and anchors still hold.
-    """
-    recorder = recorder or _chained(app)
-    v2_from = total + 1
-    if recorder.max_notification_id():
-        raise Unusable("Import writes into a new, empty campaign file.")
-    batch: list[StoredEvent] = []
-    commands: list[list[Any]] = []  # [start offset, end offset, name, unit, detail] within the batch
-    written = 0
-
-    def flush() -> None:
-        nonlocal written
-        if batch:
-            recorder.insert_events(batch, commands=[tuple(c) for c in commands], chain_v2_from=v2_from)
-            written += len(batch)
-            if progress:
-                progress(len(batch))
-            batch.clear()
-            commands.clear()
-    for number, raw in enumerate(lines, 1):
-        row = json.loads(raw) if raw.strip() else {}
-        if row.get("format") == FORMAT:
-            v2_from = row.get("chain_v2_from") or v2_from
-        if "entry" not in row:
-            continue
-        if "command" in row:
-            if len(batch) >= BATCH:
-                flush()
-            c = row["command"]
-            commands.append([len(batch), len(batch), c.get("name", "import"), c.get("unit"), c.get("detail")])
-        elif not commands:  # entries before any command (a file from elsewhere): one group
-            commands.append([len(batch), len(batch), "import", None, None])
-        commands[-1][1] = len(batch)
-        batch.append(StoredEvent(UUID(row["aggregate"]), row["version"], row["type"], state_of(row, number)))
-    flush()
-    return written
-
+# --- import (one pass: ledger/import_load.py) -------------------------------------------------
 
 def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
                 progress: Callable[[int], None] | None = None,
-                replay: Callable[[Any, str], None] | None = None) -> dict[str, Any]:
-    """Check the whole file before writing anything; then write a new campaign.
+                replay: Callable[..., None] | None = None) -> dict[str, Any]:
+    """Check the whole file while writing it into a scratch file, kept only if every line holds.
 
-    SQLite: into a scratch file moved into place at the end. PostgreSQL (from the
-    environment): checked in the scratch file, then written to its ledger, which must be empty,
-    in one transaction (import_postgres.py); the read tables go to `target`.
+    One pass (ledger/import_load.py) decodes each line once, checks it against the chain, writes
+    it and plays it through its aggregate; `replay` then builds the read tables from the scratch
+    ledger (projections.import_replay.replay_check). SQLite: the scratch file is moved into place
+    at the end. PostgreSQL (from the environment): then written to its ledger, which must be
+    empty, in one transaction (import_postgres.py); the read tables go to `target`.
     """
+    from ledger import import_load
+
     if os.path.lexists(target):
         raise Unusable(f"{target} already exists; import writes a new campaign file.")
-    count = check(_lines(path))
     scratch = target + ".importing"
     _remove(scratch)
     app = None
     try:
         app = open_ledger(scratch, store="eventsourcing.sqlite")
-        written = write(app, _lines(path), progress, count)
-        if replay:  # every entry through its aggregate and the read tables (projections.import_replay.replay_check)
-            replay(app, scratch)
-        _snapshot_long_aggregates(app)
+        count = written = import_load.load(app, _lines(path), progress)
+        if replay:  # the read tables, by the rebuild path; an entry they cannot take is refused by its number
+            replay(app, scratch, progress)
         if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
-            from ledger import import_postgres  # checked; now the same lines go to the server's ledger
-            written = import_postgres.write_all(open_ledger(target), app, _lines(path), count)
+            from ledger import import_postgres  # checked; now the scratch ledger's rows go to the server's
+            written = import_postgres.write_all(open_ledger(target), app, count)
             app.close()
             _remove(scratch)
         else:
@@ -171,22 +128,3 @@ def _lines(path: str) -> Iterator[str]:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError:
                 raise Unusable(f"Line {number} is not UTF-8 text; the file is damaged.") from None
-
-
-SNAPSHOT_STEP = 1000  # each snapshot starts from the one before, so memory stays flat
-
-
-def _snapshot_long_aggregates(app: Any) -> None:
-    """Snapshot what a cold process would otherwise replay from the start, a step at a time."""
-    from ledger.application import SNAPSHOT_EVERY
-    for aggregate_id, last in app.recorder.long_aggregates(SNAPSHOT_EVERY):
-        for version in [*range(SNAPSHOT_STEP, last, SNAPSHOT_STEP), last]:
-            app.take_snapshot(aggregate_id, version=version, projector_func=mutated)
-
-
-def mutated(aggregate: Any, events: Any) -> Any:
-    """eventsourcing's projector without its per-event check against a Protocol (over half the
-    time of replaying an aggregate; every event here is the ledger's own, mapped by its mapper)."""
-    for event in events:
-        aggregate = event.mutate(aggregate)
-    return aggregate

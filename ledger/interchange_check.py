@@ -14,45 +14,76 @@ from ledger.errors import Unusable
 FORMAT = "campaign-ledger/1"
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # what json.dumps would build per call
+
+
 def encode(data: Any) -> bytes:
     """Exactly as eventsourcing's JSON transcoder writes state, so hashes survive the trip."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return _COMPACT.encode(data).encode("utf-8")
+
+
+class Checker:
+    """The chain walked one line at a time, so a single pass can check a line and write it.
+
+    `line` returns, for an entry line, the decoded row, its aggregate id, its stored state bytes and its command row
+    (None for the header, the closing line and blank lines); `finish` refuses a truncated file and
+    returns the entry count. Whoever writes while walking must discard what it wrote when any line
+    (or `finish`) refuses: a file is only good once its closing line matches.
+    """
+
+    def __init__(self) -> None:
+        self.header: dict[str, Any] | None = None
+        self.previous, self.expected, self.number = GENESIS, 1, 0
+        self.end: dict[str, Any] | None = None
+        self.versions: dict[UUID, int] = {}  # each aggregate's last version: its entries follow on one by one
+        self.topics = known_topics()
+
+    def line(self, raw: str | bytes, number: int) -> tuple[dict[str, Any], UUID, bytes, tuple | None] | None:
+        self.number = number
+        if not raw.strip():
+            return None
+        if self.end is not None:
+            raise Unusable(f"Line {number} comes after the closing line; the file was edited.")
+        row = _json(raw, number)
+        if self.header is None:
+            self.header = _header(row, number)
+            return None
+        if row.get("end") is True:
+            self.end = row
+            return None
+        entry = row.get("entry")
+        aggregate = _check_shape(row, number, self.topics)
+        if entry != self.expected:
+            raise Unusable(f"Line {number} holds entry #{entry} where #{self.expected} was expected: "
+                           "entries are missing or out of order.")
+        _check_version(row, number, self.versions, aggregate)
+        state, command = state_of(row, number), _command_of(row)
+        if link_hash(self.previous, entry, row["aggregate"], row["version"], row["type"], state, command,
+                     self.header.get("chain_v2_from")) != row.get("hash"):
+            raise Unusable(f"Line {number} (entry #{entry}) does not match its hash: it was edited.")
+        self.previous, self.expected = row["hash"], self.expected + 1
+        return row, aggregate, state, command
+
+    def v2_from(self) -> int | None:
+        """The entry chain version 2 starts at, as the header says (None: the whole file is version 1)."""
+        return self.header.get("chain_v2_from") if self.header else None
+
+    def finish(self) -> int:
+        if self.header is None:
+            raise Unusable("The file is empty.")
+        if self.end is None:
+            raise Unusable(f"The file stops at line {self.number} without its closing line: it is truncated.")
+        if self.end.get("entries") != self.expected - 1 or self.end.get("last_hash") != self.previous:
+            raise Unusable(f"The closing line (line {self.number}) does not match the entries before it.")
+        return self.expected - 1
 
 
 def check(lines: Iterator[str]) -> int:
     """Walk a whole file against the chain; return its entry count or refuse at the first bad line."""
-    header: dict[str, Any] | None = None
-    previous, expected, number, end = GENESIS, 1, 0, None
-    versions: dict[str, int] = {}  # each aggregate's last version: its entries must follow on one by one
+    checker = Checker()
     for number, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        if end is not None:
-            raise Unusable(f"Line {number} comes after the closing line; the file was edited.")
-        row = _json(raw, number)
-        if header is None:
-            header = _header(row, number)
-            continue
-        if row.get("end") is True:
-            end = row
-            continue
-        entry = row.get("entry")
-        _check_shape(row, number)
-        if entry != expected:
-            raise Unusable(f"Line {number} holds entry #{entry} where #{expected} was expected: "
-                           "entries are missing or out of order.")
-        _check_version(row, number, versions)
-        if link_hash(previous, entry, row.get("aggregate", ""), row.get("version", 0), row.get("type", ""),
-                     state_of(row, number), _command_of(row), header.get("chain_v2_from")) != row.get("hash"):
-            raise Unusable(f"Line {number} (entry #{entry}) does not match its hash: it was edited.")
-        previous, expected = row["hash"], expected + 1
-    if header is None:
-        raise Unusable("The file is empty.")
-    if end is None:
-        raise Unusable(f"The file stops at line {number} without its closing line: it is truncated.")
-    if end.get("entries") != expected - 1 or end.get("last_hash") != previous:
-        raise Unusable(f"The closing line (line {number}) does not match the entries before it.")
-    return expected - 1
+        checker.line(raw, number)
+    return checker.finish()
 
 
 def _command_of(row: dict[str, Any]) -> tuple | None:
@@ -61,21 +92,21 @@ def _command_of(row: dict[str, Any]) -> tuple | None:
     return None if not isinstance(c, dict) else (c.get("last"), c.get("name"), c.get("unit"), c.get("detail"))
 
 
-def _check_shape(row: dict[str, Any], number: int) -> None:
+def _check_shape(row: dict[str, Any], number: int, topics: frozenset[str] | None = None) -> UUID:
     """Only the program's own event types, a real aggregate id and version: nothing in the file picks code to run."""
-    if row.get("type") not in known_topics():
+    if row.get("type") not in (topics if topics is not None else known_topics()):
         raise Unusable(f"Line {number} holds an event type this program does not know ({str(row.get('type'))[:80]}); "
                        "nothing was imported.")
     try:
-        UUID(str(row.get("aggregate")))
+        aggregate = UUID(str(row.get("aggregate")))
     except ValueError:
         raise Unusable(f"Line {number} has no valid aggregate id; the file is damaged.") from None
     if type(row.get("version")) is not int or row["version"] < 1:
         raise Unusable(f"Line {number} has no valid aggregate version; the file is damaged.")
+    return aggregate
 
 
-def _check_version(row: dict[str, Any], number: int, versions: dict[str, int]) -> None:
-    aggregate = str(UUID(str(row["aggregate"])))
+def _check_version(row: dict[str, Any], number: int, versions: dict[UUID, int], aggregate: UUID) -> None:
     wanted = versions.get(aggregate, 0) + 1
     if row["version"] != wanted:
         raise Unusable(f"Line {number} holds version {row['version']} of its record where {wanted} was expected; "
@@ -126,6 +157,9 @@ def _json(raw: str, number: int) -> dict[str, Any]:
 def _header(row: dict[str, Any], number: int) -> dict[str, Any]:
     if row.get("format") != FORMAT:
         raise Unusable(f"Line {number} is not a campaign ledger export header.")
+    v2_from = row.get("chain_v2_from")
+    if v2_from is not None and (type(v2_from) is not int or v2_from < 1):
+        raise Unusable(f"Line {number} names no valid chain version; the file is damaged.")
     if row.get("first") != 1 or row.get("previous_hash") != GENESIS:
         raise Unusable(f"This file starts at entry #{row.get('first')}; only a whole-campaign export "
                        "can be imported.")

@@ -1,0 +1,197 @@
+"""Import's one pass over a JSON Lines file into an empty scratch SQLite ledger.
+
+Each line is decoded once: checked against the hash chain (interchange_check.Checker), written
+with the hash it was checked against (not hashed a second time), and played through its
+aggregate from the data already decoded (no second JSON decode), so a file whose hashes were
+recomputed over broken data is refused by the entry that does not replay. Snapshots of long
+aggregates are taken on the way, from the aggregates in memory. The scratch file is thrown away
+by the caller when any line is refused, so a refusal leaves nothing behind (the read tables are
+built afterwards, by the rebuild path); it is committed every COMMIT_EVERY batches only so that
+its write-ahead log stays small on a million entries.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Callable, Iterable
+from uuid import UUID
+
+from eventsourcing.persistence import StoredEvent, find_id_convertor
+from eventsourcing.utils import resolve_topic
+
+from ledger.chain_hash import sign
+from ledger.chain_queries import V2_KEY
+from ledger.errors import BadInput, Unusable
+from ledger.interchange_check import Checker
+
+BATCH = 1000          # rows per executemany (and per progress report)
+COMMIT_EVERY = 20     # batches per commit: the write-ahead log stays small (the scratch file is the atomic unit)
+SNAPSHOT_STEP = 1000  # long aggregates are snapshotted at every 1000th version and at their last
+CHANGED = ("Line {} holds a command that does not match the entries it covers (its last entry, name or "
+           "detail); the file was edited.")
+
+
+def load(app: Any, lines: Iterable[str], progress: Callable[[int], None] | None = None) -> int:
+    """Check, write and replay every line of a whole-campaign export; return the entry count."""
+    from ledger.application import SNAPSHOT_EVERY
+
+    checker, played = Checker(), Played(app)
+    recorder = app.recorder
+    with recorder.datastore.transaction(commit=True) as c:
+        c.execute(f"SELECT 1 FROM {recorder.events_table_name} LIMIT 1")
+        if c.fetchone():
+            raise Unusable("Import writes into a new, empty campaign file.")
+        rows = Rows(c, recorder.insert_events_statement, progress)
+        group: list[Any] | None = None  # the open command: [first entry, row as hashed, name, unit, detail, line]
+        for number, raw in enumerate(lines, 1):
+            checked = checker.line(raw, number)
+            if checked is None:
+                continue
+            row, aggregate_id, state, command = checked
+            entry = row["entry"]
+            if command is not None or group is None:
+                if group is not None:
+                    rows.command(group, entry - 1, checker.v2_from())
+                c_ = row.get("command") if isinstance(row.get("command"), dict) else {}
+                group = [entry, command, c_.get("name", "import"), c_.get("unit"), c_.get("detail"), number]
+            rows.entry(entry, aggregate_id, row["version"], row["type"], state, row["hash"])
+            played.play(number, row, aggregate_id, state)
+        count = checker.finish()
+        if group is not None:
+            rows.command(group, count, checker.v2_from())
+        rows.flush()
+        if count:  # the source's chain version marker: a version-1 file stays version 1 throughout
+            c.execute("INSERT INTO ledger_meta (key, value) VALUES (?, ?)", (V2_KEY, str(checker.v2_from() or count + 1)))
+        snapshots = played.snapshots(checker.versions, SNAPSHOT_EVERY)
+        c.executemany(app.snapshots.recorder.insert_events_statement,
+                      [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in snapshots])
+    return count
+
+
+class Rows:
+    """The ledger's rows of one import, written a batch at a time on the import's cursor."""
+
+    def __init__(self, c: Any, insert_events: str, progress: Callable[[int], None] | None) -> None:
+        self.c, self.insert_events, self.progress = c, insert_events, progress
+        self.events: list[tuple] = []
+        self.chain: list[tuple] = []
+        self.commands: list[tuple] = []
+        self.keys: set[str] = set()
+        self.signing = bool(os.environ.get("CAMPAIGN_KEY"))
+        self.flushed = 0
+
+    def entry(self, entry: int, aggregate_id: UUID, version: int, topic: str, state: bytes, hash_: str) -> None:
+        self.events.append((aggregate_id.hex, version, topic, state))
+        self.chain.append((entry, hash_))
+        if len(self.events) >= BATCH:
+            self.flush()
+
+    def command(self, group: list[Any], last: int, v2_from: int | None) -> None:
+        """The command-log row of entries group[0]..last. From chain version 2 on, an entry's hash covers
+        the row that starts there: the row kept must be the row hashed, or the chain would not hold."""
+        first, hashed, name, unit, detail, number = group
+        if not isinstance(name, str) or not isinstance(unit, (str, type(None))) \
+                or not isinstance(detail, (dict, type(None))):
+            raise Unusable(f"Line {number} holds a command this program never writes (its name, unit or "
+                           "detail); the file is damaged.")
+        if v2_from is not None and first >= v2_from:
+            if hashed is None or hashed != (last, name, unit, detail):
+                raise Unusable(CHANGED.format(number))
+        key = detail.get("key") if isinstance(detail, dict) else None
+        if key:
+            if key in self.keys:
+                raise Unusable(f"Line {number} repeats the command key {key}; the file was edited.")
+            self.keys.add(key)
+        self.commands.append((first, last, name, unit, json.dumps(detail or {})))
+
+    def flush(self) -> None:
+        c = self.c
+        c.executemany(self.insert_events, self.events)
+        c.executemany("INSERT INTO ledger_chain (entry, hash) VALUES (?, ?)", self.chain)
+        c.executemany("INSERT INTO ledger_commands VALUES (?, ?, ?, ?, ?)", self.commands)
+        if self.signing:
+            c.executemany("INSERT INTO ledger_signatures (entry, mac) VALUES (?, ?)",
+                          [(entry, sign(hash_)) for entry, hash_ in self.chain])
+        if self.progress and self.events:
+            self.progress(len(self.events))
+        self.flushed += 1
+        if self.flushed % COMMIT_EVERY == 0:  # a refusal later still discards the whole scratch file
+            c.execute("COMMIT")
+            c.execute("BEGIN")
+        self.events.clear()
+        self.chain.clear()
+        self.commands.clear()
+
+
+class Played:
+    """Every aggregate, each entry played through it in order (what a cold load would do)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app, self.mapper = app, app.mapper
+        self.hook = self.mapper.transcoder._decode_obj  # what the transcoder applies to every decoded object
+        self.live: dict[UUID, Any] = {}
+        self.taken: list[StoredEvent] = []
+        self.classes: dict[str, tuple[type, Callable[[UUID], Any], int]] = {}
+
+    def play(self, number: int, row: dict[str, Any], aggregate_id: UUID, state: bytes) -> None:
+        try:
+            event = self.event(row, aggregate_id, state)
+            aggregate = event.mutate(self.live.get(aggregate_id))
+        except Exception as e:
+            why = f"{type(e).__name__}: {e}"[:160]
+            raise BadInput(f"Entry #{row['entry']} (line {number}) does not replay ({why}); "
+                           "nothing was imported.") from None
+        self.live[aggregate_id] = aggregate
+        if aggregate is not None and row["version"] % SNAPSHOT_STEP == 0:
+            self.take(aggregate)
+
+    def event(self, row: dict[str, Any], aggregate_id: UUID, state: bytes) -> Any:
+        """The domain event eventsourcing's mapper would make of the stored entry, from the line's
+        decoded data (the mapper's own steps after its JSON decode: the id, the version, upcasting)."""
+        if "data" not in row or self.mapper.cipher or self.mapper.compressor:
+            return self.mapper.to_domain_event(StoredEvent(aggregate_id, row["version"], row["type"], state))
+        cls, convert, class_version = self.classes.get(row["type"]) or self.resolved(row["type"])
+        event_state = self.decoded(row["data"])
+        if type(event_state) is not dict:
+            raise ValueError("the entry's data is not an object")
+        event_state["originator_id"] = convert(aggregate_id)
+        event_state["originator_version"] = row["version"]
+        from_version = event_state.pop("class_version", 1)
+        while from_version < class_version:
+            getattr(cls, f"upcast_v{from_version}_v{from_version + 1}")(event_state)
+            from_version += 1
+        event = object.__new__(cls)
+        object.__setattr__(event, "__dict__", event_state)
+        return event
+
+    def resolved(self, topic: str) -> tuple[type, Callable[[UUID], Any], int]:
+        """The event class of an allowed topic (Checker refused any other), as the mapper resolves it, once."""
+        cls = resolve_topic(topic)
+        self.classes[topic] = cls, find_id_convertor(cls, UUID), getattr(cls, "class_version", 1)
+        return self.classes[topic]
+
+    def decoded(self, value: Any) -> Any:
+        """As the transcoder's object hook would have left it: every object, innermost first."""
+        kind = type(value)
+        if kind is dict:
+            for k, v in value.items():
+                if type(v) is dict or type(v) is list:
+                    value[k] = self.decoded(v)
+            return self.hook(value)
+        if kind is list:
+            return [self.decoded(v) if type(v) is dict or type(v) is list else v for v in value]
+        return value
+
+    def take(self, aggregate: Any) -> None:
+        """A snapshot as Application.take_snapshot makes one, stored at once (later events change the aggregate)."""
+        snapshot_class = getattr(type(aggregate), "Snapshot", type(self.app).snapshot_class)
+        self.taken.append(self.app.snapshots.mapper.to_stored_event(snapshot_class.take(aggregate)))
+
+    def snapshots(self, versions: dict[UUID, int], every: int) -> list[StoredEvent]:
+        """Every aggregate of at least `every` events, at every 1000th version and its last."""
+        for aggregate_id, last in versions.items():
+            aggregate = self.live.get(aggregate_id)
+            if last >= every and last % SNAPSHOT_STEP and aggregate is not None:
+                self.take(aggregate)
+        return self.taken
+
