@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -37,6 +38,37 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+class TimedOut(Exception):
+    """The operation ran past --timeout."""
+
+
+# Every measured process is started by this small launcher, itself started before the ledger is
+# imported here: a child's peak memory (wait4's ru_maxrss) counts what its parent held when it forked,
+# so a child of this process (40 MiB with the ledger loaded) could never show less than that.
+LAUNCHER = """
+import json, os, subprocess, sys, tempfile, time
+for line in sys.stdin:
+    args, timeout, cpu = json.loads(line)
+    start, errors = time.perf_counter(), tempfile.TemporaryFile()
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=errors)
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() - start > timeout:
+            process.kill()
+            os.wait4(process.pid, 0)
+            break
+        time.sleep(0.01)
+    seconds = time.perf_counter() - start
+    errors.seek(0)
+    print(json.dumps({"timed_out": not pid, "code": pid and os.waitstatus_to_exitcode(status),
+                      "seconds": usage.ru_utime + usage.ru_stime if cpu and pid else seconds,
+                      "peak": usage.ru_maxrss / 1024 if pid else 0, "errors": errors.read().decode()}), flush=True)
+"""
+_launcher = subprocess.Popen([sys.executable, "-c", LAUNCHER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
 from latency import build, campaign_command, entries, one_round  # noqa: E402
 
@@ -80,30 +112,18 @@ conn.execute("COMMIT")
 """
 
 
-class TimedOut(Exception):
-    """The operation ran past --timeout."""
-
-
 def run(args: list[str], timeout: float, cpu: bool = False) -> tuple[float, float]:
     """Seconds (wall clock, or with `cpu` the process's own user + system time) and peak resident
     memory (MiB) of one whole process (wait4 gives the child's own)."""
-    start = time.perf_counter()
-    errors = tempfile.TemporaryFile()
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=errors)
-    while True:
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() - start > timeout:
-            process.kill()
-            os.wait4(process.pid, 0)
-            raise TimedOut()
-        time.sleep(0.01)
-    seconds = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        errors.seek(0)
-        raise SystemExit(f"{' '.join(args)} failed: {errors.read().decode().strip()}")
-    return (usage.ru_utime + usage.ru_stime if cpu else seconds), usage.ru_maxrss / 1024
+    assert _launcher.stdin is not None and _launcher.stdout is not None
+    _launcher.stdin.write(json.dumps([args, timeout, cpu]) + "\n")
+    _launcher.stdin.flush()
+    done = json.loads(_launcher.stdout.readline())
+    if done["timed_out"]:
+        raise TimedOut()
+    if done["code"] != 0:
+        raise SystemExit(f"{' '.join(args)} failed: {done['errors'].strip()}")
+    return done["seconds"], done["peak"]
 
 
 def cached(size: int) -> str:
