@@ -47,11 +47,21 @@ _LINES_OF: list[Any] = [None, {}]
 
 def _round_of(db: Database, entry: int, e: Any, names: "_Names") -> str | None:
     """The round an entry was played in (`Vault Guards:2`), as the ruleset that knows rounds says."""
-    for module in names.modules:
-        found = getattr(module, "round_of", None)
-        if found is not None and (number := found(db, entry, e, names)) is not None:
+    for found in _round_finders(names.modules):
+        if (number := found(db, entry, e, names)) is not None:
             return number
     return None
+
+
+def _round_finders(modules: tuple) -> tuple:
+    """The rulesets' `round_of` functions, found once per set of rulesets (a module without one
+    costs a failed attribute lookup, an exception inside Python, on every entry of a rebuild)."""
+    if _FINDERS_OF[0] != modules:
+        _FINDERS_OF[:] = [modules, tuple(f for m in modules if (f := getattr(m, "round_of", None)) is not None)]
+    return _FINDERS_OF[1]
+
+
+_FINDERS_OF: list[Any] = [None, ()]
 
 
 class _Names:

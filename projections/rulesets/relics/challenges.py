@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlite_utils import Database
+from sqlite_utils.db import NotFoundError
 
 from ledger.rulesets.relics.challenge import Challenge
 from ledger.reversible import Reversible
@@ -41,7 +42,15 @@ def apply(db: Database, entry: int, e: Any) -> None:
             isinstance(e, Challenge.RoundTallied) and e.side == "challenge" and e.successes <= 0):
         changes["round"] = e.round + 1  # the round the table plays next
     if changes:
-        db.table("challenges").update(e.originator_id.hex, changes)
+        _update(db, e.originator_id.hex, changes)
+
+
+def _update(db: Database, id_: str, changes: dict[str, Any]) -> None:
+    """One UPDATE statement: sqlite-utils' `update` reads the row first and the schema with it, a
+    fifth of a rebuild's time at a Challenge event each round. A row not there is still an error."""
+    sets = ", ".join(f"[{column}] = ?" for column in changes)
+    if db.conn.execute(f"UPDATE challenges SET {sets} WHERE id = ?", [*changes.values(), id_]).rowcount != 1:
+        raise NotFoundError(f"no challenges row {id_}")
 
 
 def _reversed(db: Database, e: Any) -> None:
@@ -49,4 +58,4 @@ def _reversed(db: Database, e: Any) -> None:
     if "phase" in e.changes:
         changes["phase"] = e.changes["phase"] if e.changes["phase"] in ("resolved", "ended") else "open"
     if changes:
-        db.table("challenges").update(e.originator_id.hex, changes)
+        _update(db, e.originator_id.hex, changes)

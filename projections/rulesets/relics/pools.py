@@ -15,7 +15,7 @@ TABLES = ("pools", "balances")
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
-    found = db.execute("SELECT scenario, destiny, doom FROM pools WHERE id = 1").fetchone()
+    found = db.conn.execute("SELECT scenario, destiny, doom FROM pools WHERE id = 1").fetchone()
     row = {"id": 1, "scenario": found[0], "destiny": found[1], "doom": found[2]} if found else \
         {"id": 1, "scenario": None, "destiny": 0, "doom": 0}
     before = dict(row)
@@ -32,8 +32,8 @@ def apply(db: Database, entry: int, e: Any) -> None:
     elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
         row.update({k: e.changes[k] for k in ("destiny", "doom", "scenario") if k in e.changes})
     if row != before or not found:  # the common entry changes no pool: skip the writes it needs not
-        db.execute("INSERT OR REPLACE INTO pools (id, scenario, destiny, doom) VALUES (1, ?, ?, ?)",
+        db.conn.execute("INSERT OR REPLACE INTO pools (id, scenario, destiny, doom) VALUES (1, ?, ?, ?)",
                    [row["scenario"], row["destiny"], row["doom"]])
         balances.record(db, entry, "destiny", row["destiny"])
         balances.record(db, entry, "doom", row["doom"])
-    db.execute("INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)", [entry, row["destiny"], row["doom"]])
+    db.conn.execute("INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)", [entry, row["destiny"], row["doom"]])
