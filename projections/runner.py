@@ -23,7 +23,7 @@ from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
 from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
 from projections.bulk import indexes_built_after
-from projections.schema_cache import ReadDatabase
+from projections.schema_cache import ReadDatabase, memo
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
@@ -37,6 +37,7 @@ def refresh() -> None:
     can name what the others made."""
     global MODULES, PROJECTIONS, OWNED, READ_TABLES
     MODULES = (campaign, balances, sessions, *rulesets.loaded(), notes, campaign_notes, history)
+    history.forget_modules()
     PROJECTIONS = tuple(m.apply for m in MODULES)
     OWNED = tuple((table, column) for m in MODULES for table, column in getattr(m, "OWNED", {}).items())
     READ_TABLES = tuple(t for m in MODULES for t in m.TABLES)
@@ -104,6 +105,7 @@ def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
     applied, names = 0, units.UnitNames(app.recorder)  # history rows learn their undo unit with their entry
     while True:
         with transaction(), frozen(db):
+            _name_units(db, names)
             count, error = _next_batch(app, db, check, trusted=trusted)
             names.fill(db)
         applied += count
@@ -147,6 +149,7 @@ def _apply_batch(app: Any, db: Database, notifications: list) -> tuple[int, Read
         raise
     except Exception as e:  # the ledger holds an entry these tables cannot take
         db.execute("ROLLBACK TO batch")
+        forget(db)  # what the projections kept in memory was rolled back with the rows
         stuck = ReadModelStuck(notifications[done].id, f"{type(e).__name__}: {e}")
         for n in notifications[:done]:
             apply_entry(db, n.id, app.mapper.to_domain_event(n))
@@ -218,6 +221,18 @@ def frozen(db: Database) -> Any:
     return db.frozen() if isinstance(db, ReadDatabase) else contextlib.nullcontext(db)
 
 
+def _name_units(db: Database, names: units.UnitNames) -> None:
+    """History rows take their unit as they are inserted (`fill` then finds none left to name)."""
+    kept = memo(db)
+    if kept is not None:
+        kept[history.UNITS] = names
+
+
+def forget(db: Database) -> None:
+    if isinstance(db, ReadDatabase):
+        db.forget()
+
+
 class immediate:
     """A write transaction that holds the lock from its first statement."""
 
@@ -251,6 +266,7 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
         rulesets.use_campaign(db, app)
         names = units.UnitNames(app.recorder)
         with immediate(db), frozen(db), indexes_built_after(db, READ_TABLES):
+            _name_units(db, names)
             while True:
                 count, stuck = _next_batch(app, db, stop=last)
                 names.fill(db)  # as catching up names them (see _drain)

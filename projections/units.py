@@ -62,6 +62,23 @@ class UnitNames:
         self.named_to = unnamed[-1]
         self._let_go(unnamed[-1] + 1)
 
+    def unit_at(self, db: Database, entry: int) -> str:
+        """The unit of an entry whose history row is being inserted now (a catch-up names rows as
+        it applies them, instead of updating every row after); an undo's first entry marks the
+        rows it reversed, as `fill` does."""
+        if entry <= self.named_to:  # applied again after a rollback: read from the start
+            self._restart()
+        if entry > self.covered:
+            self._read_to(max(entry, min(entry + PAGE, self.recorder.max_notification_id() or 0)), entry)
+        if entry in self.reversers:
+            label, ranges = self.reversers.pop(entry)
+            db.conn.executemany("UPDATE history SET reversed_by = ? WHERE entry BETWEEN ? AND ?",
+                                [(label, first, last) for first, last in ranges])
+        self.named_to = entry
+        if self.spans and self.spans[0][1] < entry:
+            self._let_go(entry)
+        return self._unit_of(entry)
+
     def _let_go(self, before: int) -> None:
         """Forget the spans ending before `before` and the reversals starting before it: their rows are named."""
         gone = 0

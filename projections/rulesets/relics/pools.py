@@ -7,15 +7,20 @@ from sqlite_utils import Database
 
 from ledger.campaign import Campaign
 from projections import balances
+from projections.schema_cache import memo
 from ledger.ids import CAMPAIGN_ID
 from ledger.reversible import Reversible
 
 
 TABLES = ("pools", "balances")
+KEPT = "relics.pools"  # the pools row, in the read file's memo while a batch is applied
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
-    found = db.conn.execute("SELECT scenario, destiny, doom FROM pools WHERE id = 1").fetchone()
+    kept = memo(db)
+    found = kept.get(KEPT) if kept is not None else None
+    if found is None:
+        found = db.conn.execute("SELECT scenario, destiny, doom FROM pools WHERE id = 1").fetchone()
     row = {"id": 1, "scenario": found[0], "destiny": found[1], "doom": found[2]} if found else \
         {"id": 1, "scenario": None, "destiny": 0, "doom": 0}
     before = dict(row)
@@ -33,7 +38,9 @@ def apply(db: Database, entry: int, e: Any) -> None:
         row.update({k: e.changes[k] for k in ("destiny", "doom", "scenario") if k in e.changes})
     if row != before or not found:  # the common entry changes no pool: skip the writes it needs not
         db.conn.execute("INSERT OR REPLACE INTO pools (id, scenario, destiny, doom) VALUES (1, ?, ?, ?)",
-                   [row["scenario"], row["destiny"], row["doom"]])
+                        [row["scenario"], row["destiny"], row["doom"]])
         balances.record(db, entry, "destiny", row["destiny"])
         balances.record(db, entry, "doom", row["doom"])
+    if kept is not None:  # only this module writes the row: the next entry of the batch starts from it
+        kept[KEPT] = (row["scenario"], row["destiny"], row["doom"])
     db.conn.execute("INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)", [entry, row["destiny"], row["doom"]])
