@@ -74,13 +74,16 @@ def check_signatures(recorder: ChainQueries, signatures: dict[int, str]) -> Brea
 
 def check_snapshots(app: Any, recorder: ChainQueries) -> Break | None:
     """A snapshot is a shortcut a write command loads instead of the entries: it must say exactly
-    what the entries say, or commands would build on a forged state."""
+    what the entries say, or commands would build on a forged state. Snapshots and entries are
+    both read a page at a time (a campaign's own record holds most of the ledger, and a snapshot
+    every 50 of its events), and no entry past the last snapshot is read."""
     if app.snapshots is None:
         return None
     for aggregate_id, _ in recorder.long_aggregates(0):
-        aggregate = None
-        events = _paged(app, aggregate_id)
-        for snapshot in app.snapshots.get(aggregate_id):
+        aggregate, events = None, None
+        for snapshot in _paged(app.snapshots, aggregate_id, page=100):
+            if events is None:
+                events = _paged(app.events, aggregate_id, lte=_last_snapshot(app, aggregate_id))
             while aggregate is None or aggregate.version < snapshot.originator_version:
                 event = next(events, None)
                 if event is None:
@@ -94,11 +97,16 @@ def check_snapshots(app: Any, recorder: ChainQueries) -> Break | None:
     return None
 
 
-def _paged(app: Any, aggregate_id: Any, page: int = 1000) -> Iterator[Any]:
-    """An aggregate's events a page at a time: a campaign's own record can hold most of the ledger."""
+def _last_snapshot(app: Any, aggregate_id: Any) -> int | None:
+    newest = list(app.snapshots.get(aggregate_id, desc=True, limit=1))
+    return newest[0].originator_version if newest else None
+
+
+def _paged(store: Any, aggregate_id: Any, page: int = 1000, lte: int | None = None) -> Iterator[Any]:
+    """An aggregate's events (or snapshots) a page at a time: a campaign's own record can hold most of the ledger."""
     after = 0
     while True:
-        events = list(app.events.get(aggregate_id, gt=after, limit=page))
+        events = list(store.get(aggregate_id, gt=after, lte=lte, limit=page))
         yield from events
         if len(events) < page:
             return
