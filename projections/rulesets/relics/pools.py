@@ -13,12 +13,17 @@ from ledger.reversible import Reversible
 
 
 TABLES = ("pools", "balances")
+MOVES = (Campaign.ScenarioStarted, Campaign.TraitActivated, Campaign.TidesShifted, Campaign.DestinySpent,
+         Campaign.DestinyGained, Campaign.Paid, Reversible.Reversed)  # the events that may move a pool
 KEPT = "relics.pools"  # the pools row, in the read file's memo while a batch is applied
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
     kept = memo(db)
     found = kept.get(KEPT) if kept is not None else None
+    if found is not None and not isinstance(e, MOVES):  # most entries: the balances row only
+        db.conn.execute("INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)", [entry, found[1], found[2]])
+        return
     if found is None:
         found = db.conn.execute("SELECT scenario, destiny, doom FROM pools WHERE id = 1").fetchone()
     row = {"id": 1, "scenario": found[0], "destiny": found[1], "doom": found[2]} if found else \
