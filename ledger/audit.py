@@ -18,9 +18,10 @@ from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 
 
-def audit(app: Any, anchor: str | None = None, chain_only: bool = False) -> dict[str, Any]:
+def audit(app: Any, anchor: str | None = None, chain_only: bool = False, lists: bool = True) -> dict[str, Any]:
     """The whole audit, or (`chain_only`) the quick check: the chain and command log streamed at
-    the pace of reading the rows, with an anchor and signatures; no snapshots, tables or notes."""
+    the pace of reading the rows, with an anchor and signatures; no snapshots, tables or notes.
+    `lists=False`: the caller gathers the overrides, reversals and dice with a `Scan` instead."""
     recorder = chained(app.recorder)
     broken = recorder.verify_all()
     by_anchor = check_anchor(recorder, anchor) if broken is None else None
@@ -38,7 +39,8 @@ def audit(app: Any, anchor: str | None = None, chain_only: bool = False) -> dict
     if chain_only:
         report["chain_only"] = True
     elif broken is None:
-        _scan(app, report)
+        if lists:
+            scan(app, report)
         report["corrections"] = [{"entries": [first, last], "entry_range": [first, last], "corrects": detail["corrects"]}
                                  for first, last, _, _, detail in recorder.commands_saying("corrects")]
     return report
@@ -119,42 +121,58 @@ def _snapshot_state(app: Any, snapshot: Any) -> tuple:
     return snapshot.originator_version, snapshot.topic, state
 
 
-def _scan(app: Any, report: dict[str, Any]) -> None:
-    entered: Counter = Counter()
-    rolled: Counter = Counter()
-    leaders: dict[Any, str] = {}
-    ruleset_hooks = rulesets.audit_hooks()
-    program_rolls: dict[int, dict[str, Any]] = {}
+class Scan:
+    """What the audit lists, gathered one entry at a time: overrides, house rules, reversals and
+    who threw which dice. `see` takes each entry as it streams by (a rebuild's pass can feed it,
+    so the ledger is mapped once, not twice); `into` writes the lists into the report."""
+
+    def __init__(self, report: dict[str, Any]) -> None:
+        self.report = report
+        self.entered: Counter = Counter()
+        self.rolled: Counter = Counter()
+        self.leaders: dict[Any, str] = {}
+        self.hooks = rulesets.audit_hooks()
+        self.program_rolls: dict[int, dict[str, Any]] = {}
+
+    def see(self, entry: int, e: Any) -> None:
+        report = self.report
+        reason = getattr(e, "gm_override", None) or getattr(e, "override", None)
+        if reason:
+            report["overrides"].append({"entry": entry, "reason": reason, "type": type(e).__qualname__,
+                                        "rule": getattr(e, "rule", None)})
+        if isinstance(e, Campaign.HouseRuleChanged):
+            report["house_rules"].append({"entry": entry, "rule": e.rule, "value": e.value, "reason": e.reason})
+        if isinstance(e, Reversible.Reversed):
+            if not report["reversals"] or report["reversals"][-1]["unit"] != e.unit:
+                report["reversals"].append({"entry": entry, "unit": e.unit})
+            for undone in e.entries:
+                if undone in self.program_rolls:
+                    report["undone_program_rolls"].append({**self.program_rolls.pop(undone), "unit": e.unit,
+                                                           "undone_at": entry})
+        for hooks in self.hooks:
+            if (leader := hooks.leader(e)) is not None:
+                self.leaders[e.originator_id] = leader
+        if hasattr(e, "faces") and hasattr(e, "entered"):
+            who = _roller(e, self.leaders, self.hooks)
+            (self.entered if e.entered else self.rolled)[who] += len(e.faces)
+            if not e.entered:
+                self.program_rolls[entry] = {"entry": entry, "by": who, "faces": list(e.faces),
+                                             "side": getattr(e, "side", None)}
+
+    def into(self) -> None:
+        for who in sorted(set(self.entered) | set(self.rolled)):
+            self.report["dice"][who] = {"entered": self.entered[who], "rolled": self.rolled[who]}
+
+
+def scan(app: Any, report: dict[str, Any]) -> None:
+    """The lists read straight off the ledger, streamed (when no rebuild pass feeds a `Scan`)."""
+    found = Scan(report)
     start = 0
     while batch := app.recorder.select_notifications(start, 500, inclusive_of_start=False):
         for n in batch:
-            e = app.mapper.to_domain_event(n)
-            reason = getattr(e, "gm_override", None) or getattr(e, "override", None)
-            if reason:
-                report["overrides"].append({"entry": n.id, "reason": reason, "type": type(e).__qualname__,
-                                            "rule": getattr(e, "rule", None)})
-            if isinstance(e, Campaign.HouseRuleChanged):
-                report["house_rules"].append({"entry": n.id, "rule": e.rule, "value": e.value, "reason": e.reason})
-            if isinstance(e, Reversible.Reversed) and (not report["reversals"]
-                                                     or report["reversals"][-1]["unit"] != e.unit):
-                report["reversals"].append({"entry": n.id, "unit": e.unit})
-            if isinstance(e, Reversible.Reversed):
-                for entry in e.entries:
-                    if entry in program_rolls:
-                        report["undone_program_rolls"].append({**program_rolls.pop(entry), "unit": e.unit,
-                                                               "undone_at": n.id})
-            for hooks in ruleset_hooks:
-                if (leader := hooks.leader(e)) is not None:
-                    leaders[e.originator_id] = leader
-            if hasattr(e, "faces") and hasattr(e, "entered"):
-                who = _roller(e, leaders, ruleset_hooks)
-                (entered if e.entered else rolled)[who] += len(e.faces)
-                if not e.entered:
-                    program_rolls[n.id] = {"entry": n.id, "by": who, "faces": list(e.faces),
-                                           "side": getattr(e, "side", None)}
+            found.see(n.id, app.mapper.to_domain_event(n))
         start = batch[-1].id
-    for who in sorted(set(entered) | set(rolled)):
-        report["dice"][who] = {"entered": entered[who], "rolled": rolled[who]}
+    found.into()
 
 
 def _roller(e: Any, leaders: dict[Any, str], ruleset_hooks: list[Any]) -> str:
