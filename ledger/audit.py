@@ -25,13 +25,13 @@ def audit(app: Any, anchor: str | None = None, chain_only: bool = False, lists: 
     recorder = chained(app.recorder)
     broken = recorder.verify_all()
     by_anchor = check_anchor(recorder, anchor) if broken is None else None
-    signatures = recorder.signatures()
-    by_key = check_signatures(recorder, signatures) if broken is None and by_anchor is None else None
+    signed_from = _signed_from(recorder)
+    by_key = check_signatures(recorder, signed_from) if broken is None and by_anchor is None else None
     broken = broken or by_anchor or by_key or (None if chain_only else check_snapshots(app, recorder))
     report: dict[str, Any] = {"chain": "intact" if broken is None else broken.reason,
                               "broken_entry": None if broken is None else broken.entry,
                               "broken_by_anchor": bool(by_anchor), "broken_by_key": bool(by_key),
-                              "signed_from": min(signatures) if signatures else None,
+                              "signed_from": signed_from,
                               "entries": recorder.max_notification_id() or 0,  # a count: kept, see entry_count
                               "entry_count": recorder.max_notification_id() or 0,
                               "overrides": [], "house_rules": [], "reversals": [],
@@ -62,13 +62,22 @@ def check_anchor(recorder: ChainQueries, anchor: str | None) -> Break | None:
     return None
 
 
-def check_signatures(recorder: ChainQueries, signatures: dict[int, str]) -> Break | None:
+def _signed_from(recorder: ChainQueries) -> int | None:
+    rows = recorder._select("SELECT min(entry) FROM ledger_signatures")
+    return rows[0][0] if rows else None
+
+
+def check_signatures(recorder: ChainQueries, signed_from: int | None) -> Break | None:
     """With CAMPAIGN_KEY: every entry from the first signed one on must carry its hash's signature
-    (hashes recomputed without the key cannot be re-signed). Without the key nothing is checked."""
-    if not signatures or not os.environ.get("CAMPAIGN_KEY"):
+    (hashes recomputed without the key cannot be re-signed). Without the key nothing is checked.
+    Hashes and signatures are read together a page at a time, never held whole."""
+    if signed_from is None or not os.environ.get("CAMPAIGN_KEY"):
         return None
-    for entry, hash_ in sorted(recorder.chain().items()):
-        if entry >= min(signatures) and signatures.get(entry) != sign(hash_):
+    rows = recorder._batches("SELECT c.entry, c.hash, s.mac FROM ledger_chain c LEFT JOIN ledger_signatures s "
+                             "ON s.entry = c.entry WHERE c.entry > ? AND c.entry <= ? ORDER BY c.entry LIMIT ?",
+                             signed_from - 1, 2**62, 1000)
+    for entry, hash_, mac in rows:
+        if mac != sign(hash_):
             return Break(entry, f"entry #{entry} is not signed with CAMPAIGN_KEY (forged, written "
                                 "without the key, or this is not the key it was signed with)")
     return None
