@@ -22,7 +22,7 @@ from sqlite_utils import Database
 
 from ledger.chain import chained
 from ledger.unit_log import TOUCHES
-from ledger.units import NOT_UNITS, _close, _name
+from ledger.units import NOT_UNITS, _name
 
 NO_UNIT = ""  # stored for entries outside every unit (`new`, an undo's own entries); read back as null
 PAGE = 2000  # entries of the command log read at a time
@@ -40,8 +40,10 @@ class UnitNames:
         self.named_to = 0  # rows up to here are named: spans ending before it are let go
         self.starts: list[int] = []  # first entries of the spans read and not yet let go, in order
         self.spans: list[tuple[int, int, str]] = []  # (first, last, unit name), same order
-        self.reversers: dict[int, tuple[str, list[tuple[int, int]]]] = {}  # first entry -> (label, ranges)
-        self.open: dict[str, dict[str, Any]] = {}  # units not reversed: name -> ranges and stored name
+        self.reversers: dict[int, tuple[str, list[tuple[str, int]]]] = {}  # first entry -> (label, units)
+        # units not reversed: name -> (stored name, first entry); their rows are found by their name
+        # in the history when reversed, so a long campaign's open units hold no ranges in memory
+        self.open: dict[str, tuple[str, int]] = {}
         self.seen: dict[str, int] = {}
         self.taken: set[str] = set()
 
@@ -56,9 +58,7 @@ class UnitNames:
         db.conn.executemany("UPDATE history SET unit = ? WHERE entry = ?", [(self._unit_of(e), e) for e in unnamed])
         for entry in unnamed:
             if entry in self.reversers:
-                label, ranges = self.reversers.pop(entry)
-                db.conn.executemany("UPDATE history SET reversed_by = ? WHERE entry BETWEEN ? AND ?",
-                                    [(label, first, last) for first, last in ranges])
+                self._mark(db, entry)
         self.named_to = unnamed[-1]
         self._let_go(unnamed[-1] + 1)
 
@@ -71,13 +71,18 @@ class UnitNames:
         if entry > self.covered:
             self._read_to(max(entry, min(entry + PAGE, self.recorder.max_notification_id() or 0)), entry)
         if entry in self.reversers:
-            label, ranges = self.reversers.pop(entry)
-            db.conn.executemany("UPDATE history SET reversed_by = ? WHERE entry BETWEEN ? AND ?",
-                                [(label, first, last) for first, last in ranges])
+            self._mark(db, entry)
         self.named_to = entry
         if self.spans and self.spans[0][1] < entry:
             self._let_go(entry)
         return self._unit_of(entry)
+
+    def _mark(self, db: Database, entry: int) -> None:
+        """The rows of the units the command at `entry` reversed: those named so from the unit's
+        first entry up to the reversal (an earlier unit of the same name was closed before it)."""
+        label, closed = self.reversers.pop(entry)
+        db.conn.executemany("UPDATE history SET reversed_by = ? WHERE entry >= ? AND entry < ? AND unit = ?",
+                            [(label, first, entry, name) for name, first in closed])
 
     def _let_go(self, before: int) -> None:
         """Forget the spans ending before `before` and the reversals starting before it: their rows are named."""
@@ -112,10 +117,18 @@ class UnitNames:
         named = None
         if stored and command not in NOT_UNITS:
             named = _name(stored, first, detail, self.seen, self.taken)
-            self.open.setdefault(named, {"ranges": [], "stored": stored})["ranges"].append((first, last))
+            self.open.setdefault(named, (stored, first))
             self.starts.append(first)
             self.spans.append((first, last, named))
         if closed:
             label = f"replay {named}" if named is not None else "undo " + ", ".join(
-                key for key, u in sorted(closed, key=lambda pair: pair[1]["ranges"][0][0], reverse=True))
-            self.reversers[first] = (label, [r for _, u in closed for r in u["ranges"]])
+                key for key, _ in sorted(closed, key=lambda pair: pair[1][1], reverse=True))
+            self.reversers[first] = (label, [(key, unit_first) for key, (_, unit_first) in closed])
+
+
+def _close(open_: dict[str, tuple[str, int]], key: str) -> list[tuple[str, tuple[str, int]]]:
+    """`ledger.units._close` over these open units: a reversal names units as it saw them; older
+    ledgers named every unit of a shared name at once."""
+    if key in open_:
+        return [(key, open_.pop(key))]
+    return [(name, open_.pop(name)) for name in [n for n, u in open_.items() if u[0] == key]]
