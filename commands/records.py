@@ -105,12 +105,13 @@ def audit(ctx: click.Context, anchor: str | None, chain_only: bool) -> None:
     Exit status 0 when the campaign is clean, 1 when anything is broken.
     Example: campaign audit --anchor "campaign-ledger anchor #57 sha256:9f2c..."
     """
-    from ledger.audit import audit as audit_ledger
+    from ledger.audit import Scan, scan, audit as audit_ledger
     from projections import compare, notes, runner
     from projections.text import audit_text
 
     app, db = open_campaign(ctx, reading=True)
-    report = audit_ledger(app, anchor, chain_only)
+    report = audit_ledger(app, anchor, chain_only, lists=False)  # gathered below, with the rebuild's pass
+    listing = report["broken_entry"] is None and not chain_only  # what audit_ledger would have scanned
     report["stuck_entry"] = None
     if chain_only:
         if report["broken_entry"] is not None and not app.read_only and not (
@@ -125,9 +126,15 @@ def audit(ctx: click.Context, anchor: str | None, chain_only: bool) -> None:
         catch_up_warning(app, db)
     else:
         _audit_catch_up(app, db, report)
-    if report["broken_entry"] is None and report["stuck_entry"] is None:
-        report["read_tables_differ"] = compare.matches_rebuild(app, db, runner.position(db) if app.read_only else None,
-                                                               verified=True)
+    if report["broken_entry"] is None and report["stuck_entry"] is None and not app.read_only:
+        found = Scan(report)  # the ledger mapped once: the scratch rebuild shows the scan each entry
+        report["read_tables_differ"] = compare.matches_rebuild(app, db, None, verified=True, observe=found.see)
+        found.into()
+        listing = False
+    elif report["broken_entry"] is None and report["stuck_entry"] is None:
+        report["read_tables_differ"] = compare.matches_rebuild(app, db, runner.position(db), verified=True)
+    if listing:
+        scan(app, report)
     report["read_notes"] = notes.since(db)  # entries applied by working around them: clean, but said
     report["clean"] = report["broken_entry"] is None and report["stuck_entry"] is None \
         and not report.get("read_tables_differ")

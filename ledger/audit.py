@@ -18,19 +18,20 @@ from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 
 
-def audit(app: Any, anchor: str | None = None, chain_only: bool = False) -> dict[str, Any]:
+def audit(app: Any, anchor: str | None = None, chain_only: bool = False, lists: bool = True) -> dict[str, Any]:
     """The whole audit, or (`chain_only`) the quick check: the chain and command log streamed at
-    the pace of reading the rows, with an anchor and signatures; no snapshots, tables or notes."""
+    the pace of reading the rows, with an anchor and signatures; no snapshots, tables or notes.
+    `lists=False`: the caller gathers the overrides, reversals and dice with a `Scan` instead."""
     recorder = chained(app.recorder)
     broken = recorder.verify_all()
     by_anchor = check_anchor(recorder, anchor) if broken is None else None
-    signatures = recorder.signatures()
-    by_key = check_signatures(recorder, signatures) if broken is None and by_anchor is None else None
+    signed_from = _signed_from(recorder)
+    by_key = check_signatures(recorder, signed_from) if broken is None and by_anchor is None else None
     broken = broken or by_anchor or by_key or (None if chain_only else check_snapshots(app, recorder))
     report: dict[str, Any] = {"chain": "intact" if broken is None else broken.reason,
                               "broken_entry": None if broken is None else broken.entry,
                               "broken_by_anchor": bool(by_anchor), "broken_by_key": bool(by_key),
-                              "signed_from": min(signatures) if signatures else None,
+                              "signed_from": signed_from,
                               "entries": recorder.max_notification_id() or 0,  # a count: kept, see entry_count
                               "entry_count": recorder.max_notification_id() or 0,
                               "overrides": [], "house_rules": [], "reversals": [],
@@ -38,7 +39,8 @@ def audit(app: Any, anchor: str | None = None, chain_only: bool = False) -> dict
     if chain_only:
         report["chain_only"] = True
     elif broken is None:
-        _scan(app, report)
+        if lists:
+            scan(app, report)
         report["corrections"] = [{"entries": [first, last], "entry_range": [first, last], "corrects": detail["corrects"]}
                                  for first, last, _, _, detail in recorder.commands_saying("corrects")]
     return report
@@ -60,13 +62,22 @@ def check_anchor(recorder: ChainQueries, anchor: str | None) -> Break | None:
     return None
 
 
-def check_signatures(recorder: ChainQueries, signatures: dict[int, str]) -> Break | None:
+def _signed_from(recorder: ChainQueries) -> int | None:
+    rows = recorder._select("SELECT min(entry) FROM ledger_signatures")
+    return rows[0][0] if rows else None
+
+
+def check_signatures(recorder: ChainQueries, signed_from: int | None) -> Break | None:
     """With CAMPAIGN_KEY: every entry from the first signed one on must carry its hash's signature
-    (hashes recomputed without the key cannot be re-signed). Without the key nothing is checked."""
-    if not signatures or not os.environ.get("CAMPAIGN_KEY"):
+    (hashes recomputed without the key cannot be re-signed). Without the key nothing is checked.
+    Hashes and signatures are read together a page at a time, never held whole."""
+    if signed_from is None or not os.environ.get("CAMPAIGN_KEY"):
         return None
-    for entry, hash_ in sorted(recorder.chain().items()):
-        if entry >= min(signatures) and signatures.get(entry) != sign(hash_):
+    rows = recorder._batches("SELECT c.entry, c.hash, s.mac FROM ledger_chain c LEFT JOIN ledger_signatures s "
+                             "ON s.entry = c.entry WHERE c.entry > ? AND c.entry <= ? ORDER BY c.entry LIMIT ?",
+                             signed_from - 1, 2**62, 1000)
+    for entry, hash_, mac in rows:
+        if mac != sign(hash_):
             return Break(entry, f"entry #{entry} is not signed with CAMPAIGN_KEY (forged, written "
                                 "without the key, or this is not the key it was signed with)")
     return None
@@ -74,13 +85,16 @@ def check_signatures(recorder: ChainQueries, signatures: dict[int, str]) -> Brea
 
 def check_snapshots(app: Any, recorder: ChainQueries) -> Break | None:
     """A snapshot is a shortcut a write command loads instead of the entries: it must say exactly
-    what the entries say, or commands would build on a forged state."""
+    what the entries say, or commands would build on a forged state. Snapshots and entries are
+    both read a page at a time (a campaign's own record holds most of the ledger, and a snapshot
+    every 50 of its events), and no entry past the last snapshot is read."""
     if app.snapshots is None:
         return None
     for aggregate_id, _ in recorder.long_aggregates(0):
-        aggregate = None
-        events = _paged(app, aggregate_id)
-        for snapshot in app.snapshots.get(aggregate_id):
+        aggregate, events = None, None
+        for snapshot in _paged(app.snapshots, aggregate_id, page=100):
+            if events is None:
+                events = _paged(app.events, aggregate_id, lte=_last_snapshot(app, aggregate_id))
             while aggregate is None or aggregate.version < snapshot.originator_version:
                 event = next(events, None)
                 if event is None:
@@ -94,11 +108,16 @@ def check_snapshots(app: Any, recorder: ChainQueries) -> Break | None:
     return None
 
 
-def _paged(app: Any, aggregate_id: Any, page: int = 1000) -> Iterator[Any]:
-    """An aggregate's events a page at a time: a campaign's own record can hold most of the ledger."""
+def _last_snapshot(app: Any, aggregate_id: Any) -> int | None:
+    newest = list(app.snapshots.get(aggregate_id, desc=True, limit=1))
+    return newest[0].originator_version if newest else None
+
+
+def _paged(store: Any, aggregate_id: Any, page: int = 1000, lte: int | None = None) -> Iterator[Any]:
+    """An aggregate's events (or snapshots) a page at a time: a campaign's own record can hold most of the ledger."""
     after = 0
     while True:
-        events = list(app.events.get(aggregate_id, gt=after, limit=page))
+        events = list(store.get(aggregate_id, gt=after, lte=lte, limit=page))
         yield from events
         if len(events) < page:
             return
@@ -111,42 +130,58 @@ def _snapshot_state(app: Any, snapshot: Any) -> tuple:
     return snapshot.originator_version, snapshot.topic, state
 
 
-def _scan(app: Any, report: dict[str, Any]) -> None:
-    entered: Counter = Counter()
-    rolled: Counter = Counter()
-    leaders: dict[Any, str] = {}
-    ruleset_hooks = rulesets.audit_hooks()
-    program_rolls: dict[int, dict[str, Any]] = {}
+class Scan:
+    """What the audit lists, gathered one entry at a time: overrides, house rules, reversals and
+    who threw which dice. `see` takes each entry as it streams by (a rebuild's pass can feed it,
+    so the ledger is mapped once, not twice); `into` writes the lists into the report."""
+
+    def __init__(self, report: dict[str, Any]) -> None:
+        self.report = report
+        self.entered: Counter = Counter()
+        self.rolled: Counter = Counter()
+        self.leaders: dict[Any, str] = {}
+        self.hooks = rulesets.audit_hooks()
+        self.program_rolls: dict[int, dict[str, Any]] = {}
+
+    def see(self, entry: int, e: Any) -> None:
+        report = self.report
+        reason = getattr(e, "gm_override", None) or getattr(e, "override", None)
+        if reason:
+            report["overrides"].append({"entry": entry, "reason": reason, "type": type(e).__qualname__,
+                                        "rule": getattr(e, "rule", None)})
+        if isinstance(e, Campaign.HouseRuleChanged):
+            report["house_rules"].append({"entry": entry, "rule": e.rule, "value": e.value, "reason": e.reason})
+        if isinstance(e, Reversible.Reversed):
+            if not report["reversals"] or report["reversals"][-1]["unit"] != e.unit:
+                report["reversals"].append({"entry": entry, "unit": e.unit})
+            for undone in e.entries:
+                if undone in self.program_rolls:
+                    report["undone_program_rolls"].append({**self.program_rolls.pop(undone), "unit": e.unit,
+                                                           "undone_at": entry})
+        for hooks in self.hooks:
+            if (leader := hooks.leader(e)) is not None:
+                self.leaders[e.originator_id] = leader
+        if hasattr(e, "faces") and hasattr(e, "entered"):
+            who = _roller(e, self.leaders, self.hooks)
+            (self.entered if e.entered else self.rolled)[who] += len(e.faces)
+            if not e.entered:
+                self.program_rolls[entry] = {"entry": entry, "by": who, "faces": list(e.faces),
+                                             "side": getattr(e, "side", None)}
+
+    def into(self) -> None:
+        for who in sorted(set(self.entered) | set(self.rolled)):
+            self.report["dice"][who] = {"entered": self.entered[who], "rolled": self.rolled[who]}
+
+
+def scan(app: Any, report: dict[str, Any]) -> None:
+    """The lists read straight off the ledger, streamed (when no rebuild pass feeds a `Scan`)."""
+    found = Scan(report)
     start = 0
     while batch := app.recorder.select_notifications(start, 500, inclusive_of_start=False):
         for n in batch:
-            e = app.mapper.to_domain_event(n)
-            reason = getattr(e, "gm_override", None) or getattr(e, "override", None)
-            if reason:
-                report["overrides"].append({"entry": n.id, "reason": reason, "type": type(e).__qualname__,
-                                            "rule": getattr(e, "rule", None)})
-            if isinstance(e, Campaign.HouseRuleChanged):
-                report["house_rules"].append({"entry": n.id, "rule": e.rule, "value": e.value, "reason": e.reason})
-            if isinstance(e, Reversible.Reversed) and (not report["reversals"]
-                                                     or report["reversals"][-1]["unit"] != e.unit):
-                report["reversals"].append({"entry": n.id, "unit": e.unit})
-            if isinstance(e, Reversible.Reversed):
-                for entry in e.entries:
-                    if entry in program_rolls:
-                        report["undone_program_rolls"].append({**program_rolls.pop(entry), "unit": e.unit,
-                                                               "undone_at": n.id})
-            for hooks in ruleset_hooks:
-                if (leader := hooks.leader(e)) is not None:
-                    leaders[e.originator_id] = leader
-            if hasattr(e, "faces") and hasattr(e, "entered"):
-                who = _roller(e, leaders, ruleset_hooks)
-                (entered if e.entered else rolled)[who] += len(e.faces)
-                if not e.entered:
-                    program_rolls[n.id] = {"entry": n.id, "by": who, "faces": list(e.faces),
-                                           "side": getattr(e, "side", None)}
+            found.see(n.id, app.mapper.to_domain_event(n))
         start = batch[-1].id
-    for who in sorted(set(entered) | set(rolled)):
-        report["dice"][who] = {"entered": entered[who], "rolled": rolled[who]}
+    found.into()
 
 
 def _roller(e: Any, leaders: dict[Any, str], ruleset_hooks: list[Any]) -> str:

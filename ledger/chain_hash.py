@@ -21,12 +21,10 @@ Command = tuple  # (last_entry, command, unit, detail dict): a command-log row a
 def entry_hash(previous: str, entry: int, originator_id: Any, version: int, topic: str, state: bytes,
                command: Any = False) -> str:
     """Version 1 hashes the entry alone; version 2 (any `command`, None included) adds its command row."""
-    h = hashlib.sha256()
     oid = originator_id.hex if isinstance(originator_id, UUID) else str(originator_id).replace("-", "")
-    for part in (previous, str(entry), oid, str(version), topic):
-        h.update(part.encode())
-        h.update(b"\x1f")
-    h.update(bytes(state))
+    # each part followed by \x1f, then the state: the same bytes as one update per part, in one call
+    # (an audit hashes every entry: the calls were most of the cost)
+    h = hashlib.sha256(f"{previous}\x1f{entry}\x1f{oid}\x1f{version}\x1f{topic}\x1f".encode() + bytes(state))
     if command is not False:
         h.update(b"\x1e" + command_bytes(command))
     return h.hexdigest()

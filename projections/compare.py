@@ -13,10 +13,12 @@ from projections import rulesets, runner
 from projections.runner import as_of, connect, rebuild
 
 
-def matches_rebuild(app: Any, db: Database, last: int | None = None, verified: bool = False) -> list[str]:
+def matches_rebuild(app: Any, db: Database, last: int | None = None, verified: bool = False,
+                    observe: Any = None) -> list[str]:
     """Rebuild into a scratch file and name every read table that differs from this one (up to
     entry `last` only, for read tables that could not catch up: a read-only file). `verified`:
-    the caller has just verified the whole chain, so the scratch rebuild need not again."""
+    the caller has just verified the whole chain, so the scratch rebuild need not again. `observe`
+    sees each entry the scratch rebuild applies (not with `last`: the caller reads the ledger then)."""
     rulesets.load_all()  # every read table is compared, another ruleset's (that should be empty) too
     if last is not None:
         with as_of(app, last) as fresh:
@@ -24,7 +26,7 @@ def matches_rebuild(app: Any, db: Database, last: int | None = None, verified: b
     with tempfile.TemporaryDirectory() as scratch:
         fresh = connect(str(Path(scratch) / "rebuild.db"))
         try:
-            rebuild(app, fresh, check=not verified)
+            rebuild(app, fresh, check=not verified, observe=observe)
             return differing(db, fresh)
         finally:
             fresh.conn.close()

@@ -11,23 +11,42 @@ from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 from ledger.undo import LABELS
 from projections import campaign_notes, rulesets
+from projections.schema_cache import memo
 
 
 TABLES = ("history",)
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
-    modules = rulesets.modules()
+    modules = _MODULES[0] or _modules()
     describe = _lines(modules).get(type(e))
     names = _Names(db, e, modules)
     line = describe(names, e) if describe else type(e).__qualname__
-    db.conn.execute("INSERT INTO history (entry, time, type, line, round, about) VALUES (?, ?, ?, ?, ?, ?)",
+    kept = memo(db)
+    units = kept.get(UNITS) if kept is not None else None  # the catch-up's namer: the unit with the row
+    db.conn.execute("INSERT INTO history (entry, time, type, line, round, about, unit) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [entry, e.timestamp.isoformat(timespec="seconds"), type(e).__qualname__, line,
-                     _round_of(db, entry, e, names), e.originator_id.hex])
+                     _round_of(db, entry, e, names), e.originator_id.hex,
+                     units.unit_at(db, entry) if units is not None else None])
     if isinstance(e, Reversible.Reversed) and e.entries:
         db.conn.execute("UPDATE history SET reversed_at = ? WHERE entry BETWEEN ? AND ? AND reversed_at IS NULL "
                         "AND entry IN (SELECT value FROM json_each(?))",
                         [entry, min(e.entries), max(e.entries), json.dumps(list(e.entries))])
+
+
+UNITS = "history.units"  # a catch-up's projections.units.UnitNames, in the read file's memo
+_MODULES: list[Any] = [None]
+
+
+def _modules() -> tuple:
+    """The rulesets' projection modules, asked for once until the runner's `refresh` (every
+    registration calls it) says they changed: a rebuild asks for them once per entry."""
+    _MODULES[0] = rulesets.modules()
+    return _MODULES[0]
+
+
+def forget_modules() -> None:
+    _MODULES[0] = None
 
 
 def _lines(modules: tuple) -> dict[type, Callable[[Any, Any], str]]:
@@ -47,11 +66,21 @@ _LINES_OF: list[Any] = [None, {}]
 
 def _round_of(db: Database, entry: int, e: Any, names: "_Names") -> str | None:
     """The round an entry was played in (`Vault Guards:2`), as the ruleset that knows rounds says."""
-    for module in names.modules:
-        found = getattr(module, "round_of", None)
-        if found is not None and (number := found(db, entry, e, names)) is not None:
+    for found in _round_finders(names.modules):
+        if (number := found(db, entry, e, names)) is not None:
             return number
     return None
+
+
+def _round_finders(modules: tuple) -> tuple:
+    """The rulesets' `round_of` functions, found once per set of rulesets (a module without one
+    costs a failed attribute lookup, an exception inside Python, on every entry of a rebuild)."""
+    if _FINDERS_OF[0] != modules:
+        _FINDERS_OF[:] = [modules, tuple(f for m in modules if (f := getattr(m, "round_of", None)) is not None)]
+    return _FINDERS_OF[1]
+
+
+_FINDERS_OF: list[Any] = [None, ()]
 
 
 class _Names:
@@ -66,10 +95,57 @@ class _Names:
     @property
     def me(self) -> str:
         if self._me is None:
+            known = _known_names(self.db, self.modules)
+            id_ = self.e.originator_id.hex
+            if known is not None and id_ in known:
+                self._me = known[id_]
+                return self._me
             sql = _named_sql(self.db, self.modules)
-            row = self.db.conn.execute(sql, [self.e.originator_id.hex]).fetchone() if sql else None
+            row = self.db.conn.execute(sql, [id_]).fetchone() if sql else None
             self._me = row[0] if row else "the campaign"
+            if known is not None:
+                known[id_] = self._me
         return self._me
+
+
+def _known_names(db: Database, modules: tuple) -> dict[str, str] | None:
+    """Names already looked up in this batch (most entries name a PC or Challenge named just
+    before), or None outside a batch. Temporary triggers on the naming tables empty it on any
+    insert, rename or delete, whichever projection or undo makes it, so it never says a stale name."""
+    kept = memo(db)
+    if kept is None:
+        return None
+    known = kept.get(NAMES)
+    if known is None:
+        if not _watch_names(db, modules):
+            return None
+        known = kept[NAMES] = {}
+    return known
+
+
+NAMES = "history.names"
+
+
+def _watch_names(db: Database, modules: tuple) -> bool:
+    """Triggers (on this connection only, in its temp schema) that forget the names kept when a
+    naming table changes; False when a naming table is a view (nothing kept then)."""
+    present = dict(db.conn.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')").fetchall())
+    pairs = [pair for module in modules for pair in getattr(module, "NAMED", ()) if pair[0] in present]
+    if any(present[table] != "table" for table, _ in pairs):
+        return False
+    ref = weakref.ref(db)
+
+    def changed() -> None:
+        kept = memo(ref())
+        if kept:
+            kept.pop(NAMES, None)
+
+    db.conn.create_function("campaign_names_changed", 0, changed)
+    for table, column in pairs:
+        for when, what in (("INSERT", "i"), (f"UPDATE OF [{column}]", "u"), ("DELETE", "d")):
+            db.conn.execute(f"CREATE TEMP TRIGGER IF NOT EXISTS [names_{table}_{what}] AFTER {when} ON main.[{table}] "
+                            "BEGIN SELECT campaign_names_changed(); END")
+    return True
 
 
 _NAMED_SQL: "weakref.WeakKeyDictionary[Any, tuple[tuple, str]]" = weakref.WeakKeyDictionary()

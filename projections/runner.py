@@ -23,7 +23,7 @@ from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
 from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
 from projections.bulk import indexes_built_after
-from projections.schema_cache import ReadDatabase
+from projections.schema_cache import ReadDatabase, memo
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
@@ -37,6 +37,7 @@ def refresh() -> None:
     can name what the others made."""
     global MODULES, PROJECTIONS, OWNED, READ_TABLES
     MODULES = (campaign, balances, sessions, *rulesets.loaded(), notes, campaign_notes, history)
+    history.forget_modules()
     PROJECTIONS = tuple(m.apply for m in MODULES)
     OWNED = tuple((table, column) for m in MODULES for table, column in getattr(m, "OWNED", {}).items())
     READ_TABLES = tuple(t for m in MODULES for t in m.TABLES)
@@ -69,10 +70,11 @@ def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = No
 
 
 def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None, check: bool = True,
-            trusted: int = 0) -> int:
+            trusted: int = 0, observe: Callable[[int, Any], None] | None = None) -> int:
     """Throw the read model away and derive it again from the whole ledger, in one transaction
     (`check=False`: on a chain known to be broken, when the GM forces it; `trusted`: the entries up
-    to it were verified whole just before, so they are not hashed again, only those after).
+    to it were verified whole just before, so they are not hashed again, only those after;
+    `observe(entry, event)`: each event applied, once, as it is mapped: the audit's lists).
 
     An entry the tables cannot apply stops it there: what came before is kept, and the
     ReadModelStuck error that names the entry is raised once that is committed.
@@ -84,7 +86,7 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
         db.execute("DELETE FROM position WHERE name = ?", [NAME])
         db.execute("DELETE FROM chain_checked WHERE name = ?", [NAME])
         try:
-            return _drain(app, db, progress, contextlib.nullcontext, check, trusted)
+            return _drain(app, db, progress, contextlib.nullcontext, check, trusted, observe)
         except ReadModelStuck as e:
             stuck = e
     raise stuck
@@ -100,11 +102,12 @@ def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
 
 
 def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
-           transaction: Callable[[], Any], check: bool = True, trusted: int = 0) -> int:
+           transaction: Callable[[], Any], check: bool = True, trusted: int = 0, observe: Any = None) -> int:
     applied, names = 0, units.UnitNames(app.recorder)  # history rows learn their undo unit with their entry
     while True:
         with transaction(), frozen(db):
-            count, error = _next_batch(app, db, check, trusted=trusted)
+            _name_units(db, names)
+            count, error = _next_batch(app, db, check, trusted=trusted, observe=observe)
             names.fill(db)
         applied += count
         if progress and count:
@@ -116,7 +119,7 @@ def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
 
 
 def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = None,
-                trusted: int = 0) -> tuple[int, Exception | None]:
+                trusted: int = 0, observe: Any = None) -> tuple[int, Exception | None]:
     """Inside a write transaction: apply the next batch of entries (those that verify) and move the position.
 
     An entry that cannot be applied leaves no row behind (its savepoint is rolled back);
@@ -126,14 +129,15 @@ def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = N
     broken = None
     if check:
         notifications, broken = _verified(app, db, notifications, trusted)
-    applied, stuck = _apply_batch(app, db, notifications)
+    applied, stuck = _apply_batch(app, db, notifications, observe)
     if applied:
         db.execute("INSERT INTO position (name, entry) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
                    "entry = excluded.entry", [NAME, notifications[applied - 1].id])
     return applied, stuck or (broken.error() if broken is not None else None)
 
 
-def _apply_batch(app: Any, db: Database, notifications: list) -> tuple[int, ReadModelStuck | None]:
+def _apply_batch(app: Any, db: Database, notifications: list,
+                 observe: Any = None) -> tuple[int, ReadModelStuck | None]:
     """The batch under one savepoint (two statements of bookkeeping a batch, not two an entry). An
     entry that fails rolls the batch back; the entries before it are applied again and the failed
     one is named, so no row of it stays behind."""
@@ -141,12 +145,16 @@ def _apply_batch(app: Any, db: Database, notifications: list) -> tuple[int, Read
     done = 0
     try:
         for n in notifications:
-            apply_entry(db, n.id, app.mapper.to_domain_event(n))
+            event = app.mapper.to_domain_event(n)
+            apply_entry(db, n.id, event)
+            if observe is not None:  # after it applied: the entries applied again below were seen
+                observe(n.id, event)
             done += 1
     except sqlite3.OperationalError:  # a locked or full file is no fault of the entries: roll it all back
         raise
     except Exception as e:  # the ledger holds an entry these tables cannot take
         db.execute("ROLLBACK TO batch")
+        forget(db)  # what the projections kept in memory was rolled back with the rows
         stuck = ReadModelStuck(notifications[done].id, f"{type(e).__name__}: {e}")
         for n in notifications[:done]:
             apply_entry(db, n.id, app.mapper.to_domain_event(n))
@@ -218,6 +226,18 @@ def frozen(db: Database) -> Any:
     return db.frozen() if isinstance(db, ReadDatabase) else contextlib.nullcontext(db)
 
 
+def _name_units(db: Database, names: units.UnitNames) -> None:
+    """History rows take their unit as they are inserted (`fill` then finds none left to name)."""
+    kept = memo(db)
+    if kept is not None:
+        kept[history.UNITS] = names
+
+
+def forget(db: Database) -> None:
+    if isinstance(db, ReadDatabase):
+        db.forget()
+
+
 class immediate:
     """A write transaction that holds the lock from its first statement."""
 
@@ -251,6 +271,7 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
         rulesets.use_campaign(db, app)
         names = units.UnitNames(app.recorder)
         with immediate(db), frozen(db), indexes_built_after(db, READ_TABLES):
+            _name_units(db, names)
             while True:
                 count, stuck = _next_batch(app, db, stop=last)
                 names.fill(db)  # as catching up names them (see _drain)

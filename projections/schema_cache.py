@@ -18,20 +18,27 @@ _DDL = ("CREATE", "ALTER ", "DROP T", "DROP V", "DROP I")
 
 
 class ReadDatabase(Database):
-    """sqlite-utils' Database, with the schema kept while `frozen()`."""
+    """sqlite-utils' Database, with the schema kept while `frozen()`, and a memo the projections
+    may keep rows in for the same span (see `memo`)."""
 
     _schema: dict[Any, Any] | None = None
+    _memo: dict[Any, Any] | None = None
 
     @contextlib.contextmanager
     def frozen(self) -> Iterator["ReadDatabase"]:
         outer = self._schema
         if outer is None:
-            self._schema = {}
+            self._schema, self._memo = {}, {}
         try:
             yield self
         finally:
             if outer is None:
-                self._schema = None
+                self._schema = self._memo = None
+
+    def forget(self) -> None:
+        """Drop what the projections kept: rows were rolled back under them (a savepoint)."""
+        if self._memo:
+            self._memo.clear()
 
     def _kept(self, key: Any, read: Any) -> Any:
         if self._schema is None:
@@ -62,6 +69,14 @@ class ReadDatabase(Database):
     def _forget_on_ddl(self, sql: str, always: bool = False) -> None:
         if self._schema and (always or sql.lstrip()[:6].upper() in _DDL):
             self._schema.clear()
+            self.forget()
+
+
+def memo(db: Any) -> dict[Any, Any] | None:
+    """A dict the projections may keep what they read in while the read tables catch up (one
+    batch: a rollback or any DDL empties it), so each entry need not read it again; None outside
+    that, or for a read store that is not this SQLite one (they then read every time)."""
+    return getattr(db, "_memo", None) if isinstance(db, ReadDatabase) else None
 
 
 class _KeptTable(Table):

@@ -11,12 +11,11 @@ TABLES = ("sessions",)
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
-    stamp = e.timestamp.isoformat(timespec="seconds")
     if isinstance(e, Campaign.SessionStarted):
         db.table("sessions").insert({"number": e.number, "title": e.title, "first_entry": entry, "last_entry": None,
-                               "started": stamp, "ended": None})
+                               "started": e.timestamp.isoformat(timespec="seconds"), "ended": None})
     elif isinstance(e, Campaign.SessionEnded):
-        db.table("sessions").update(e.number, {"last_entry": entry, "ended": stamp})
+        db.table("sessions").update(e.number, {"last_entry": entry, "ended": e.timestamp.isoformat(timespec="seconds")})
 
 
 def entries_of(db: Database, number: int) -> tuple[int, int] | None:

@@ -1,49 +1,97 @@
 """Each history entry's undo unit, by the name `campaign undo --list` gives it.
 
-The names come from the command log on the ledger side (`ledger.undo.every_unit`), never
-from SQL on the ledger's tables: the ledger may live on PostgreSQL while the read file is
+The names come from the command log on the ledger side (the naming rules of `ledger.units`),
+never from SQL on the ledger's tables: the ledger may live on PostgreSQL while the read file is
 SQLite. The log is append-only, so a name never changes once given: a history row is named
 once, in the transaction that applies its entry, and an undo's entries, when applied, mark
 the rows of every unit they reversed with what reversed them (`reversed_by`).
 
-Reading the log costs time in proportion to its length, so it is read at most once per
-catch-up (again only if the ledger grew meanwhile), and only when a row is still unnamed.
+The log is read forward, a page at a time, as far as the rows to name reach, and what was read
+is let go once its rows are named: a unit's name depends only on the commands before it, so
+reading in order gives the names reading it whole gives (`ledger.units.every_unit`), and memory
+holds only the units still open (what a later undo may name), not the whole log. A catch-up
+reads the log once from its start (names count from the first command), never once per batch.
 """
 from __future__ import annotations
 
 import bisect
+import json
 from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.unit_log import WithoutTouches
+from ledger.chain import chained
+from ledger.unit_log import TOUCHES
+from ledger.units import NOT_UNITS, OWN_COUNT, ROUND
 
 NO_UNIT = ""  # stored for entries outside every unit (`new`, an undo's own entries); read back as null
+PAGE = 2000  # entries of the command log read at a time
 
 
 class UnitNames:
-    """The command log's units, read lazily, for naming the history rows of one catch-up."""
+    """The command log's units, read forward lazily, for naming the history rows of one catch-up."""
 
     def __init__(self, recorder: Any) -> None:
         self.recorder = recorder
-        self.covered = -1  # the newest entry the last reading of the log knew of (-1: not read yet)
-        self.starts: list[int] = []  # first entries of the units' command ranges, sorted
+        self._restart()
+
+    def _restart(self) -> None:
+        self.covered = 0  # commands starting at or before this entry have been read
+        self.named_to = 0  # rows up to here are named: spans ending before it are let go
+        self.starts: list[int] = []  # first entries of the spans read and not yet let go, in order
         self.spans: list[tuple[int, int, str]] = []  # (first, last, unit name), same order
-        self.reversers: dict[int, tuple[str, list[tuple[int, int]]]] = {}  # first entry -> (label, ranges)
+        self.reversers: dict[int, tuple[str, list[tuple[str, int]]]] = {}  # first entry -> (label, units)
+        # units not reversed: name -> (stored name, first entry); their rows are found by their name
+        # in the history when reversed, so a long campaign's open units hold no ranges in memory
+        self.open: dict[str, tuple[str, int]] = {}
+        self.seen: dict[str, int] = {}
+        self.taken: set[str] = set()
 
     def fill(self, db: Database) -> None:
         """Name every history row not named yet; mark the rows a newly applied undo reversed."""
         unnamed = [r[0] for r in db.execute("SELECT entry FROM history WHERE unit IS NULL ORDER BY entry")]
         if not unnamed:
             return
-        if unnamed[-1] > self.covered:
-            self._read()
+        if unnamed[0] <= self.named_to:  # a row before those named (not in a catch-up's order): read again
+            self._restart()
+        self._read_to(unnamed[-1], unnamed[0])
         db.conn.executemany("UPDATE history SET unit = ? WHERE entry = ?", [(self._unit_of(e), e) for e in unnamed])
         for entry in unnamed:
             if entry in self.reversers:
-                label, ranges = self.reversers[entry]
-                db.conn.executemany("UPDATE history SET reversed_by = ? WHERE entry BETWEEN ? AND ?",
-                                    [(label, first, last) for first, last in ranges])
+                self._mark(db, entry)
+        self.named_to = unnamed[-1]
+        self._let_go(unnamed[-1] + 1)
+
+    def unit_at(self, db: Database, entry: int) -> str:
+        """The unit of an entry whose history row is being inserted now (a catch-up names rows as
+        it applies them, instead of updating every row after); an undo's first entry marks the
+        rows it reversed, as `fill` does."""
+        if entry <= self.named_to:  # applied again after a rollback: read from the start
+            self._restart()
+        if entry > self.covered:
+            self._read_to(max(entry, min(entry + PAGE, self.recorder.max_notification_id() or 0)), entry)
+        if entry in self.reversers:
+            self._mark(db, entry)
+        self.named_to = entry
+        if self.spans and self.spans[0][1] < entry:
+            self._let_go(entry)
+        return self._unit_of(entry)
+
+    def _mark(self, db: Database, entry: int) -> None:
+        """The rows of the units the command at `entry` reversed: those named so from the unit's
+        first entry up to the reversal (an earlier unit of the same name was closed before it)."""
+        label, closed = self.reversers.pop(entry)
+        db.conn.executemany("UPDATE history SET reversed_by = ? WHERE entry >= ? AND entry < ? AND unit = ?",
+                            [(label, first, entry, name) for name, first in closed])
+
+    def _let_go(self, before: int) -> None:
+        """Forget the spans ending before `before` and the reversals starting before it: their rows are named."""
+        gone = 0
+        while gone < len(self.spans) and self.spans[gone][1] < before:
+            gone += 1
+        del self.starts[:gone], self.spans[:gone]
+        if self.reversers:
+            self.reversers = {first: r for first, r in self.reversers.items() if first >= before}
 
     def _unit_of(self, entry: int) -> str:
         i = bisect.bisect_right(self.starts, entry) - 1
@@ -51,24 +99,52 @@ class UnitNames:
             return self.spans[i][2]
         return NO_UNIT
 
-    def _read(self) -> None:
-        from ledger.units import every_unit
+    def _read_to(self, entry: int, keep_from: int) -> None:
+        """Read the commands starting up to `entry`, in log order, a page at a time, keeping only
+        what names rows from `keep_from` on (every command before it still counts for the names)."""
+        log = chained(self.recorder)
+        while self.covered < entry:
+            last = min(entry, self.covered + PAGE)  # no further: a command not yet written may start there
+            for first, (end, command, stored, detail) in sorted(log.command_rows(self.covered + 1, last).items()):
+                self._command(first, end, command, stored, json.loads(TOUCHES.sub('"touches": {}', detail or "{}")))
+            self.covered = last
+            self._let_go(keep_from)
 
-        everything = every_unit(WithoutTouches(self.recorder))
-        spans = sorted((first, last, unit.key) for unit, _ in everything for first, last in unit.ranges)
-        self.spans, self.starts = spans, [s[0] for s in spans]
-        closed: dict[tuple[int, int], list[Any]] = {}
-        for unit, reversal in everything:
-            if reversal is not None:
-                closed.setdefault(tuple(reversal), []).append(unit)
-        self.reversers = {first: (_label(first, units, self), [r for u in units for r in u.ranges])
-                          for (first, _), units in closed.items()}
-        self.covered = max([s[1] for s in spans] + [r[1] for r in closed] + [0])
+    def _command(self, first: int, last: int, command: str, stored: str | None, detail: dict) -> None:
+        """One command of the log, as `ledger.units.every_unit` takes it: the units it reverses
+        are closed (their rows learn what reversed them), then it is a unit itself, or none."""
+        closed = [pair for key in detail.get("reverses", []) for pair in _close(self.open, key)]
+        named = None
+        if stored and command not in NOT_UNITS:
+            named = _name(stored, first, detail, self.seen, self.taken)
+            self.open.setdefault(named, (stored, first))
+            self.starts.append(first)
+            self.spans.append((first, last, named))
+        if closed:
+            label = f"replay {named}" if named is not None else "undo " + ", ".join(
+                key for key, _ in sorted(closed, key=lambda pair: pair[1][1], reverse=True))
+            self.reversers[first] = (label, [(key, unit_first) for key, (_, unit_first) in closed])
 
 
-def _label(first: int, units: list[Any], names: UnitNames) -> str:
-    """What reversed a unit: `undo G:3, G:2` (newest first), or `replay G:2` for a committed correction."""
-    playing = names._unit_of(first)
-    if playing != NO_UNIT:  # the reversing command is itself a unit: a replay that plays the round again
-        return f"replay {playing}"
-    return "undo " + ", ".join(u.key for u in sorted(units, key=lambda u: u.first, reverse=True))
+def _close(open_: dict[str, tuple[str, int]], key: str) -> list[tuple[str, tuple[str, int]]]:
+    """`ledger.units._close` over these open units: a reversal names units as it saw them; older
+    ledgers named every unit of a shared name at once."""
+    if key in open_:
+        return [(key, open_.pop(key))]
+    return [(name, open_.pop(name)) for name in [n for n, u in open_.items() if u[0] == key]]
+
+
+def _name(stored: str, first: int, detail: dict, seen: dict[str, int], taken: set[str]) -> str:
+    """The name `ledger.units` gives a unit (its `_name`, the same rules, kept here because this
+    reads the log a page at a time): a round keeps its name; another command gets its
+    per-campaign sequence number, counted in log order; a name that would repeat takes its
+    first entry number too. tests/test_history_units.py holds the two to the same names."""
+    if ROUND.match(stored) and not detail.get("single"):
+        return stored
+    seen[stored] = seen.get(stored, 0) + 1
+    own = OWN_COUNT.search(stored) or ("#" in stored and "touches" not in detail)  # older names: own number
+    name = stored if own and seen[stored] == 1 else f"{stored} #{seen[stored]}"
+    if name in taken:
+        name = f"{name} (entry {first})"
+    taken.add(name)
+    return name

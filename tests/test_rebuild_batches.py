@@ -50,3 +50,32 @@ def test_a_rebuild_keeps_the_full_text_triggers_so_later_entries_are_found(tmp_p
     assert {"history_ai", "history_ad", "history_au"} <= triggers
     db.execute("INSERT INTO history (entry, line) VALUES (?, ?)", [10**6, "zanzibar"])
     assert _found(db, "zanzibar") == [10**6]
+
+
+def test_names_kept_in_a_batch_follow_renames_undos_and_unmade_pcs(table, tmp_path, monkeypatch):
+    """A batch keeps the names it looked up and the pools row in memory: a rename, an undone rename,
+    a PC unmade by undo and made again, and a savepoint rolled back must each leave the rows that
+    applying one entry per batch leaves, with each history line naming who it named then."""
+    table("trait", "add", "Kira", "Keen Eye", "+2 / 1d")
+    table("pc", "rename", "Kira", "Kira Vale")
+    table("trait", "add", "Kira Vale", "Quick", "+1 / 1d")
+    table("undo", "--yes")
+    table("undo", "--yes")
+    table("pc", "rename", "Bo", "Bo the Bold")
+    table("pc", "add", "Zed", "--expertise", "Phantom=2", "--primary", "Phantom")
+    table("undo", "--yes")
+    table("pc", "add", "Zed", "--expertise", "Phantom=3", "--primary", "Phantom")
+    table("trait", "add", "Zed", "Sly", "+1 / 1d")
+    table("cohort-turn", "Guards", "--leader", "Bo the Bold", "--faces", "1,1,2,2,1,1,2")
+    app = open_ledger(table.path)
+    one_by_one = runner.connect(str(tmp_path / "one.db"))
+    monkeypatch.setattr(runner, "BATCH", 1)
+    runner.catch_up(app, one_by_one)
+    monkeypatch.undo()
+    batched = runner.connect(str(tmp_path / "batched.db"))
+    runner.rebuild(app, batched)
+    assert list(runner.tables(batched)) == list(runner.tables(one_by_one))
+    lines = [r[0] for r in batched.execute("SELECT line FROM history ORDER BY entry")]
+    assert any(line.startswith("Kira Vale gained the trait Quick") for line in lines)
+    assert any(line.startswith("Zed gained the trait Sly") for line in lines)
+    assert batched.execute("SELECT count(*) FROM history WHERE unit IS NULL").fetchone()[0] == 0

@@ -7,15 +7,25 @@ from sqlite_utils import Database
 
 from ledger.campaign import Campaign
 from projections import balances
+from projections.schema_cache import memo
 from ledger.ids import CAMPAIGN_ID
 from ledger.reversible import Reversible
 
 
 TABLES = ("pools", "balances")
+MOVES = (Campaign.ScenarioStarted, Campaign.TraitActivated, Campaign.TidesShifted, Campaign.DestinySpent,
+         Campaign.DestinyGained, Campaign.Paid, Reversible.Reversed)  # the events that may move a pool
+KEPT = "relics.pools"  # the pools row, in the read file's memo while a batch is applied
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
-    found = db.execute("SELECT scenario, destiny, doom FROM pools WHERE id = 1").fetchone()
+    kept = memo(db)
+    found = kept.get(KEPT) if kept is not None else None
+    if found is not None and not isinstance(e, MOVES):  # most entries: the balances row only
+        db.conn.execute("INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)", [entry, found[1], found[2]])
+        return
+    if found is None:
+        found = db.conn.execute("SELECT scenario, destiny, doom FROM pools WHERE id = 1").fetchone()
     row = {"id": 1, "scenario": found[0], "destiny": found[1], "doom": found[2]} if found else \
         {"id": 1, "scenario": None, "destiny": 0, "doom": 0}
     before = dict(row)
@@ -32,8 +42,10 @@ def apply(db: Database, entry: int, e: Any) -> None:
     elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
         row.update({k: e.changes[k] for k in ("destiny", "doom", "scenario") if k in e.changes})
     if row != before or not found:  # the common entry changes no pool: skip the writes it needs not
-        db.execute("INSERT OR REPLACE INTO pools (id, scenario, destiny, doom) VALUES (1, ?, ?, ?)",
-                   [row["scenario"], row["destiny"], row["doom"]])
+        db.conn.execute("INSERT OR REPLACE INTO pools (id, scenario, destiny, doom) VALUES (1, ?, ?, ?)",
+                        [row["scenario"], row["destiny"], row["doom"]])
         balances.record(db, entry, "destiny", row["destiny"])
         balances.record(db, entry, "doom", row["doom"])
-    db.execute("INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)", [entry, row["destiny"], row["doom"]])
+    if kept is not None:  # only this module writes the row: the next entry of the batch starts from it
+        kept[KEPT] = (row["scenario"], row["destiny"], row["doom"])
+    db.conn.execute("INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)", [entry, row["destiny"], row["doom"]])
