@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 from ledger.errors import NotFound, RuleViolation
 from ledger.units import Unit, every_unit
-from ledger.unit_log import WithoutTouches
+from ledger.unit_log import WithoutTouches, round_incarnations
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,10 @@ class Found:
 
 def find_unit(app: Any, key: str | None) -> Found:
     """The unit `key` names (default: the latest live one); a live one wins over an undone namesake."""
-    every = incarnations(app.recorder)
+    if key is not None and (quick := named_incarnations(app.recorder, key.strip())):
+        every = quick  # a round named: its own rows of the log, not the whole log (see unit_log.py)
+    else:
+        every = incarnations(app.recorder)
     live = [f for f in every if f.reversal is None]
     if key is None or not every:
         if not live:
@@ -48,6 +51,15 @@ def incarnations(recorder: Any) -> list[Found]:
     unit touched is not read (see ledger/unit_log.py): replay plays and compares, it never asks.
     """
     return [Found(unit, reversal) for unit, reversal in every_unit(WithoutTouches(recorder))]
+
+
+def named_incarnations(recorder: Any, key: str) -> list[Found] | None:
+    """`incarnations` of the round `key` names alone (None or empty: not a round, or none of that
+    name: the whole log is read then, for the refusal's list of the latest)."""
+    units = round_incarnations(recorder, key)
+    if not units:
+        return None
+    return [Found(unit, reversal) for unit, reversal in units if unit.key.casefold() == key.casefold()] or None
 
 
 def _reversed_at(app: Any, found: Found) -> int:

@@ -67,11 +67,36 @@ class _VersionsAt(dict):
         self.recorder, self.entry = recorder, entry
 
     def __missing__(self, aggregate_id: Any) -> int:
-        version = self.recorder.version_at(aggregate_id, self.entry)
+        version = version_at(self.recorder, aggregate_id, self.entry)
         if version is None:
             raise KeyError(aggregate_id)
         self[aggregate_id] = version
         return version
+
+
+def version_at(recorder: Any, aggregate_id: Any, entry: int) -> int | None:
+    """The aggregate's version after `entry` (None: not made by then), as `version_at` in
+    ledger/chain_queries.py answers it, by bisecting its versions (their entries rise with them):
+    a few indexed lookups, where a scan of every version the campaign aggregate ever had (one per
+    command of a long campaign) would grow with it."""
+    oid = aggregate_id if recorder.id_column != "rowid" else aggregate_id.hex
+    table, column = recorder.events_table_name, recorder.id_column
+    bounds = recorder._select(f"SELECT min(originator_version), max(originator_version) FROM {table} "
+                              "WHERE originator_id = ?", (oid,))
+    low, high = bounds[0] if bounds else (None, None)
+    if low is None:
+        return None
+
+    def entry_of(version: int) -> int:
+        rows = recorder._select(f"SELECT {column} FROM {table} WHERE originator_id = ? AND originator_version <= ? "
+                                "ORDER BY originator_version DESC LIMIT 1", (oid, version))  # a gap reads its elder
+        return rows[0][0]
+    if entry_of(low) > entry:
+        return None
+    while low < high:  # entry_of(low) <= entry throughout
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if entry_of(middle) <= entry else (low, middle - 1)
+    return low
 
 
 def recorded_tallies(app: Any, unit: Unit) -> dict[str, int]:
