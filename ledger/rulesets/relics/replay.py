@@ -22,6 +22,7 @@ from ledger.replay import Found, incarnations, scratch, side_by_side
 from ledger.rulesets.relics.replay_choices import Changes, changed, described, events_of, recorded_choices
 from ledger.rulesets.relics.replay_play import play, play_on  # noqa: F401 (the commit plays on a Table)
 from ledger.units import Unit
+from ledger.unit_log import reversal_after
 
 
 def _start(app: Any, unit: Unit) -> int:
@@ -81,9 +82,8 @@ def version_at(recorder: Any, aggregate_id: Any, entry: int) -> int | None:
     command of a long campaign) would grow with it."""
     oid = aggregate_id if recorder.id_column != "rowid" else aggregate_id.hex
     table, column = recorder.events_table_name, recorder.id_column
-    bounds = recorder._select(f"SELECT min(originator_version), max(originator_version) FROM {table} "
-                              "WHERE originator_id = ?", (oid,))
-    low, high = bounds[0] if bounds else (None, None)
+    low, high = (recorder._select(f"SELECT {end}(originator_version) FROM {table} WHERE originator_id = ?",
+                                  (oid,))[0][0] for end in ("min", "max"))  # apart, each is one index probe
     if low is None:
         return None
 
@@ -152,7 +152,7 @@ def _as_recorded(app: Any, what_if: Any, found: Found, copied: int) -> bool:
     Only for a round that stands, with no undo or correction after it (those the what-if treats
     apart: see `_later`)."""
     unit = found.unit
-    if found.reversal is not None or chained(app.recorder).later_reversal(unit.last):
+    if found.reversal is not None or reversal_after(app.recorder, unit.last):
         return False
     touched = {e.originator_id for e in events_of(app, unit)}
     touched |= {n.originator_id for n in what_if.recorder.select_notifications(copied, 10**6, inclusive_of_start=False)}
