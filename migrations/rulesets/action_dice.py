@@ -5,7 +5,7 @@ conditions (level 1-3, the actions they impact); every action roll keeps a row.
 """
 from sqlite_utils import Database
 
-from migrations.read_model import migrations
+from migrations.read_model import migrations, rederive
 
 
 @migrations(name="m120_action_dice")
@@ -24,3 +24,11 @@ def m120_action_dice(db: Database) -> None:
                                     "entered": int, "successes": int, "outcome": str, "succeeded": int,
                                     "test": int, "features": str, "features_limit": int,
                                     "overridden": str, "gm_override": str}, pk="entry")
+
+
+@migrations(name="m121_action_dice_versions")
+def m121_action_dice_versions(db: Database) -> None:
+    """`sheet --at` and `pools --at` read the versions of these tables' rows (m013's row_versions):
+    a campaign of this ruleset derives its tables again, so they hold every version since entry 1."""
+    if db["action_dice_characters"].count:
+        rederive(db)
