@@ -125,7 +125,8 @@ def m013_flat_replay(db: Database) -> None:
     terms of its WHERE are ledger/unit_log.py's REVERSING, which the planner matches word for word).
     On the ledger's own table when it lives in this file (a ledger elsewhere is read without them)."""
     db["row_versions"].create({"tbl": str, "key": str, "entry": int, "row": str}, pk=("tbl", "key", "entry"))
-    # (a ruleset that keeps versions there derives its tables again: see migrations/rulesets/)
+    db["row_versions_dirty"].create({"tbl": str, "key": str}, pk=("tbl", "key"))
+    # (a ruleset that keeps versions there makes its triggers: see migrations/rulesets/)
     if "ledger_commands" in db.table_names():
         db.execute("CREATE INDEX IF NOT EXISTS ledger_commands_unit ON ledger_commands (unit COLLATE NOCASE)")
         db.execute("CREATE INDEX IF NOT EXISTS ledger_commands_reversing ON ledger_commands (first_entry) "

@@ -3,11 +3,11 @@ they stood after any entry without rebuilding the tables from entry 1 (issue 15)
 
 Relics keeps its own sheet versions (projections/rulesets/relics/sheets.py); the other rulesets'
 tables are many and their handlers many, so their versions are kept here, the same way for all:
-while an entry is applied, temporary triggers (this connection's only: nothing in the file
-changes) note each row of the `versioned` tables that was inserted, updated or deleted; once the
-ruleset has applied the entry, each noted row is written to `row_versions` at that entry (its
-rowid and columns, or null once gone) when it differs from its latest version there. What undo
-unmakes after the projections ran (runner.unmake) is written as gone at its own entry.
+triggers (made by each ruleset's migration) note in row_versions_dirty each row of the versioned
+tables that was inserted, updated or deleted; once the ruleset has applied an entry, each noted
+row is written to `row_versions` at that entry (its rowid and columns, or null once gone) when
+it differs from its latest version there. What undo unmakes after the projections ran
+(runner.unmake) is written as gone at its own entry.
 
 `as_of` answers an in-memory copy of those tables as they stood after an entry, for the ruleset's
 own view functions: its cost is that of the rows it holds, whatever the entry or the campaign's
@@ -24,67 +24,43 @@ from typing import Any, Iterable, Iterator
 from sqlite_utils import Database
 
 TABLE = "row_versions"
+DIRTY = "row_versions_dirty"  # the rows changed since the last versions were written
 
 
-def arm(db: Database, tables: Iterable[str]) -> None:
-    """This connection notes the changed rows of `tables` (its temporary triggers are made once,
-    and again after a rollback took them away with the transaction they were made in)."""
-    armed: set[str] = db.__dict__.setdefault("_row_versions_armed", set())
-    present = {r[0] for r in db.execute("SELECT name FROM temp.sqlite_master WHERE type = 'trigger'")}
-    armed &= {t for t in armed if f"row_versions_{t}_delete" in present}
-    missing = [t for t in tables if t not in armed]
-    if not missing:
-        return
-    db.execute("CREATE TEMP TABLE IF NOT EXISTS row_versions_dirty (tbl TEXT, key TEXT, PRIMARY KEY (tbl, key))")
-    for table in missing:
+def triggers(db: Database, tables: Iterable[str]) -> None:
+    """Triggers that note each inserted, updated or deleted row of `tables` in row_versions_dirty
+    (a ruleset's migration makes them; in the file, so any connection's writes are noted, and a
+    rolled-back write takes its note with it)."""
+    for table in tables:
         pks = _pks(db, table)
         for when, rows in (("INSERT", ("NEW",)), ("UPDATE", ("OLD", "NEW")), ("DELETE", ("OLD",))):
-            notes = " ".join(f"INSERT OR IGNORE INTO row_versions_dirty VALUES ('{table}', "
+            notes = " ".join(f"INSERT OR IGNORE INTO {DIRTY} VALUES ('{table}', "
                              f"json_array({', '.join(f'{r}.[{p}]' for p in pks)}));" for r in rows)
-            db.execute(f"CREATE TEMP TRIGGER IF NOT EXISTS [row_versions_{table}_{when.lower()}] AFTER {when} "
-                       f"ON main.[{table}] BEGIN {notes} END")
-        armed.add(table)
+            db.execute(f"CREATE TRIGGER IF NOT EXISTS [{DIRTY}_{table}_{when.lower()}] AFTER {when} "
+                       f"ON [{table}] BEGIN {notes} END")
 
 
-def before(db: Database, tables: tuple[str, ...]) -> None:
-    """Before an entry is applied: what changed since the last one (undo's unmaking, after the
-    projections) belongs to that last entry."""
-    arm(db, tables)
-    last = db.__dict__.get("_row_versions_last")
-    if last is not None:
-        flush(db, last)
-    else:
-        db.execute("DELETE FROM temp.row_versions_dirty")  # a rebuild's emptying of the tables: no version
-
-
-def after(db: Database, entry: int, owned: dict[str, str], aggregate_hex: str | None) -> None:
+def after(db: Database, entry: int, versioned: tuple[str, ...], owned: dict[str, str],
+          aggregate_hex: str | None) -> None:
     """Once the ruleset applied `entry`: its changed rows, versioned at it (and, when undo unmakes
-    the aggregate `aggregate_hex` next, that aggregate's rows as gone)."""
+    the aggregate `aggregate_hex` next, its rows in `owned` tables as gone)."""
     if aggregate_hex is not None:
-        for table in db.__dict__.get("_row_versions_armed", ()):
-            if table in owned:
-                db.execute(f"INSERT OR IGNORE INTO temp.row_versions_dirty SELECT ?, json_array("
-                           f"{', '.join(f'[{p}]' for p in _pks(db, table))}) FROM [{table}] WHERE [{owned[table]}] = ?",
-                           [table, aggregate_hex])
-        flush(db, entry, gone=aggregate_hex, owned=owned)
-    else:
-        flush(db, entry)
-    db.__dict__["_row_versions_last"] = entry
-
-
-def flush(db: Database, entry: int, gone: str | None = None, owned: dict[str, str] | None = None) -> None:
-    """Write each noted row's version at `entry`, if it differs from its latest; forget the notes."""
-    noted = db.execute("SELECT tbl, key FROM temp.row_versions_dirty ORDER BY tbl, key").fetchall()
+        for table, column in owned.items():
+            db.execute(f"INSERT OR IGNORE INTO {DIRTY} SELECT ?, json_array("
+                       f"{', '.join(f'[{p}]' for p in _pks(db, table))}) FROM [{table}] WHERE [{column}] = ?",
+                       [table, aggregate_hex])
+    marks = ", ".join("?" * len(versioned))
+    noted = db.execute(f"SELECT tbl, key FROM {DIRTY} WHERE tbl IN ({marks}) ORDER BY tbl, key", versioned).fetchall()
     if not noted:
         return
-    db.execute("DELETE FROM temp.row_versions_dirty")
+    db.execute(f"DELETE FROM {DIRTY} WHERE tbl IN ({marks})", versioned)
     for table, key in noted:
         pks = _pks(db, table)
         found = db.execute(f"SELECT rowid, * FROM [{table}] WHERE {' AND '.join(f'[{p}] = ?' for p in pks)}",
                            json.loads(key))
         columns = [d[0] for d in found.description]
         row = found.fetchone()
-        if row is not None and gone is not None and table in (owned or {}) and row[columns.index(owned[table])] == gone:
+        if row is not None and table in owned and row[columns.index(owned[table])] == aggregate_hex:
             row = None  # undo unmakes it right after this entry
         now = None if row is None else json.dumps(dict(zip(columns, row)))
         latest = db.execute(f"SELECT row FROM [{TABLE}] WHERE tbl = ? AND key = ? ORDER BY entry DESC LIMIT 1",
@@ -128,16 +104,11 @@ def _pks(db: Database, table: str) -> list[str]:
     return cache[table]
 
 
-def keeper(versioned: tuple[str, ...], owned: dict[str, str]) -> tuple[Any, Any]:
-    """A ruleset's two projection steps around its tables' own (its MODULES: ahead, tables, ..., after):
-    `ahead` notes changes from the entry on, `after` writes their versions."""
+def keeper(versioned: tuple[str, ...], owned: dict[str, str]) -> Any:
+    """A ruleset's projection step after its tables' own (last in its MODULES): the versions."""
     from types import SimpleNamespace
-
-    def note(db: Database, entry: int, e: Any) -> None:
-        before(db, versioned)
 
     def write(db: Database, entry: int, e: Any) -> None:
         from ledger.reversible import unmaking
-        after(db, entry, owned, e.originator_id.hex if unmaking(e) else None)
-    return (SimpleNamespace(__name__=f"{__name__}.ahead", TABLES=(), apply=note),
-            SimpleNamespace(__name__=f"{__name__}.after", TABLES=(TABLE,), apply=write))
+        after(db, entry, versioned, owned, e.originator_id.hex if unmaking(e) else None)
+    return SimpleNamespace(__name__=f"{__name__}.keeper", TABLES=(TABLE, DIRTY), apply=write)

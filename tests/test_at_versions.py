@@ -61,3 +61,14 @@ def test_the_cli_reads_the_versions(tmp_path, monkeypatch):
     before = t.json("sheet", "Ann", "--at", "12"), t.json("pools", "--at", "12")
     monkeypatch.setattr(runner, "as_of", lambda *a: pytest.fail("rebuilt up to the entry"))
     assert (t.json("sheet", "Ann", "--at", "12"), t.json("pools", "--at", "12")) == before
+
+
+@pytest.mark.parametrize("system", sorted(MADE_AGAIN))
+def test_every_versioned_table_has_its_triggers(tmp_path, system):
+    t = Table(tmp_path / f"{system}.db")
+    t("new", "Empty", "--ruleset", system)
+    versioned = importlib.import_module(f"projections.rulesets.{system.replace('-', '_')}").VERSIONED
+    db = runner.connect(t.path)
+    made = {r[0] for r in db.execute("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' AND name LIKE ?",
+                                     [f"{row_versions.DIRTY}%"])}
+    assert set(versioned) <= made

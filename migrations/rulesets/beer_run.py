@@ -26,7 +26,10 @@ def m110_beer_run(db: Database) -> None:
 
 @migrations(name="m111_beer_run_versions")
 def m111_beer_run_versions(db: Database) -> None:
-    """`sheet --at` and `pools --at` read the versions of these tables' rows (m013's row_versions):
-    a campaign of this ruleset derives its tables again, so they hold every version since entry 1."""
+    """`sheet --at` and `pools --at` read the versions of these tables' rows (m013's row_versions,
+    projections/row_versions.py): triggers note each row changed; a campaign of this ruleset
+    derives its tables again, so they hold every version since entry 1."""
+    from projections import row_versions
+    row_versions.triggers(db, ("beer_run_sheets", "beer_run_abilities"))
     if db["beer_run_sheets"].count:
         rederive(db)

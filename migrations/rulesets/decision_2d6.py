@@ -33,7 +33,10 @@ def m130_decision_2d6(db: Database) -> None:
 
 @migrations(name="m131_decision_2d6_versions")
 def m131_decision_2d6_versions(db: Database) -> None:
-    """`sheet --at` and `pools --at` read the versions of these tables' rows (m013's row_versions):
-    a campaign of this ruleset derives its tables again, so they hold every version since entry 1."""
+    """`sheet --at` and `pools --at` read the versions of these tables' rows (m013's row_versions,
+    projections/row_versions.py): triggers note each row changed; a campaign of this ruleset
+    derives its tables again, so they hold every version since entry 1."""
+    from projections import row_versions
+    row_versions.triggers(db, ("d2d6_sheets", "d2d6_supplies", "d2d6_trackers"))
     if db["d2d6_sheets"].count:
         rederive(db)

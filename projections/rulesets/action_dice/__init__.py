@@ -1,8 +1,9 @@
-"""The read side of action_dice: its tables, the history lines of its events, and the versions of the rows its sheets and pools show (projections/row_versions.py)."""
+"""The read side of action_dice: its tables, the history lines of its events,
+and the versions of the rows its sheets and pools show (projections/row_versions.py)."""
 from projections.rulesets.action_dice import tables
 from projections import row_versions
 
-VERSIONED = (tables.CHARACTERS, tables.ASSETS, tables.FEATURES, tables.CONDITIONS)  # what `sheet` and `pools` read, kept at every entry for `--at`
-AHEAD, AFTER = row_versions.keeper(VERSIONED, tables.OWNED)
+VERSIONED = (tables.CHARACTERS, tables.ASSETS, tables.FEATURES, tables.CONDITIONS)  # `sheet` and `pools` read these (`--at` too)
+VERSIONS = row_versions.keeper(VERSIONED, {t: c for t, c in tables.OWNED.items() if t in VERSIONED})
 
-MODULES = (AHEAD, tables, AFTER)
+MODULES = (tables, VERSIONS)

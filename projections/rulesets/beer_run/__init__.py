@@ -1,8 +1,9 @@
-"""The read side of beer_run: its tables, the history lines of its events, and the versions of the rows its sheets and pools show (projections/row_versions.py)."""
+"""The read side of beer_run: its tables, the history lines of its events,
+and the versions of the rows its sheets and pools show (projections/row_versions.py)."""
 from projections.rulesets.beer_run import lines, tables
 from projections import row_versions
 
-VERSIONED = ("beer_run_sheets", "beer_run_abilities")  # what `sheet` and `pools` read, kept at every entry for `--at`
-AHEAD, AFTER = row_versions.keeper(VERSIONED, tables.OWNED)
+VERSIONED = ("beer_run_sheets", "beer_run_abilities")  # `sheet` and `pools` read these (`--at` too)
+VERSIONS = row_versions.keeper(VERSIONED, {t: c for t, c in tables.OWNED.items() if t in VERSIONED})
 
-MODULES = (AHEAD, tables, lines, AFTER)
+MODULES = (tables, lines, VERSIONS)
