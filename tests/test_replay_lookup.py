@@ -58,3 +58,20 @@ def test_an_aggregate_version_at_an_entry_is_the_stores_answer(demo):  # noqa: F
     for aggregate_id in ids:
         assert [version_at(log, aggregate_id, e) for e in range(last + 2)] == \
             [log.version_at(aggregate_id, e) for e in range(last + 2)], aggregate_id
+
+
+def test_a_scratch_copied_in_bulk_replays_as_one_copied_entry_by_entry(demo, monkeypatch, tmp_path):  # noqa: F811
+    from tests.conftest import Table
+    from tests.test_replay import _rounds
+    other = Table(tmp_path / "d2d6.db")
+    other("demo", "--system", "decision-2d6")
+    app = open_ledger(other.path)
+    rolls = [f.unit.key for f in replay.incarnations(app.recorder)
+             if " roll (#" in f.unit.key and not any(w in f.unit.key for w in ("supply", "tracker"))]
+    asked = [(demo, k, ()) for k in _rounds(demo)] + [(demo, "Vault Guards:2", ("--leader", "Kira"))] \
+        + [(other, k, ()) for k in rolls]
+    bulk = [t.json("replay", key, *more) for t, key, more in asked]
+    copies = []
+    monkeypatch.setattr(replay, "_copied_whole", lambda *a: copies.append(a) and False)
+    assert [t.json("replay", key, *more) for t, key, more in asked] == bulk
+    assert len(copies) >= len(asked) and len(bulk) > 5 and rolls
