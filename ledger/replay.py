@@ -105,8 +105,9 @@ def scratch(app: Any, upto: int, directory: str) -> Any:
 
 def _copied_whole(app: Any, path: str, upto: int) -> bool:
     """Copy an SQLite ledger's first `upto` entries into the scratch file at `path` as they lie in
-    the store (events, chain, command log: INSERT ... SELECT over an attached file), not one by one
-    through the recorder, which hashes each again (what a late round's replay spent its time on).
+    the store (events, chain, command log, and the snapshots of versions made by then: INSERT ...
+    SELECT over an attached file), not one by one through the recorder, which hashes each again and
+    leaves every aggregate to load from its first event (what a late round's replay spent its time on).
     False when the ledger is elsewhere (PostgreSQL, memory): the caller copies entries then."""
     from urllib.parse import quote
 
@@ -132,6 +133,10 @@ def _copied_whole(app: Any, path: str, upto: int) -> bool:
             if cut:  # a command the copy ends inside: its entries so far, as one unnamed command
                 conn.execute("INSERT INTO ledger_commands VALUES (?, ?, '?', NULL, '{}')", (cut[0], upto))
             conn.execute("INSERT INTO ledger_meta SELECT key, value FROM source.ledger_meta")
+            conn.execute("INSERT INTO stored_snapshots SELECT s.originator_id, s.originator_version, s.topic, s.state "
+                         "FROM source.stored_snapshots s JOIN source.stored_events e ON e.originator_id = "
+                         "s.originator_id AND e.originator_version = s.originator_version WHERE e.rowid <= ?",
+                         (upto,))  # those of versions made by then: an aggregate loads from its latest
         conn.execute("DETACH DATABASE source")
     finally:
         conn.close()
