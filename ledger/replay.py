@@ -134,8 +134,8 @@ def _copied_whole(app: Any, path: str, upto: int) -> bool:
                 conn.execute("INSERT INTO ledger_commands VALUES (?, ?, '?', NULL, '{}')", (cut[0], upto))
             conn.execute("INSERT INTO ledger_meta SELECT key, value FROM source.ledger_meta")
             conn.execute("INSERT INTO stored_snapshots SELECT s.originator_id, s.originator_version, s.topic, s.state "
-                         "FROM source.stored_snapshots s JOIN source.stored_events e ON e.originator_id = "
-                         "s.originator_id AND e.originator_version = s.originator_version WHERE e.rowid <= ?",
+                         "FROM source.stored_events e CROSS JOIN source.stored_snapshots s ON s.originator_id = "
+                         "e.originator_id AND s.originator_version = e.originator_version WHERE e.rowid <= ?",
                          (upto,))  # those of versions made by then: an aggregate loads from its latest
         conn.execute("DETACH DATABASE source")
     finally:
