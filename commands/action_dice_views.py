@@ -13,6 +13,12 @@ from commands.plumbing import emit, json_option, known_character, only_ruleset, 
 HAS_POOLS = False
 
 
+def versioned() -> tuple[str, ...]:
+    """The tables `sheets` and `pools` read, whose every version the read side keeps (for `--at`)."""
+    from projections.rulesets.action_dice import VERSIONED
+    return VERSIONED
+
+
 def sheets(db: Any, name: str | None = None) -> list[dict[str, Any]]:
     from projections.rulesets.action_dice import tables
     return tables.sheets(db, name)

@@ -10,6 +10,12 @@ from commands.beer_run import beer_run
 from commands.plumbing import json_option, only_ruleset, read_view, sheet_view
 
 
+def versioned() -> tuple[str, ...]:
+    """The tables `sheets` and `pools` read, whose every version the read side keeps (for `--at`)."""
+    from projections.rulesets.beer_run import VERSIONED
+    return VERSIONED
+
+
 def sheets(db: Any, name: str | None = None) -> list[dict[str, Any]]:
     from projections.rulesets.beer_run import tables
     return tables.sheets(db, name)

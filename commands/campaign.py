@@ -119,7 +119,7 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
         if getattr(shown, "KEEPS_HISTORY", False):
             rows = shown.sheets(db, name, entry_at(db, at))
         else:
-            with as_of(app, db, at) as past:
+            with as_of(app, db, at, shown) as past:
                 rows = [r for r in shown.sheets(past) if not name or r["name"].casefold() == name.casefold()]
         return one_or_all(name, known_character(name, rows))
     read_view(ctx, query, as_list(lambda rows: seen["views"].sheets_text(rows)))
@@ -133,14 +133,18 @@ def views_of(db: Any) -> Any:
     return rulesets.find(views.campaign(db).get("ruleset") or rulesets.declared()[0].id).cli_views()
 
 
-def as_of(app: Any, db: Any, at: str | None):
-    """The read tables now, or rebuilt as they stood --at an entry (for tables without a history)."""
+def as_of(app: Any, db: Any, at: str | None, shown: Any = None):
+    """The read tables now, or as they stood --at an entry: from the versions of their rows the
+    ruleset keeps (its views' `versioned()`, see projections/row_versions.py), else rebuilt up to it."""
     import contextlib
 
     entry = entry_at(db, at)
     if entry is None:
         return contextlib.nullcontext(db)
-    from projections import runner
+    from projections import row_versions, runner
+    tables = shown.versioned() if hasattr(shown, "versioned") else ()
+    if tables and db.table(row_versions.TABLE).exists():
+        return row_versions.standing(db, tables, entry)
     return runner.as_of(app, entry)
 
 
@@ -160,7 +164,7 @@ def pools(ctx: click.Context, at: str | None) -> None:
         shown = seen["views"] = views_of(db)
         if getattr(shown, "KEEPS_HISTORY", False):
             return shown.pools(db, entry_at(db, at))
-        with as_of(app, db, at) as past:
+        with as_of(app, db, at, shown) as past:
             return shown.pools(past)
     read_view(ctx, query, lambda value: seen["views"].pools_text(value))
 

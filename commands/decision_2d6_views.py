@@ -10,6 +10,12 @@ from commands.decision_2d6 import decision_2d6
 from commands.plumbing import caught_up, emit, json_option, known_character, only_ruleset, read_view, sheet_view
 
 
+def versioned() -> tuple[str, ...]:
+    """The tables `sheets` and `pools` read, whose every version the read side keeps (for `--at`)."""
+    from projections.rulesets.decision_2d6 import VERSIONED
+    return VERSIONED
+
+
 def sheets(db: Any, name: str | None = None) -> list[dict]:
     from projections.rulesets.decision_2d6 import tables
     return tables.sheets(db, name)

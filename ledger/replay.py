@@ -5,13 +5,14 @@ and how it plays again is its ruleset's (`replay_round` / `replay_roll` in its d
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
 from ledger.errors import NotFound, RuleViolation
 from ledger.units import Unit, every_unit
-from ledger.unit_log import WithoutTouches
+from ledger.unit_log import WithoutTouches, round_incarnations
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,10 @@ class Found:
 
 def find_unit(app: Any, key: str | None) -> Found:
     """The unit `key` names (default: the latest live one); a live one wins over an undone namesake."""
-    every = incarnations(app.recorder)
+    if key is not None and (quick := named_incarnations(app.recorder, key.strip())):
+        every = quick  # a round named: its own rows of the log, not the whole log (see unit_log.py)
+    else:
+        every = incarnations(app.recorder)
     live = [f for f in every if f.reversal is None]
     if key is None or not every:
         if not live:
@@ -48,6 +52,15 @@ def incarnations(recorder: Any) -> list[Found]:
     unit touched is not read (see ledger/unit_log.py): replay plays and compares, it never asks.
     """
     return [Found(unit, reversal) for unit, reversal in every_unit(WithoutTouches(recorder))]
+
+
+def named_incarnations(recorder: Any, key: str) -> list[Found] | None:
+    """`incarnations` of the round `key` names alone (None or empty: not a round, or none of that
+    name: the whole log is read then, for the refusal's list of the latest)."""
+    units = round_incarnations(recorder, key)
+    if not units:
+        return None
+    return [Found(unit, reversal) for unit, reversal in units if unit.key.casefold() == key.casefold()] or None
 
 
 def _reversed_at(app: Any, found: Found) -> int:
@@ -75,7 +88,10 @@ def notifications(app: Any, upto: int) -> Iterator[Any]:
 def scratch(app: Any, upto: int, directory: str) -> Any:
     """A copy of the ledger's first `upto` entries, to play on without touching the real one."""
     from ledger.application import open_ledger
-    copy = open_ledger(str(Path(directory) / "scratch.db"), store="eventsourcing.sqlite")
+    path = str(Path(directory) / "scratch.db")
+    copy = open_ledger(path, store="eventsourcing.sqlite")
+    if _copied_whole(app, path, upto):
+        return copy
     batch: list[Any] = []
     for n in notifications(app, upto):
         batch.append(n)
@@ -85,6 +101,46 @@ def scratch(app: Any, upto: int, directory: str) -> Any:
     if batch:
         copy.recorder.insert_events(batch)
     return copy
+
+
+def _copied_whole(app: Any, path: str, upto: int) -> bool:
+    """Copy an SQLite ledger's first `upto` entries into the scratch file at `path` as they lie in
+    the store (events, chain, command log, and the snapshots of versions made by then: INSERT ...
+    SELECT over an attached file), not one by one through the recorder, which hashes each again and
+    leaves every aggregate to load from its first event (what a late round's replay spent its time on).
+    False when the ledger is elsewhere (PostgreSQL, memory): the caller copies entries then."""
+    from urllib.parse import quote
+
+    from ledger.chain import ChainedSQLiteRecorder
+    source = getattr(getattr(app.recorder.datastore, "pool", None), "db_name", None)
+    if not isinstance(app.recorder, ChainedSQLiteRecorder) or not source or ":memory:" in source \
+            or "mode=memory" in source:
+        return False
+    if not source.startswith("file:"):
+        source = f"file:{quote(str(Path(source).resolve()))}?mode=ro"
+    conn = sqlite3.connect(f"file:{quote(path)}", uri=True)
+    try:
+        conn.execute("ATTACH DATABASE ? AS source", (source,))
+        with conn:
+            conn.execute("INSERT INTO stored_events (rowid, originator_id, originator_version, topic, state) "
+                         "SELECT rowid, originator_id, originator_version, topic, state FROM source.stored_events "
+                         "WHERE rowid <= ? ORDER BY rowid", (upto,))
+            conn.execute("INSERT INTO ledger_chain SELECT entry, hash FROM source.ledger_chain WHERE entry <= ?", (upto,))
+            conn.execute("INSERT INTO ledger_commands SELECT first_entry, last_entry, command, unit, detail "
+                         "FROM source.ledger_commands WHERE last_entry <= ?", (upto,))
+            cut = conn.execute("SELECT first_entry FROM source.ledger_commands WHERE first_entry <= ? "
+                               "AND last_entry > ?", (upto, upto)).fetchone()
+            if cut:  # a command the copy ends inside: its entries so far, as one unnamed command
+                conn.execute("INSERT INTO ledger_commands VALUES (?, ?, '?', NULL, '{}')", (cut[0], upto))
+            conn.execute("INSERT INTO ledger_meta SELECT key, value FROM source.ledger_meta")
+            conn.execute("INSERT INTO stored_snapshots SELECT s.originator_id, s.originator_version, s.topic, s.state "
+                         "FROM source.stored_events e CROSS JOIN source.stored_snapshots s ON s.originator_id = "
+                         "e.originator_id AND s.originator_version = e.originator_version WHERE e.rowid <= ?",
+                         (upto,))  # those of versions made by then: an aggregate loads from its latest
+        conn.execute("DETACH DATABASE source")
+    finally:
+        conn.close()
+    return True
 
 
 def side_by_side(recorded: dict[str, Any], replayed: dict[str, Any]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from ledger.chain import ChainQueries, chained
+from ledger.units import ROUND, Unit, every_unit
 
 TOUCHES = re.compile(r'"touches": \{[^{}]*\}')  # a nested form is parsed whole
 
@@ -27,3 +28,45 @@ class WithoutTouches(ChainQueries):
         rows = sorted(self.recorder.command_rows().items())
         return [(first, last, command, unit, json.loads(TOUCHES.sub('"touches": {}', detail or "{}")))
                 for first, (last, command, unit, detail) in rows]
+
+
+REVERSING = "(command IN ('undo', 'replay') OR detail LIKE '%\"reverses\"%')"  # migrations' m013 indexes these rows
+
+
+def round_incarnations(recorder: Any, key: str) -> list[tuple[Unit, tuple[int, int] | None]] | None:
+    """`every_unit`'s answer for a round name alone, read from the command log rows filed under it
+    and the rows that reverse units (both indexed: migrations m013), not the whole log.
+
+    A round's unit is named what its rows are filed under (only a non-round's name gets a count),
+    so the rows filed under `key` (in any case) and the reversals after the first of them decide
+    every unit of that name exactly as the whole log does. None when `key` is no round name, or
+    is not ASCII (SQLite's NOCASE folds ASCII only): the caller reads the whole log then."""
+    if not ROUND.match(key) or not key.isascii():
+        return None
+    log = chained(recorder)
+    filed = log._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                        "WHERE unit = ? COLLATE NOCASE", (key,))
+    rows = [r for r in filed if r[3].casefold() == key.casefold()]
+    if not rows:
+        return []
+    rows += log._select(f"SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                        f"WHERE {REVERSING} AND first_entry > ?", (min(r[0] for r in rows),))
+    return every_unit(_Rows(sorted(dict((r[0], r) for r in rows).values())))
+
+
+def reversal_after(recorder: Any, entry: int) -> bool:
+    """`later_reversal` (ledger/chain_queries.py) asked in the reversal index's own words, so it is
+    one index probe: a LIKE given as a parameter is no term the planner can match to the index."""
+    return bool(chained(recorder)._select(f"SELECT 1 FROM ledger_commands WHERE {REVERSING} AND first_entry > ? "
+                                          "LIMIT 1", (entry,)))
+
+
+class _Rows(ChainQueries):
+    """A few command-log rows, read as the log (what `every_unit` walks), touches read as empty."""
+
+    def __init__(self, rows: list[tuple]) -> None:
+        self.rows = rows
+
+    def commands(self) -> list[tuple[int, int, str, str | None, dict]]:
+        return [(first, last, command, unit, json.loads(TOUCHES.sub('"touches": {}', detail or "{}")))
+                for first, last, command, unit, detail in self.rows]

@@ -115,6 +115,24 @@ def m012_corrections(db: Database) -> None:
                            "traits": str, "entry": int}, pk="key")
 
 
+@migrations()
+def m013_flat_replay(db: Database) -> None:
+    """`--at` and replay at the same cost however long the campaign (issue 15). Every version of the
+    rows the other rulesets' sheets and pools show (projections/row_versions.py), so `--at` reads
+    them instead of rebuilding the tables up to the entry. Replay finds a round by its rows of the
+    command log, not by reading the whole log:
+    an index on the log's unit names, and one holding only the commands that reverse units (the
+    terms of its WHERE are ledger/unit_log.py's REVERSING, which the planner matches word for word).
+    On the ledger's own table when it lives in this file (a ledger elsewhere is read without them)."""
+    db["row_versions"].create({"tbl": str, "key": str, "entry": int, "row": str}, pk=("tbl", "key", "entry"))
+    db["row_versions_dirty"].create({"tbl": str, "key": str}, pk=("tbl", "key"))
+    # (a ruleset that keeps versions there makes its triggers: see migrations/rulesets/)
+    if "ledger_commands" in db.table_names():
+        db.execute("CREATE INDEX IF NOT EXISTS ledger_commands_unit ON ledger_commands (unit COLLATE NOCASE)")
+        db.execute("CREATE INDEX IF NOT EXISTS ledger_commands_reversing ON ledger_commands (first_entry) "
+                   "WHERE (command IN ('undo', 'replay') OR detail LIKE '%\"reverses\"%')")
+
+
 def rederive(db: Database) -> None:
     """The new tables hold what older files never recorded: the read model is derived again from
     the ledger on the next catch-up (the runner rebuilds read tables whose position was cleared)."""

@@ -31,7 +31,7 @@ def test_undoing_the_round_that_ended_a_temporary_trait_shows_it_again(tmp_path:
 
 
 # Logs keep a row per entry (the undone ones and the Undo stay on record); ids and entry numbers differ.
-LOGS = ("history", "balances", "balance_changes", "sheet_versions")
+LOGS = ("history", "balances", "balance_changes", "sheet_versions", "row_versions", "row_versions_dirty")
 HIDDEN = {"entry", "time", "opened", "joined", "ended", "id", "owner_id", "character_id"}
 
 

@@ -190,7 +190,7 @@ def _undo_random_unit_equals_scratch(tmp: Path, ruleset: str, data) -> None:
     assert target["unit"] not in [u.key for u in _units(t.path)]
 
 
-LOGS = ("history", "balances", "balance_changes", "sheet_versions",  # a row per entry: the undone stay on record
+LOGS = ("history", "balances", "balance_changes", "sheet_versions", "row_versions", "row_versions_dirty",  # on record
         "d2d6_supply_rows", "d2d6_tracker_rows", "d2d6_sheet_rows", "beer_run_intensity")
 BOOKKEEPING = {"entry", "time", "opened", "joined", "ended", "id", "owner_id", "character_id"}
 

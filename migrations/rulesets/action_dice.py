@@ -5,7 +5,7 @@ conditions (level 1-3, the actions they impact); every action roll keeps a row.
 """
 from sqlite_utils import Database
 
-from migrations.read_model import migrations
+from migrations.read_model import migrations, rederive
 
 
 @migrations(name="m120_action_dice")
@@ -24,3 +24,14 @@ def m120_action_dice(db: Database) -> None:
                                     "entered": int, "successes": int, "outcome": str, "succeeded": int,
                                     "test": int, "features": str, "features_limit": int,
                                     "overridden": str, "gm_override": str}, pk="entry")
+
+
+@migrations(name="m121_action_dice_versions")
+def m121_action_dice_versions(db: Database) -> None:
+    """`sheet --at` and `pools --at` read the versions of these tables' rows (m013's row_versions,
+    projections/row_versions.py): triggers note each row changed; a campaign of this ruleset
+    derives its tables again, so they hold every version since entry 1."""
+    from projections import row_versions
+    row_versions.triggers(db, ("action_dice_characters", "action_dice_assets", "action_dice_features", "action_dice_conditions"))
+    if db["action_dice_characters"].count:
+        rederive(db)

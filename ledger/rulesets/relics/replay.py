@@ -22,6 +22,7 @@ from ledger.replay import Found, incarnations, scratch, side_by_side
 from ledger.rulesets.relics.replay_choices import Changes, changed, described, events_of, recorded_choices
 from ledger.rulesets.relics.replay_play import play, play_on  # noqa: F401 (the commit plays on a Table)
 from ledger.units import Unit
+from ledger.unit_log import reversal_after
 
 
 def _start(app: Any, unit: Unit) -> int:
@@ -67,11 +68,35 @@ class _VersionsAt(dict):
         self.recorder, self.entry = recorder, entry
 
     def __missing__(self, aggregate_id: Any) -> int:
-        version = self.recorder.version_at(aggregate_id, self.entry)
+        version = version_at(self.recorder, aggregate_id, self.entry)
         if version is None:
             raise KeyError(aggregate_id)
         self[aggregate_id] = version
         return version
+
+
+def version_at(recorder: Any, aggregate_id: Any, entry: int) -> int | None:
+    """The aggregate's version after `entry` (None: not made by then), as `version_at` in
+    ledger/chain_queries.py answers it, by bisecting its versions (their entries rise with them):
+    a few indexed lookups, where a scan of every version the campaign aggregate ever had (one per
+    command of a long campaign) would grow with it."""
+    oid = aggregate_id if recorder.id_column != "rowid" else aggregate_id.hex
+    table, column = recorder.events_table_name, recorder.id_column
+    low, high = (recorder._select(f"SELECT {end}(originator_version) FROM {table} WHERE originator_id = ?",
+                                  (oid,))[0][0] for end in ("min", "max"))  # apart, each is one index probe
+    if low is None:
+        return None
+
+    def entry_of(version: int) -> int:
+        rows = recorder._select(f"SELECT {column} FROM {table} WHERE originator_id = ? AND originator_version <= ? "
+                                "ORDER BY originator_version DESC LIMIT 1", (oid, version))  # a gap reads its elder
+        return rows[0][0]
+    if entry_of(low) > entry:
+        return None
+    while low < high:  # entry_of(low) <= entry throughout
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if entry_of(middle) <= entry else (low, middle - 1)
+    return low
 
 
 def recorded_tallies(app: Any, unit: Unit) -> dict[str, int]:
@@ -127,7 +152,7 @@ def _as_recorded(app: Any, what_if: Any, found: Found, copied: int) -> bool:
     Only for a round that stands, with no undo or correction after it (those the what-if treats
     apart: see `_later`)."""
     unit = found.unit
-    if found.reversal is not None or chained(app.recorder).later_reversal(unit.last):
+    if found.reversal is not None or reversal_after(app.recorder, unit.last):
         return False
     touched = {e.originator_id for e in events_of(app, unit)}
     touched |= {n.originator_id for n in what_if.recorder.select_notifications(copied, 10**6, inclusive_of_start=False)}

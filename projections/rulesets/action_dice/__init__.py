@@ -1,4 +1,9 @@
-"""The read side of action_dice: its tables and the history lines of its events."""
+"""The read side of action_dice: its tables, the history lines of its events,
+and the versions of the rows its sheets and pools show (projections/row_versions.py)."""
 from projections.rulesets.action_dice import tables
+from projections import row_versions
 
-MODULES = (tables,)
+VERSIONED = (tables.CHARACTERS, tables.ASSETS, tables.FEATURES, tables.CONDITIONS)  # `sheet` and `pools` read these (`--at` too)
+VERSIONS = row_versions.keeper(VERSIONED, {t: c for t, c in tables.OWNED.items() if t in VERSIONED})
+
+MODULES = (tables, VERSIONS)

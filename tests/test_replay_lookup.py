@@ -1,0 +1,77 @@
+"""Replay finds a named round from its own rows of the command log (indexed), not the whole log:
+the units it finds must be exactly those the whole log names, after undos, corrections and
+replays of undone rounds, in any case of the name."""
+from ledger import replay
+from ledger.application import open_ledger
+from tests.test_replay import demo  # noqa: F401 (the demo fixture)
+
+
+def _same_as_the_whole_log(t) -> list[str]:
+    app = open_ledger(t.path)
+    every = replay.incarnations(app.recorder)
+    keys = {f.unit.key for f in every if replay.named_incarnations(app.recorder, f.unit.key) is not None}
+    for key in keys | {k.upper() for k in keys} | {"Vault Guards:9"}:
+        whole = [f for f in every if f.unit.key.casefold() == key.casefold()]
+        assert (replay.named_incarnations(app.recorder, key) or []) == whole, key
+    return sorted(keys)
+
+
+def test_a_round_found_by_its_rows_is_the_round_the_whole_log_names(demo):  # noqa: F811
+    assert _same_as_the_whole_log(demo) == ["Vault Guards:1", "Vault Guards:2", "Vault Guards:3"]
+    demo("replay", "Vault Guards:3", "--drop-trait", "nothing", "--commit")  # a second Vault Guards:3
+    demo("undo", "--yes")  # the correction: both Vault Guards:3 now undone
+    demo("undo", "--yes", "push Bo #1")
+    assert _same_as_the_whole_log(demo) == ["Vault Guards:1", "Vault Guards:2", "Vault Guards:3"]
+    app = open_ledger(demo.path)
+    found = replay.find_unit(app, "vault guards:3")
+    assert found.reversal is not None and found.undone_at == replay.find_unit(app, "Vault Guards:3").undone_at
+    assert demo.json("replay", "vault guards:3")["round"] == "Vault Guards:3"
+
+
+def test_a_name_that_is_no_round_is_found_in_the_whole_log(demo):  # noqa: F811
+    app = open_ledger(demo.path)
+    assert replay.named_incarnations(app.recorder, "add pc Kira") is None
+    assert "There is no round or roll 'Nope:1'" in demo.refused("replay", "Nope:1")
+
+
+def test_the_log_queries_of_a_replay_use_the_indexes(demo):  # noqa: F811
+    import sqlite3
+
+    from ledger.unit_log import REVERSING
+    conn = sqlite3.connect(demo.path)
+    plans = [" ".join(str(r) for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}", params))
+             for sql, params in (("SELECT * FROM ledger_commands WHERE unit = ? COLLATE NOCASE", ("A:1",)),
+                                 (f"SELECT * FROM ledger_commands WHERE {REVERSING} AND first_entry > ?", (3,)))]
+    assert "ledger_commands_unit" in plans[0] and "ledger_commands_reversing" in plans[1]
+
+
+def test_an_aggregate_version_at_an_entry_is_the_stores_answer(demo):  # noqa: F811
+    from uuid import UUID
+
+    from ledger.chain import chained
+    from ledger.rulesets.relics.replay import version_at
+    app = open_ledger(demo.path)
+    log = chained(app.recorder)
+    ids = [UUID(r[0]) for r in log._select("SELECT DISTINCT originator_id FROM stored_events")]
+    last = log.head()[0]
+    assert ids and last > 50
+    for aggregate_id in ids:
+        assert [version_at(log, aggregate_id, e) for e in range(last + 2)] == \
+            [log.version_at(aggregate_id, e) for e in range(last + 2)], aggregate_id
+
+
+def test_a_scratch_copied_in_bulk_replays_as_one_copied_entry_by_entry(demo, monkeypatch, tmp_path):  # noqa: F811
+    from tests.conftest import Table
+    from tests.test_replay import _rounds
+    other = Table(tmp_path / "d2d6.db")
+    other("demo", "--system", "decision-2d6")
+    app = open_ledger(other.path)
+    rolls = [f.unit.key for f in replay.incarnations(app.recorder)
+             if " roll (#" in f.unit.key and not any(w in f.unit.key for w in ("supply", "tracker"))]
+    asked = [(demo, k, ()) for k in _rounds(demo)] + [(demo, "Vault Guards:2", ("--leader", "Kira"))] \
+        + [(other, k, ()) for k in rolls]
+    bulk = [t.json("replay", key, *more) for t, key, more in asked]
+    copies = []
+    monkeypatch.setattr(replay, "_copied_whole", lambda *a: copies.append(a) and False)
+    assert [t.json("replay", key, *more) for t, key, more in asked] == bulk
+    assert len(copies) >= len(asked) and len(bulk) > 5 and rolls
