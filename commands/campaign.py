@@ -143,7 +143,7 @@ def as_of(app: Any, db: Any, at: str | None, shown: Any = None):
         return contextlib.nullcontext(db)
     from projections import row_versions, runner
     tables = shown.versioned() if hasattr(shown, "versioned") else ()
-    if tables and db.table(row_versions.TABLE).exists():
+    if tables and row_versions.kept(db) and db.table(row_versions.TABLE).exists():
         return row_versions.standing(db, tables, entry)
     return runner.as_of(app, entry)
 

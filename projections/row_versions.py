@@ -27,10 +27,18 @@ TABLE = "row_versions"
 DIRTY = "row_versions_dirty"  # the rows changed since the last versions were written
 
 
+def kept(db: Any) -> bool:
+    """Versions are kept in an SQLite read file (its triggers, rowids and JSON functions); read
+    tables on PostgreSQL (CAMPAIGN_READ=postgres) keep none, and `--at` rebuilds up to the entry."""
+    return isinstance(db.conn, sqlite3.Connection)
+
+
 def triggers(db: Database, tables: Iterable[str]) -> None:
     """Triggers that note each inserted, updated or deleted row of `tables` in row_versions_dirty
     (a ruleset's migration makes them; in the file, so any connection's writes are noted, and a
     rolled-back write takes its note with it)."""
+    if not kept(db):
+        return
     for table in tables:
         pks = _pks(db, table)
         for when, rows in (("INSERT", ("NEW",)), ("UPDATE", ("OLD", "NEW")), ("DELETE", ("OLD",))):
@@ -110,5 +118,6 @@ def keeper(versioned: tuple[str, ...], owned: dict[str, str]) -> Any:
 
     def write(db: Database, entry: int, e: Any) -> None:
         from ledger.reversible import unmaking
-        after(db, entry, versioned, owned, e.originator_id.hex if unmaking(e) else None)
+        if kept(db):
+            after(db, entry, versioned, owned, e.originator_id.hex if unmaking(e) else None)
     return SimpleNamespace(__name__=f"{__name__}.keeper", TABLES=(TABLE, DIRTY), apply=write)
