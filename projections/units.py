@@ -8,14 +8,18 @@ the rows of every unit they reversed with what reversed them (`reversed_by`).
 
 The log is read forward, a page at a time, as far as the rows to name reach, and what was read
 is let go once its rows are named: a unit's name depends only on the commands before it, so
-reading in order gives the names reading it whole gives (`ledger.units.every_unit`), and memory
-holds only the units still open (what a later undo may name), not the whole log. A catch-up
-reads the log once from its start (names count from the first command), never once per batch.
+reading in order gives the names reading it whole gives (`ledger.units.every_unit`). What every
+later command may still need (the units still open, which a later undo may name; the names
+given; each command's count) grows with the campaign, so it is kept in a private temporary SQLite
+file (`Known`), not in memory: a rebuild of a million entries holds what one of a thousand does.
+A catch-up reads the log once from its start (names count from the first command), never once
+per batch.
 """
 from __future__ import annotations
 
 import bisect
 import json
+import sqlite3
 from typing import Any
 
 from sqlite_utils import Database
@@ -41,11 +45,11 @@ class UnitNames:
         self.starts: list[int] = []  # first entries of the spans read and not yet let go, in order
         self.spans: list[tuple[int, int, str]] = []  # (first, last, unit name), same order
         self.reversers: dict[int, tuple[str, list[tuple[str, int]]]] = {}  # first entry -> (label, units)
-        # units not reversed: name -> (stored name, first entry); their rows are found by their name
-        # in the history when reversed, so a long campaign's open units hold no ranges in memory
-        self.open: dict[str, tuple[str, int]] = {}
-        self.seen: dict[str, int] = {}
-        self.taken: set[str] = set()
+        # units not reversed (their rows are found by their name in the history when reversed, so
+        # they hold no ranges), names given and counts of each command: on disk, see Known
+        if getattr(self, "known", None) is not None:
+            self.known.db.close()
+        self.known = Known()
 
     def fill(self, db: Database) -> None:
         """Name every history row not named yet; mark the rows a newly applied undo reversed."""
@@ -113,11 +117,11 @@ class UnitNames:
     def _command(self, first: int, last: int, command: str, stored: str | None, detail: dict) -> None:
         """One command of the log, as `ledger.units.every_unit` takes it: the units it reverses
         are closed (their rows learn what reversed them), then it is a unit itself, or none."""
-        closed = [pair for key in detail.get("reverses", []) for pair in _close(self.open, key)]
+        closed = [pair for key in detail.get("reverses", []) for pair in self.known.close(key)]
         named = None
         if stored and command not in NOT_UNITS:
-            named = _name(stored, first, detail, self.seen, self.taken)
-            self.open.setdefault(named, (stored, first))
+            named = _name(stored, first, detail, self.known)
+            self.known.opened(named, stored, first)
             self.starts.append(first)
             self.spans.append((first, last, named))
         if closed:
@@ -126,25 +130,53 @@ class UnitNames:
             self.reversers[first] = (label, [(key, unit_first) for key, (_, unit_first) in closed])
 
 
-def _close(open_: dict[str, tuple[str, int]], key: str) -> list[tuple[str, tuple[str, int]]]:
-    """`ledger.units._close` over these open units: a reversal names units as it saw them; older
-    ledgers named every unit of a shared name at once."""
-    if key in open_:
-        return [(key, open_.pop(key))]
-    return [(name, open_.pop(name)) for name in [n for n, u in open_.items() if u[0] == key]]
+class Known:
+    """What naming needs of every command before: the open units, the names given and how many
+    times each command was given. A private temporary SQLite file (spilling to disk beyond its
+    page cache), so memory stays flat however long the campaign; independent of the read store."""
+
+    def __init__(self) -> None:
+        self.db = sqlite3.connect("", isolation_level=None)
+        self.db.executescript(
+            "CREATE TABLE open (name TEXT PRIMARY KEY, stored TEXT NOT NULL, first INTEGER NOT NULL);"
+            "CREATE INDEX open_stored ON open (stored);"
+            "CREATE TABLE taken (name TEXT PRIMARY KEY);"
+            "CREATE TABLE seen (stored TEXT PRIMARY KEY, times INTEGER NOT NULL)")
+
+    def opened(self, name: str, stored: str, first: int) -> None:
+        """A unit now open (a name already open keeps its first coming, as `ledger.units` does)."""
+        self.db.execute("INSERT OR IGNORE INTO open VALUES (?, ?, ?)", [name, stored, first])
+
+    def close(self, key: str) -> list[tuple[str, tuple[str, int]]]:
+        """`ledger.units._close` over the open units: a reversal names units as it saw them; older
+        ledgers named every unit of a shared name at once (in the order they opened)."""
+        found = self.db.execute("SELECT name, stored, first FROM open WHERE name = ?", [key]).fetchall() or \
+            self.db.execute("SELECT name, stored, first FROM open WHERE stored = ? ORDER BY rowid", [key]).fetchall()
+        self.db.executemany("DELETE FROM open WHERE name = ?", [(name,) for name, _, _ in found])
+        return [(name, (stored, first)) for name, stored, first in found]
+
+    def count(self, stored: str) -> int:
+        """How many times `stored` has now been given, this one included."""
+        self.db.execute("INSERT INTO seen VALUES (?, 1) ON CONFLICT (stored) DO UPDATE SET times = times + 1",
+                        [stored])
+        return self.db.execute("SELECT times FROM seen WHERE stored = ?", [stored]).fetchone()[0]
+
+    def take(self, name: str) -> bool:
+        """Give `name`; False when it was given before."""
+        return self.db.execute("INSERT OR IGNORE INTO taken VALUES (?)", [name]).rowcount == 1
 
 
-def _name(stored: str, first: int, detail: dict, seen: dict[str, int], taken: set[str]) -> str:
+def _name(stored: str, first: int, detail: dict, known: Known) -> str:
     """The name `ledger.units` gives a unit (its `_name`, the same rules, kept here because this
     reads the log a page at a time): a round keeps its name; another command gets its
     per-campaign sequence number, counted in log order; a name that would repeat takes its
     first entry number too. tests/test_history_units.py holds the two to the same names."""
     if ROUND.match(stored) and not detail.get("single"):
         return stored
-    seen[stored] = seen.get(stored, 0) + 1
+    times = known.count(stored)
     own = OWN_COUNT.search(stored) or ("#" in stored and "touches" not in detail)  # older names: own number
-    name = stored if own and seen[stored] == 1 else f"{stored} #{seen[stored]}"
-    if name in taken:
+    name = stored if own and times == 1 else f"{stored} #{times}"
+    if not known.take(name):
         name = f"{name} (entry {first})"
-    taken.add(name)
+        known.take(name)
     return name
