@@ -1,5 +1,7 @@
 """Audit verifies the hash chain: an entry edited, dropped or moved with plain sqlite3 is named."""
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -62,3 +64,18 @@ def test_audit_lists_reversals(demo):
     demo("undo", "Vault Guards:3")
     code, report = _audit(demo)
     assert code == 0 and [r["unit"] for r in report["reversals"]] == ["Vault Guards:3"]
+
+
+def test_a_fresh_audit_finds_rows_put_in_another_rulesets_table(demo):
+    """A fresh process plays only the campaign's ruleset's projections in its scratch rebuild, yet
+    compares every ruleset's tables: a Beer Run row slipped into a Relics campaign is found."""
+    import json as json_module
+
+    from tests.live_server import ROOT, env
+
+    with sqlite3.connect(demo.path) as conn:
+        conn.execute("INSERT INTO beer_run_sheets (id, name) VALUES ('x', 'Stowaway')")
+    done = subprocess.run([sys.executable, "-m", "cli", "--db", str(demo.path), "--json", "audit"], cwd=ROOT,
+                          env=env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr
+    assert "beer_run_sheets" in json_module.loads(done.stdout)["read_tables_differ"]
