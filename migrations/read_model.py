@@ -137,3 +137,16 @@ def rederive(db: Database) -> None:
     """The new tables hold what older files never recorded: the read model is derived again from
     the ledger on the next catch-up (the runner rebuilds read tables whose position was cleared)."""
     db.execute("DELETE FROM position WHERE name = 'read-model'")
+
+
+@migrations()
+def m014_unit_namer(db: Database) -> None:
+    """What naming history rows by undo unit needs of every command before (projections/units.py):
+    the open units, the names given, each command's count, and where the namer stopped. Kept with
+    the rows it named, in their transaction, so catching up after a turn reads only the new
+    commands, not the whole command log from its start (a turn at a million entries took 15 s)."""
+    db["unit_open"].create({"name": str, "stored": str, "first": int}, pk="name")
+    db.execute("CREATE INDEX unit_open_stored ON unit_open (stored)")
+    db["unit_taken"].create({"name": str}, pk="name")
+    db["unit_seen"].create({"stored": str, "times": int}, pk="stored")
+    db["unit_namer"].create({"name": str, "at": int, "covered": int, "spans": str, "reversers": str}, pk="name")

@@ -10,16 +10,17 @@ The log is read forward, a page at a time, as far as the rows to name reach, and
 is let go once its rows are named: a unit's name depends only on the commands before it, so
 reading in order gives the names reading it whole gives (`ledger.units.every_unit`). What every
 later command may still need (the units still open, which a later undo may name; the names
-given; each command's count) grows with the campaign, so it is kept in a private temporary SQLite
-file (`Known`), not in memory: a rebuild of a million entries holds what one of a thousand does.
-A catch-up reads the log once from its start (names count from the first command), never once
-per batch.
+given; each command's count) grows with the campaign, so it is kept in the read tables' own
+file (`Known`, migration m014), not in memory: a rebuild of a million entries holds what one of
+a thousand does. With it, in the same transaction as the rows it named, the namer keeps where it
+stopped (`unit_namer`), so the next catch-up (a turn) reads only the commands after, never the
+whole log again; when that state does not match the rows (a rebuild, a rolled-back entry) it
+starts again from the first command, since names count from there.
 """
 from __future__ import annotations
 
 import bisect
 import json
-import sqlite3
 from typing import Any
 
 from sqlite_utils import Database
@@ -37,7 +38,25 @@ class UnitNames:
 
     def __init__(self, recorder: Any) -> None:
         self.recorder = recorder
-        self._restart()
+        self.db: Any = None
+        self.known: Known | None = None
+
+    def _attach(self, db: Database) -> None:
+        """The namer's state as the read tables last kept it, when it matches their rows (stopped at
+        the entry they were applied to); else a start from the first command."""
+        if self.db is db:
+            return
+        self.db, self.known = db, Known(db)
+        kept = db.execute("SELECT at, covered, spans, reversers FROM unit_namer WHERE name = ?", [NAMER]).fetchone()
+        at = db.execute("SELECT entry FROM position WHERE name = 'read-model'").fetchone()
+        if kept is None or at is None or not kept[0] or kept[0] != at[0]:
+            self._restart()
+            return
+        self.named_to, self.covered = kept[0], kept[1]
+        self.spans = [(first, last, name) for first, last, name in json.loads(kept[2])]
+        self.starts = [first for first, _, _ in self.spans]
+        self.reversers = {int(first): (label, [(name, unit_first) for name, unit_first in units])
+                          for first, (label, units) in json.loads(kept[3]).items()}
 
     def _restart(self) -> None:
         self.covered = 0  # commands starting at or before this entry have been read
@@ -46,30 +65,40 @@ class UnitNames:
         self.spans: list[tuple[int, int, str]] = []  # (first, last, unit name), same order
         self.reversers: dict[int, tuple[str, list[tuple[str, int]]]] = {}  # first entry -> (label, units)
         # units not reversed (their rows are found by their name in the history when reversed, so
-        # they hold no ranges), names given and counts of each command: on disk, see Known
-        if getattr(self, "known", None) is not None:
-            self.known.db.close()
-        self.known = Known()
+        # they hold no ranges), names given and counts of each command: in the read file, see Known
+        assert self.known is not None
+        self.known.clear()
+
+    def _save(self, db: Database) -> None:
+        """Where the namer stopped, beside the rows it named (see _attach)."""
+        db.execute("INSERT INTO unit_namer (name, at, covered, spans, reversers) VALUES (?, ?, ?, ?, ?) "
+                   "ON CONFLICT(name) DO UPDATE SET at = excluded.at, covered = excluded.covered, "
+                   "spans = excluded.spans, reversers = excluded.reversers",
+                   [NAMER, self.named_to, self.covered, json.dumps(self.spans), json.dumps(self.reversers)])
 
     def fill(self, db: Database) -> None:
-        """Name every history row not named yet; mark the rows a newly applied undo reversed."""
+        """Name every history row not named yet; mark the rows a newly applied undo reversed; keep
+        where the namer stopped (a catch-up calls this once per batch, in its transaction)."""
+        self._attach(db)
         unnamed = [r[0] for r in db.execute("SELECT entry FROM history WHERE unit IS NULL ORDER BY entry")]
-        if not unnamed:
-            return
-        if unnamed[0] <= self.named_to:  # a row before those named (not in a catch-up's order): read again
-            self._restart()
-        self._read_to(unnamed[-1], unnamed[0])
-        db.conn.executemany("UPDATE history SET unit = ? WHERE entry = ?", [(self._unit_of(e), e) for e in unnamed])
-        for entry in unnamed:
-            if entry in self.reversers:
-                self._mark(db, entry)
-        self.named_to = unnamed[-1]
-        self._let_go(unnamed[-1] + 1)
+        if unnamed:
+            if unnamed[0] <= self.named_to:  # a row before those named (not in a catch-up's order): read again
+                self._restart()
+            self._read_to(unnamed[-1], unnamed[0])
+            db.conn.executemany("UPDATE history SET unit = ? WHERE entry = ?",
+                                [(self._unit_of(e), e) for e in unnamed])
+            for entry in unnamed:
+                if entry in self.reversers:
+                    self._mark(db, entry)
+            self.named_to = unnamed[-1]
+            self._let_go(unnamed[-1] + 1)
+        self._save(db)
 
     def unit_at(self, db: Database, entry: int) -> str:
         """The unit of an entry whose history row is being inserted now (a catch-up names rows as
         it applies them, instead of updating every row after); an undo's first entry marks the
         rows it reversed, as `fill` does."""
+        self._attach(db)
         if entry <= self.named_to:  # applied again after a rollback: read from the start
             self._restart()
         if entry > self.covered:
@@ -130,40 +159,48 @@ class UnitNames:
             self.reversers[first] = (label, [(key, unit_first) for key, (_, unit_first) in closed])
 
 
+NAMER = "read-model"  # unit_namer's row (one namer a read file)
+
+
 class Known:
     """What naming needs of every command before: the open units, the names given and how many
-    times each command was given. A private temporary SQLite file (spilling to disk beyond its
-    page cache), so memory stays flat however long the campaign; independent of the read store."""
+    times each command was given, in the read tables' file (migration m014), so memory stays flat
+    however long the campaign and the next catch-up starts where this one stopped."""
 
-    def __init__(self) -> None:
-        self.db = sqlite3.connect("", isolation_level=None)
-        self.db.executescript(
-            "CREATE TABLE open (name TEXT PRIMARY KEY, stored TEXT NOT NULL, first INTEGER NOT NULL);"
-            "CREATE INDEX open_stored ON open (stored);"
-            "CREATE TABLE taken (name TEXT PRIMARY KEY);"
-            "CREATE TABLE seen (stored TEXT PRIMARY KEY, times INTEGER NOT NULL)")
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def clear(self) -> None:
+        for table in ("unit_open", "unit_taken", "unit_seen"):
+            self.db.execute(f"DELETE FROM {table}")
 
     def opened(self, name: str, stored: str, first: int) -> None:
         """A unit now open (a name already open keeps its first coming, as `ledger.units` does)."""
-        self.db.execute("INSERT OR IGNORE INTO open VALUES (?, ?, ?)", [name, stored, first])
+        self.db.execute("INSERT OR IGNORE INTO unit_open (name, stored, first) VALUES (?, ?, ?)", [name, stored, first])
 
     def close(self, key: str) -> list[tuple[str, tuple[str, int]]]:
         """`ledger.units._close` over the open units: a reversal names units as it saw them; older
         ledgers named every unit of a shared name at once (in the order they opened)."""
-        found = self.db.execute("SELECT name, stored, first FROM open WHERE name = ?", [key]).fetchall() or \
-            self.db.execute("SELECT name, stored, first FROM open WHERE stored = ? ORDER BY rowid", [key]).fetchall()
-        self.db.executemany("DELETE FROM open WHERE name = ?", [(name,) for name, _, _ in found])
+        found = self.db.execute("SELECT name, stored, first FROM unit_open WHERE name = ?", [key]).fetchall() or \
+            self.db.execute("SELECT name, stored, first FROM unit_open WHERE stored = ? ORDER BY rowid", [key]).fetchall()
+        for name, _, _ in found:
+            self.db.execute("DELETE FROM unit_open WHERE name = ?", [name])
         return [(name, (stored, first)) for name, stored, first in found]
 
     def count(self, stored: str) -> int:
         """How many times `stored` has now been given, this one included."""
-        self.db.execute("INSERT INTO seen VALUES (?, 1) ON CONFLICT (stored) DO UPDATE SET times = times + 1",
-                        [stored])
-        return self.db.execute("SELECT times FROM seen WHERE stored = ?", [stored]).fetchone()[0]
+        row = self.db.execute("SELECT times FROM unit_seen WHERE stored = ?", [stored]).fetchone()
+        times = (row[0] if row else 0) + 1
+        self.db.execute("INSERT INTO unit_seen (stored, times) VALUES (?, ?) ON CONFLICT(stored) DO UPDATE SET "
+                        "times = excluded.times", [stored, times])
+        return times
 
     def take(self, name: str) -> bool:
         """Give `name`; False when it was given before."""
-        return self.db.execute("INSERT OR IGNORE INTO taken VALUES (?)", [name]).rowcount == 1
+        if self.db.execute("SELECT 1 FROM unit_taken WHERE name = ?", [name]).fetchone():
+            return False
+        self.db.execute("INSERT INTO unit_taken (name) VALUES (?)", [name])
+        return True
 
 
 def _name(stored: str, first: int, detail: dict, known: Known) -> str:

@@ -116,3 +116,25 @@ def test_history_units_are_the_command_logs_after_random_play_and_undo(tmp_path_
         assert (row["reversed_by"] is not None) == (reversal is not None)
         if reversal is not None:
             assert unit in row["reversed_by"] and reversal[0] <= row["reversed_at"] <= reversal[1]
+
+
+def test_a_catch_up_reads_only_the_commands_after_the_last_one(tmp_path: Path, monkeypatch) -> None:
+    """The namer keeps where it stopped with the rows it named, so the next command's catch-up reads
+    the command log from there, not from the first command (at a million entries that was 15 s a
+    turn); the names it gives still equal the command log's."""
+    from ledger.chain import ChainQueries
+
+    t = _play(tmp_path / "x.db", SETUP)
+    last = max(_by_entry(t))
+    asked: list[int] = []
+    reading = ChainQueries.command_rows
+
+    def spy(self, first: int, last_: int):
+        asked.append(first)
+        return reading(self, first, last_)
+    monkeypatch.setattr(ChainQueries, "command_rows", spy)
+    t("note", "Kira eyes the door", "--about", "Kira")
+    assert asked and min(asked) > last  # only what the new command appended
+    monkeypatch.undo()
+    rows, expected = _by_entry(t), _ledger_units(t.path)
+    assert all(rows[e]["unit"] == unit for e, (unit, _) in expected.items())
