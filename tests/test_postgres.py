@@ -11,25 +11,32 @@ from tests.conftest import Table
 SERVER = {"host": "127.0.0.1", "port": 5432, "user": "postgres"}
 
 
-def _database(monkeypatch) -> str:
-    name = f"ledger_test_{uuid.uuid4().hex[:12]}"
+def _database(monkeypatch, read: str | None = None) -> str:
+    """A new database on the local server, the ledger's from now on (and, with `read`, CAMPAIGN_READ)."""
+    name = f"{'read' if read else 'ledger'}_test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(dbname="postgres", autocommit=True, **SERVER) as admin:
         admin.execute(f"CREATE DATABASE {name}")
     for key, value in {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": name,
                        "POSTGRES_HOST": SERVER["host"], "POSTGRES_PORT": str(SERVER["port"]),
-                       "POSTGRES_USER": SERVER["user"], "POSTGRES_PASSWORD": ""}.items():
+                       "POSTGRES_USER": SERVER["user"], "POSTGRES_PASSWORD": "",
+                       **({"CAMPAIGN_READ": read} if read else {})}.items():
         monkeypatch.setenv(key, value)
     return name
+
+
+def databases(monkeypatch, read: str | None = None):
+    """A fixture's body: a fresh database (more may be appended to the list), all dropped afterwards."""
+    names = [_database(monkeypatch, read)]
+    yield names
+    with psycopg.connect(dbname="postgres", autocommit=True, **SERVER) as admin:
+        for name in names:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture
 def postgres_ledger(monkeypatch):
     """A fresh database on the real local server, dropped afterwards."""
-    names = [_database(monkeypatch)]
-    yield names
-    with psycopg.connect(dbname="postgres", autocommit=True, **SERVER) as admin:
-        for name in names:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    yield from databases(monkeypatch)
 
 
 def _count(name: str, table: str) -> int:

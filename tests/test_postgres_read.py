@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 
+from tests import test_postgres
 from tests.conftest import Table
 
 psycopg = pytest.importorskip("psycopg")
@@ -27,24 +28,13 @@ pytestmark = pytest.mark.skipif(not _reachable(), reason="no PostgreSQL server a
 
 
 def _database(monkeypatch, read: str = "postgres") -> str:
-    name = f"read_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(dbname="postgres", autocommit=True, **SERVER) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    for key, value in {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": name,
-                       "POSTGRES_HOST": SERVER["host"], "POSTGRES_PORT": str(SERVER["port"]),
-                       "POSTGRES_USER": SERVER["user"], "POSTGRES_PASSWORD": "", "CAMPAIGN_READ": read}.items():
-        monkeypatch.setenv(key, value)
-    return name
+    return test_postgres._database(monkeypatch, read)
 
 
 @pytest.fixture
 def server(monkeypatch):
     """A fresh database on the local server (ledger and read schemas), dropped afterwards."""
-    names = [_database(monkeypatch)]
-    yield names
-    with psycopg.connect(dbname="postgres", autocommit=True, **SERVER) as admin:
-        for name in names:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    yield from test_postgres.databases(monkeypatch, "postgres")
 
 
 def _tables(path: str, postgres: bool) -> dict:
