@@ -40,7 +40,7 @@ def refresh() -> None:
     history.forget_modules()
     PROJECTIONS = tuple(m.apply for m in MODULES)
     OWNED = tuple((table, column) for m in MODULES for table, column in getattr(m, "OWNED", {}).items())
-    READ_TABLES = tuple(t for m in MODULES for t in m.TABLES)
+    READ_TABLES = tuple(dict.fromkeys(t for m in MODULES for t in m.TABLES))  # row_versions: one per ruleset
 
 
 refresh()

@@ -66,6 +66,7 @@ def test_every_rulesets_demo_gives_the_same_read_tables_on_postgresql_as_in_sqli
     hosted = Table(tmp_path / "hosted.db")
     hosted("demo", "--system", system)
     assert not os.path.lexists(hosted.path)  # nothing local: the read tables are on the server
+    assert hosted.json("audit")["read_tables_differ"] == []  # compared with a rebuild in a scratch file
     on_server = _tables(hosted.path, postgres=True)
     assert sum(len(rows) for rows in on_server.values()) > 20
     monkeypatch.delenv("CAMPAIGN_READ")  # the same ledger, read into an SQLite file
