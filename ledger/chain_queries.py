@@ -21,6 +21,8 @@ def v2_marker(select: Callable[[str, tuple], list]) -> int | None:
 class ChainQueries:
     """What undo, replay, audit and export read: the same questions for every store."""
 
+    KEY_WHERE: str | None = None  # how this store finds a command's key by an index, if it can
+
     events_table_name: str
     id_column = "rowid"
 
@@ -41,8 +43,12 @@ class ChainQueries:
 
     def command_with_key(self, key: str) -> tuple[int, int, str, str | None, dict] | None:
         """(first, last, command, unit, detail) of the logged command run under this idempotency key, if any."""
-        rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
-                            "WHERE detail LIKE ? ORDER BY first_entry", (f'%"key": "{key}"%',))
+        if self.KEY_WHERE:  # an indexed store (SQLite: ledger/chain.py KEY_BY_INDEX)
+            rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                                f"WHERE {self.KEY_WHERE} ORDER BY first_entry", (key,))
+        else:
+            rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                                "WHERE detail LIKE ? ORDER BY first_entry", (f'%"key": "{key}"%',))
         for first, last, command, unit, detail in rows:  # LIKE's '_' matches any character: read it back
             if (found := json.loads(detail or "{}")).get("key") == key:
                 return first, last, command, unit, found

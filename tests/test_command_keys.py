@@ -78,3 +78,23 @@ def test_rows_logged_without_an_invocation_keep_comparing_names(demo):
     again = demo.json("--key", "old-1", "pc", "add", "Zed", "--expertise", "Phantom=3", "--primary", "Phantom")
     assert again["repeated"] and again["entries"] == first and demo.entries() == before
     assert "belongs to another command (add_pc" in demo.refused("--key", "old-1", "session", "start", "S2")
+
+
+def test_a_key_is_found_by_the_index_not_by_reading_the_whole_command_log(tmp_path):
+    """Every CLI write carries a key and asks for it twice: on SQLite that is an indexed search
+    (ledger/chain.py KEYS_INDEX), so a write costs the same at a million entries as at a hundred."""
+    import sqlite3
+
+    from ledger.chain import ChainedSQLiteRecorder
+    from tests.conftest import Table
+
+    path, t = tmp_path / "keys.db", Table(tmp_path / "keys.db")
+    t("new", "Heist")
+    for name in ("Kira", "Bo", "Ash"):
+        t("pc", "add", name, "--expertise", "Phantom=2", "--primary", "Phantom")
+    with sqlite3.connect(path) as conn:
+        plan = conn.execute("EXPLAIN QUERY PLAN SELECT 1 FROM ledger_commands WHERE "
+                            f"{ChainedSQLiteRecorder.KEY_WHERE} LIMIT 1", ("k",)).fetchall()
+        keyed = conn.execute("SELECT count(*) FROM ledger_commands WHERE json_extract(detail, '$.key') IS NOT NULL")
+        assert keyed.fetchone()[0] == 4  # the CLI gives each write a key
+    assert "USING INDEX ledger_commands_key" in str(plan)
