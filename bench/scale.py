@@ -4,7 +4,7 @@ Run it from the project root:
 
     python3 bench/scale.py                 # 10,000 and 100,000 entries
     python3 bench/scale.py --max 10000     # a short run
-    python3 bench/scale.py --max 1000000   # and 1,000,000 (synthesising it takes hours the first time)
+    python3 bench/scale.py --max 1000000   # and 1,000,000 (synthesising it took 61 min here the first time)
 
 Campaigns are synthesised through the application's own commands (bench/latency.py's `build`:
 a Relics campaign of null rounds on Challenge after Challenge, entered faces only) and cached
