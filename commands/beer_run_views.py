@@ -39,7 +39,9 @@ def br_held(dice: list[dict], lasting_word: bool = False) -> str:
 
 
 def br_waiting(c: dict[str, Any]) -> list[str]:
-    q = f'"{c["conflict"]}"' if " " in c["conflict"] else c["conflict"]
+    from projections.text import shell_word
+
+    q = shell_word(c["conflict"])
     if c["phase"] == "ended":
         return [f"{c['conflict']} is over."]
     if c["phase"] == "effects":

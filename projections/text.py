@@ -65,10 +65,21 @@ def _dice_line(pending: dict[str, Any]) -> str:
     return "  Dice: " + "  ".join(f"{i}={v}" for i, v in enumerate(dice, 1))
 
 
+def shell_word(name: str) -> str:
+    """A name as the GM types it in a suggested command: bare, in double quotes when it has spaces,
+    and quoted by the shell's own rules when it holds a quote or `$` (`'Gate "X"'`), so the line
+    can be copied as it stands."""
+    import shlex
+
+    if any(c in name for c in '"\\$`'):
+        return shlex.quote(name)
+    return f'"{name}"' if " " in name else name
+
+
 def waiting_text(name: str, phase: str, pending: dict[str, Any] | None, offered: dict | None = None) -> list[str]:
     """What the table must do next, as the command that does it."""
     pending = pending or {}
-    q = f'"{name}"' if " " in name else name
+    q = shell_word(name)
     if phase.endswith("-roll"):
         to_roll = pending["pool"]["size"] - len(pending["autos"])
         autos = f" (auto results {pending['autos']})" if pending["autos"] else ""
