@@ -28,6 +28,7 @@ from sqlite_utils import Database
 from ledger.chain import chained
 from ledger.unit_log import TOUCHES
 from ledger.units import NOT_UNITS, OWN_COUNT, ROUND
+from projections.current import NAME as POSITION  # the read tables' position (runner.NAME; runner imports this)
 
 NO_UNIT = ""  # stored for entries outside every unit (`new`, an undo's own entries); read back as null
 PAGE = 2000  # entries of the command log read at a time
@@ -48,7 +49,7 @@ class UnitNames:
             return
         self.db, self.known = db, Known(db)
         kept = db.execute("SELECT at, covered, spans, reversers FROM unit_namer WHERE name = ?", [NAMER]).fetchone()
-        at = db.execute("SELECT entry FROM position WHERE name = 'read-model'").fetchone()
+        at = db.execute("SELECT entry FROM position WHERE name = ?", [POSITION]).fetchone()
         if kept is None or at is None or not kept[0] or kept[0] != at[0]:
             self._restart()
             return
