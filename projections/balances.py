@@ -10,6 +10,7 @@ from typing import Any
 from sqlite_utils import Database
 
 TABLES = ("balance_changes",)
+HANDLED = ()  # no event of its own (runner: never called)
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

@@ -18,15 +18,9 @@ STAGE = ("scenario_number", "scene", "scenes", "encounter")  # the campaign's at
 
 HANDLED = (Campaign.Started, Campaign.ScenarioStarted, Campaign.SceneStarted, Campaign.SceneEnded,
            Campaign.EncounterStarted, Campaign.EncounterEnded, Campaign.OpportunityCreated, Reversible.Reversed)
-_HANDLES: dict[type, bool] = {}  # per event type: is it any of HANDLED (most entries are not)
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
-    handles = _HANDLES.get(type(e))
-    if handles is None:
-        handles = _HANDLES[type(e)] = issubclass(type(e), HANDLED)
-    if not handles:
-        return
     if isinstance(e, Campaign.Started):
         db.table("campaign").insert_all([{"key": "name", "value": e.name}, {"key": "ruleset", "value": e.ruleset},
                                    {"key": "rules_version", "value": e.rules_version}])

@@ -14,6 +14,7 @@ from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 
 TABLES = ("notes",)
+HANDLED = (Campaign.NoteTaken, Reversible.Reversed)  # the runner calls `apply` for these only
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

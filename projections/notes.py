@@ -10,6 +10,7 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 TABLES = ("read_notes",)
+HANDLED = ()  # no event of its own (runner: never called)
 
 
 def apply(db: Database, entry: int, e: object) -> None:

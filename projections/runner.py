@@ -27,6 +27,7 @@ from projections.schema_cache import ReadDatabase, memo
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
+_PLAN: dict[Any, tuple] = {}  # per event type: the projections that handle it (see `_plan`)
 OWNED: tuple = ()  # the rows of what undo can unmake, by the column that holds the aggregate id
 READ_TABLES: tuple = ()
 
@@ -208,10 +209,23 @@ def _verified(app: Any, db: Database, notifications: list, trusted: int = 0) -> 
 def apply_entry(db: Database, entry: int, event: Any) -> None:
     if isinstance(event, Reversible.Remade):  # made again after an undo: the tables see it made anew
         event = creation_event(event.originator_id, event.created, event.timestamp, event.originator_version)
-    for project in PROJECTIONS:
+    plan = _PLAN.get(type(event)) if _PLAN.get(None) is PROJECTIONS else None
+    for project in plan if plan is not None else _plan(type(event)):
         project(db, entry, event)
     if unmaking(event):
         unmake(db, event.originator_id)
+
+
+def _plan(kind: type) -> tuple:
+    """The projections an event type reaches, in their order: a module naming the event types it
+    handles (`HANDLED`) is not called for the others (a rebuild would call a dozen projections an
+    entry, most of them only to return)."""
+    if _PLAN.get(None) is not PROJECTIONS:  # refreshed (or a test put a projection in): plan again
+        _PLAN.clear()
+        _PLAN[None] = PROJECTIONS
+    handled = [getattr(m, "HANDLED", None) for m in MODULES]
+    _PLAN[kind] = tuple(p for p, h in zip(PROJECTIONS, handled) if h is None or issubclass(kind, h))
+    return _PLAN[kind]
 
 
 def unmake(db: Database, aggregate_id: UUID) -> None:

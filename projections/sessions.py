@@ -8,6 +8,7 @@ from sqlite_utils import Database
 from ledger.campaign import Campaign
 
 TABLES = ("sessions",)
+HANDLED = (Campaign.SessionStarted, Campaign.SessionEnded)  # the runner calls `apply` for these only
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

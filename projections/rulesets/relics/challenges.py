@@ -12,6 +12,7 @@ from ledger.reversible import Reversible
 
 TABLES = ("challenges",)
 OWNED = {"challenges": "id"}  # unmade by undo: see runner.unmake
+HANDLED = (Challenge.Event, Reversible.Reversed)  # the runner calls `apply` for these only
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

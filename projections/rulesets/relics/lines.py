@@ -12,6 +12,7 @@ from ledger.rulesets.relics.challenge import Challenge
 from ledger.rulesets.relics.character import Character
 
 TABLES: tuple[str, ...] = ()  # lines only: the history table is the core's
+HANDLED = ()  # no table of its own (runner: `apply` never called)
 NAMED = (("sheets", "name"), ("challenges", "name"))  # tables naming PCs and Challenges by id
 NAMED_CHARACTERS = ("sheets",)  # of those, the tables of characters (`history --pc`; the rest: --challenge)
 

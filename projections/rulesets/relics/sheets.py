@@ -119,3 +119,4 @@ HANDLERS = {
     Character.TraitRemoved: lambda db, entry, e: None,  # the trait itself: projections/traits.py
     Character.TraitReplaced: lambda db, entry, e: None,
 }
+HANDLED = (Campaign.PCRenamed, Reversible.Reversed, *HANDLERS)  # the runner calls `apply` for these only

@@ -22,15 +22,9 @@ COHORT_ID = "cohort"
 HANDLED = (Character.TraitGained, Challenge.TraitGained, Character.TraitRemoved, Challenge.TraitRemoved,
            Character.TraitReplaced, Challenge.TraitReplaced, Campaign.CohortTraitGained, Campaign.TemporaryTraitCreated,
            Campaign.TraitExpired, Campaign.PCRenamed, Campaign.TraitUsed, Reversible.Reversed)
-_HANDLES: dict[type, bool] = {}  # per event type: is it any of HANDLED (most entries are not)
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
-    handles = _HANDLES.get(type(e))
-    if handles is None:
-        handles = _HANDLES[type(e)] = issubclass(type(e), HANDLED)
-    if not handles:
-        return
     if isinstance(e, (Character.TraitGained, Challenge.TraitGained)):
         table = "sheets" if isinstance(e, Character.TraitGained) else "challenges"
         _insert(db, entry, e.originator_id.hex, db.table(table).get(e.originator_id.hex)["name"], vars_of(e))
