@@ -200,17 +200,22 @@ def rebuild(ctx: click.Context, force: bool) -> None:
 
     Example: campaign rebuild
     """
-    from ledger.chain import chained
+    from ledger.chain import ChainBroken, chained
     from projections import runner
 
     app, db = open_campaign(ctx)
-    head = chained(app.recorder).head()[0]  # entries up to it are verified now, not hashed again below
-    broken = chained(app.recorder).verify_all() or runner.recorded_break(app, db)
-    if broken is not None and not force:
-        raise broken.error().refusing("rebuild", "`campaign rebuild --force` copies it into the tables anyway")
+    broken, applied = runner.recorded_break(app, db), None
     with progress_bar(ctx, app.recorder.max_notification_id() or 0, "Rebuilding") as bar:
-        applied = runner.rebuild(app, db, bar.update if bar is not None else None, check=broken is None,
-                                 trusted=head)
+        if broken is None:
+            try:  # the chain verified whole as its rows are read for the tables: a break rolls it all back
+                applied = runner.rebuild(app, db, bar.update if bar is not None else None, whole=True)
+            except ChainBroken as e:
+                broken = chained(app.recorder).broken(e.entry, e.reason)
+        if broken is not None and not force:
+            raise broken.error().refusing("rebuild", "`campaign rebuild --force` copies it into the tables anyway")
+        if applied is None:
+            broken = chained(app.recorder).verify_all() or broken  # the first break, for the verdict kept
+            applied = runner.rebuild(app, db, None, check=False)
     runner.record_verdict(db, broken and broken.entry, broken and broken.reason)
     noted(db)
     emit(ctx, {"entries": applied, "entry_count": applied},  # `entries` (a count) kept for old scripts

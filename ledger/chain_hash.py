@@ -8,6 +8,7 @@ import hmac
 import json
 import os
 import re
+from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 from uuid import UUID
 
@@ -35,8 +36,32 @@ def command_bytes(command: Command | None) -> bytes:
     if command is None:
         return b"-"
     last, name, unit, detail = command
-    detail = json.loads(detail or "{}") if isinstance(detail, (str, type(None))) else detail
-    return json.dumps([last, name, unit, detail], sort_keys=True, separators=(",", ":")).encode()
+    if not isinstance(detail, (str, type(None))):
+        return json.dumps([last, name, unit, detail], sort_keys=True, separators=(",", ":")).encode()
+    # the same bytes as dumping the list whole: its items, each as json.dumps spells it alone
+    return f"[{_scalar(last)},{_scalar(name)},{_scalar(unit)},{_canonical(detail or '{}')}]".encode()
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "null"
+    return encode_basestring_ascii(value) if isinstance(value, str) else json.dumps(value)
+
+
+_CANONICAL: dict[str, str] = {}  # a stored detail -> its canonical spelling
+
+
+def _canonical(detail: str) -> str:
+    """A stored detail in canonical JSON, kept for the next time (a campaign's commands repeat their
+    details, the same aggregates and fields turn after turn: a whole-chain check parsed and dumped
+    each one, half its time); a few hundred kept at most, so memory stays flat."""
+    found = _CANONICAL.get(detail)
+    if found is None:
+        found = json.dumps(json.loads(detail), sort_keys=True, separators=(",", ":"))
+        if len(_CANONICAL) >= 512:
+            _CANONICAL.clear()
+        _CANONICAL[detail] = found
+    return found
 
 
 def link_hash(previous: str, entry: int, oid: Any, version: int, topic: str, state: bytes,

@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterator, Sequence
 from uuid import UUID
 
 from ledger.chain_hash import GENESIS, Command
-from ledger.chain_verify import Break, Walk, verify_stored
+from ledger.chain_verify import Break, Walk, verified_rows, verify_stored
 
 V2_KEY = "chain_v2_from"
 
@@ -113,10 +113,19 @@ class ChainQueries:
     def verify_all(self) -> "Break | None":
         """Recompute the whole chain, command log included (audit, rebuild), streamed: entries,
         hashes and command rows read together in batches, never held whole."""
-        listed = self._batches("SELECT entry FROM ledger_chain WHERE entry > ? AND entry <= ? ORDER BY entry LIMIT ?",
-                               0, 2**62, 1000)
-        return verify_stored(self.stored_entries_with_hashes(1, 2**62), (r[0] for r in listed), self.v2_from(),
+        return verify_stored(self.stored_entries_with_hashes(1, 2**62), self._listed(), self.v2_from(),
                              self._stray_command)
+
+    def verified_entries(self, verdict: list) -> Iterator[tuple[int, Any, int, str, bytes]]:
+        """`verify_all` as a stream of the entries it verified, in order (see chain_verify.verified_rows):
+        the first break, if any, lands in `verdict` and ends the stream."""
+        return verified_rows(self.stored_entries_with_hashes(1, 2**62), self._listed(), self.v2_from(),
+                             self._stray_command, verdict)
+
+    def _listed(self) -> Iterator[int]:
+        rows = self._batches("SELECT entry FROM ledger_chain WHERE entry > ? AND entry <= ? ORDER BY entry LIMIT ?",
+                             0, 2**62, 1000)
+        return (r[0] for r in rows)
 
     def _stray_command(self, last: int) -> int | None:
         """The first command-log row past the last entry, or at an entry the chain lacks."""

@@ -108,14 +108,27 @@ def verify_stored(rows: Iterable[tuple], listed: Iterator[int], v2_from: int | N
     hash or None, and the command-log row starting there: last entry, command, unit, detail, or
     four None), `listed` the chain's entries in order, `stray_after(last)` the first command-log
     row past the last entry or off the chain. The same verdicts as `verify`, in flat memory."""
+    verdict: list[Break] = []
+    for _ in verified_rows(rows, listed, v2_from, stray_after, verdict):
+        pass
+    return verdict[0] if verdict else None
+
+
+def verified_rows(rows: Iterable[tuple], listed: Iterator[int], v2_from: int | None, stray_after: "Any",
+                  verdict: list[Break]) -> Iterator[tuple[int, Any, int, str, bytes]]:
+    """`verify_stored` as a stream: each entry (entry, originator, version, topic, state) once it
+    verified, so a rebuild applies the rows the check reads instead of reading them twice; the
+    first break, if any, is put in `verdict` and nothing after it is given."""
     walk = Walk({}, {}, v2_from)
     last = 0
     for entry, oid, version, topic, state, hash_, c_last, c_name, c_unit, c_detail in rows:
         found = next(listed, None)
         if found is None or found > entry:
-            return Break(entry, f"entry #{entry} has no hash in the chain")
+            verdict.append(Break(entry, f"entry #{entry} has no hash in the chain"))
+            return
         if found < entry:
-            return Break(found, f"entry #{found} is missing")
+            verdict.append(Break(found, f"entry #{found} is missing"))
+            return
         walk.chain = {entry: hash_}
         if c_last is not None:
             walk.commands = {entry: (c_last, c_name, c_unit, c_detail)}
@@ -123,14 +136,16 @@ def verify_stored(rows: Iterable[tuple], listed: Iterator[int], v2_from: int | N
             walk.commands = {}
         broken = walk.step(entry, oid, version, topic, state)
         if broken:
-            return broken
+            verdict.append(broken)
+            return
         last = entry
+        yield entry, oid, version, topic, state
     missing = next(listed, None)
     if missing is not None:
-        return Break(missing, f"entry #{missing} is missing")
+        verdict.append(Break(missing, f"entry #{missing} is missing"))
+        return
     stray = stray_after(last)
     if stray is not None:
-        return Break(stray, f"the command log has a row for entry #{stray}, which is not in the ledger")
-    if walk.open_until is not None and walk.open_until > last:
-        return Break(last, f"the command log says the last command runs past entry #{last}")
-    return None
+        verdict.append(Break(stray, f"the command log has a row for entry #{stray}, which is not in the ledger"))
+    elif walk.open_until is not None and walk.open_until > last:
+        verdict.append(Break(last, f"the command log says the last command runs past entry #{last}"))

@@ -12,10 +12,12 @@ recomputed over an edit). It raises the ledger's ChainBroken after keeping what 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import sqlite3
 from typing import Any, Callable, Iterator
 from uuid import UUID
 
+from eventsourcing.persistence import Notification
 from sqlite_utils import Database
 
 from ledger.errors import BadInput, ReadModelStuck
@@ -71,26 +73,61 @@ def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = No
 
 
 def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None, check: bool = True,
-            trusted: int = 0, observe: Callable[[int, Any], None] | None = None) -> int:
+            trusted: int = 0, observe: Callable[[int, Any], None] | None = None, whole: bool = False) -> int:
     """Throw the read model away and derive it again from the whole ledger, in one transaction
     (`check=False`: on a chain known to be broken, when the GM forces it; `trusted`: the entries up
     to it were verified whole just before, so they are not hashed again, only those after;
-    `observe(entry, event)`: each event applied, once, as it is mapped: the audit's lists).
+    `observe(entry, event)`: each event applied, once, as it is mapped: the audit's lists;
+    `whole`: the whole chain, command log included, is verified as its rows are read for the
+    tables, one read for both: a break anywhere rolls it all back and raises ChainBroken).
 
     An entry the tables cannot apply stops it there: what came before is kept, and the
     ReadModelStuck error that names the entry is raised once that is committed.
     """
     rulesets.use_campaign(db, app)
+    feed = _Verifying(app) if whole and check else None
     with immediate(db), indexes_built_after(db, READ_TABLES):
         for table in READ_TABLES:
             db.execute(f"DELETE FROM [{table}]")
         db.execute("DELETE FROM position WHERE name = ?", [NAME])
         db.execute("DELETE FROM chain_checked WHERE name = ?", [NAME])
         try:
-            return _drain(app, db, progress, contextlib.nullcontext, check, trusted, observe)
+            applied = _drain(app, db, progress, contextlib.nullcontext, check, 2**62 if feed else trusted,
+                             observe, feed)
         except ReadModelStuck as e:
             stuck = e
+        else:
+            if feed is not None:
+                feed.finish()
+            return applied
+        if feed is not None:
+            feed.finish()  # a break after the stuck entry is the graver news: nothing is kept
     raise stuck
+
+
+class _Verifying:
+    """The whole chain's entries as they verify (ChainQueries.verified_entries), a batch at a time,
+    as the notifications the store would give."""
+
+    def __init__(self, app: Any) -> None:
+        from ledger.chain import chained
+
+        self.verdict: list = []
+        self.rows = chained(app.recorder).verified_entries(self.verdict)
+        self.convert = getattr(app.recorder, "convert_originator_id", None)
+
+    def take(self, count: int) -> list:
+        convert = self.convert
+        return [Notification(id=entry, originator_id=convert(oid) if convert and isinstance(oid, str) else oid,
+                             originator_version=version, topic=topic, state=state)
+                for entry, oid, version, topic, state in itertools.islice(self.rows, count)]
+
+    def finish(self) -> None:
+        """The rest of the chain checked (after a stuck entry); its break, if any, raised."""
+        for _ in self.rows:
+            pass
+        if self.verdict:
+            raise self.verdict[0].error()
 
 
 def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
@@ -103,12 +140,13 @@ def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
 
 
 def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
-           transaction: Callable[[], Any], check: bool = True, trusted: int = 0, observe: Any = None) -> int:
+           transaction: Callable[[], Any], check: bool = True, trusted: int = 0, observe: Any = None,
+           feed: _Verifying | None = None) -> int:
     applied, names = 0, units.UnitNames(app.recorder)  # history rows learn their undo unit with their entry
     while True:
         with transaction(), frozen(db):
             _name_units(db, names)
-            count, error = _next_batch(app, db, check, trusted=trusted, observe=observe)
+            count, error = _next_batch(app, db, check, trusted=trusted, observe=observe, feed=feed)
             names.fill(db)
         applied += count
         if progress and count:
@@ -120,13 +158,14 @@ def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
 
 
 def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = None,
-                trusted: int = 0, observe: Any = None) -> tuple[int, Exception | None]:
+                trusted: int = 0, observe: Any = None, feed: _Verifying | None = None) -> tuple[int, Exception | None]:
     """Inside a write transaction: apply the next batch of entries (those that verify) and move the position.
 
     An entry that cannot be applied leaves no row behind (its savepoint is rolled back);
     the position stops at the entry before it, so every later read says where it stands.
     """
-    notifications = app.recorder.select_notifications(position(db), BATCH, stop=stop, inclusive_of_start=False)
+    notifications = feed.take(BATCH) if feed is not None else \
+        app.recorder.select_notifications(position(db), BATCH, stop=stop, inclusive_of_start=False)
     broken = None
     if check:
         notifications, broken = _verified(app, db, notifications, trusted)

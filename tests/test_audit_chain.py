@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.test_tamper import FORGEABLE, copy, pristine, recompute  # noqa: F401 (fixtures)
 from tests.test_tamper import chain_delete, chain_edit, chain_insert, chain_reorder
@@ -41,3 +43,25 @@ def test_a_break_the_quick_check_finds_locks_writes_as_the_full_audit_does(copy)
                  "(SELECT max(first_entry) FROM ledger_commands)")  # past the entries the tables applied
     t("audit", "--chain", ok=False)
     assert "hash chain is broken" in t.refused("session", "start", "After the forgery")
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                     max_leaves=8)
+
+
+@given(last=st.integers(min_value=0), name=st.text(), unit=st.none() | st.text(),
+       detail=st.dictionaries(st.text(max_size=8), _JSON, max_size=4), spaced=st.booleans())
+def test_a_command_row_hashes_as_its_whole_canonical_json_however_its_detail_is_spelled(last, name, unit, detail,
+                                                                                      spaced):
+    """command_bytes builds the canonical row from its parts and keeps each detail's canonical
+    spelling: the bytes must be those of dumping the whole row at once, the first time and again."""
+    import json
+
+    from ledger.chain_hash import command_bytes
+
+    whole = json.dumps([last, name, unit, detail], sort_keys=True, separators=(",", ":")).encode()
+    stored = json.dumps(detail) if spaced else json.dumps(detail, sort_keys=True, separators=(",", ":"))
+    assert command_bytes((last, name, unit, stored)) == whole
+    assert command_bytes((last, name, unit, stored)) == whole  # from the kept spelling
+    assert command_bytes((last, name, unit, detail)) == whole

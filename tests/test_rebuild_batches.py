@@ -32,6 +32,8 @@ def test_a_rebuild_in_batches_equals_catching_up_one_entry_at_a_time(tmp_path, m
     batched = runner.connect(str(tmp_path / "batched.db"))
     runner.rebuild(app, batched)
     assert list(runner.tables(batched)) == list(runner.tables(one_by_one))
+    runner.rebuild(app, batched, whole=True)  # the rows read once, for the chain check and the tables
+    assert list(runner.tables(batched)) == list(runner.tables(one_by_one))
     batched.execute("INSERT INTO history (entry, line) VALUES (?, ?)", [10**6, "zanzibar"])
     runner.rebuild(app, batched)  # over tables already full: every row deleted and derived again
     assert _found(batched, "zanzibar") == []
@@ -75,7 +77,54 @@ def test_names_kept_in_a_batch_follow_renames_undos_and_unmade_pcs(table, tmp_pa
     batched = runner.connect(str(tmp_path / "batched.db"))
     runner.rebuild(app, batched)
     assert list(runner.tables(batched)) == list(runner.tables(one_by_one))
+    runner.rebuild(app, batched, whole=True)  # the rows read once, for the chain check and the tables
+    assert list(runner.tables(batched)) == list(runner.tables(one_by_one))
     lines = [r[0] for r in batched.execute("SELECT line FROM history ORDER BY entry")]
     assert any(line.startswith("Kira Vale gained the trait Quick") for line in lines)
     assert any(line.startswith("Zed gained the trait Sly") for line in lines)
     assert batched.execute("SELECT count(*) FROM history WHERE unit IS NULL").fetchone()[0] == 0
+
+
+def _tampered_rebuild(tmp_path, tamper) -> tuple[list, list, str]:
+    """The read tables before and after `campaign rebuild` on a ledger `tamper` broke, and the refusal."""
+    import sqlite3
+
+    from click.testing import CliRunner
+    from cli import cli
+
+    app = _played(tmp_path, "relics")
+    path = str(tmp_path / "relics.db")
+    db = runner.connect(path)
+    runner.catch_up(app, db)
+    before = list(runner.tables(db))
+    app.close()
+    with sqlite3.connect(path) as conn:
+        tamper(conn)
+    result = CliRunner().invoke(cli, ["--db", path, "rebuild"])
+    after = list(runner.tables(runner.connect(path)))
+    return before, after, (result.exit_code, result.stderr.strip())
+
+
+def test_a_break_midway_found_while_rebuilding_leaves_the_tables_as_they_were(tmp_path):
+    """The chain is checked as the rows are read for the tables: entries before the break were
+    applied by then, and the whole rebuild is rolled back."""
+    def edit_entry_20(conn):
+        state = conn.execute("SELECT state FROM stored_events WHERE rowid = 20").fetchone()[0]
+        conn.execute("UPDATE stored_events SET state = ? WHERE rowid = 20", (state.replace(b"1", b"6", 1),))
+
+    before, after, (code, refusal) = _tampered_rebuild(tmp_path, edit_entry_20)
+    assert code == 1 and refusal.startswith("Error: The ledger's hash chain is broken at entry #20")
+    assert "rebuild --force" in refusal and len(refusal.splitlines()) == 1
+    assert after == before
+
+
+def test_a_break_found_after_the_last_entry_also_leaves_the_tables_as_they_were(tmp_path):
+    """A command-log row past the last entry is found once every entry applied: rolled back too."""
+    def stray_command(conn):
+        last = conn.execute("SELECT max(rowid) FROM stored_events").fetchone()[0]
+        conn.execute("INSERT INTO ledger_commands (first_entry, last_entry, command, unit, detail) "
+                     "VALUES (?, ?, 'gm', NULL, '{}')", (last + 5, last + 5))
+
+    before, after, (code, refusal) = _tampered_rebuild(tmp_path, stray_command)
+    assert code == 1 and "which is not in the ledger" in refusal
+    assert after == before
