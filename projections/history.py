@@ -11,7 +11,7 @@ from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 from ledger.undo import LABELS
 from projections import campaign_notes, rulesets
-from projections.schema_cache import memo
+from projections.schema_cache import append, flush, memo
 
 
 TABLES = ("history",)
@@ -20,20 +20,33 @@ TABLES = ("history",)
 def apply(db: Database, entry: int, e: Any) -> None:
     modules = _MODULES[0] or _modules()
     describe = _lines(modules).get(type(e))
-    names = _Names(db, e, modules)
-    line = describe(names, e) if describe else type(e).__qualname__
     kept = memo(db)
+    about = e.originator_id.hex
+    names = _Names(db, e, modules, kept, about)
+    line = describe(names, e) if describe else type(e).__qualname__
     units = kept.get(UNITS) if kept is not None else None  # the catch-up's namer: the unit with the row
-    db.conn.execute("INSERT INTO history (entry, time, type, line, round, about, unit) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [entry, e.timestamp.isoformat(timespec="seconds"), type(e).__qualname__, line,
-                     _round_of(db, entry, e, names), e.originator_id.hex,
-                     units.unit_at(db, entry) if units is not None else None])
+    append(db, INSERT, (entry, _time(e.timestamp), type(e).__qualname__, line, _round_of(db, entry, e, names), about,
+                        units.unit_at(db, entry) if units is not None else None))
     if isinstance(e, Reversible.Reversed) and e.entries:
+        flush(db)
         db.conn.execute("UPDATE history SET reversed_at = ? WHERE entry BETWEEN ? AND ? AND reversed_at IS NULL "
                         "AND entry IN (SELECT value FROM json_each(?))",
                         [entry, min(e.entries), max(e.entries), json.dumps(list(e.entries))])
 
 
+def _time(timestamp: Any) -> str:
+    """An entry's time to the second, as shown: the last one made is kept (the entries of one
+    command, and of one busy minute, share their second)."""
+    key = (timestamp.timestamp() // 1, timestamp.tzinfo)
+    if _LAST_TIME[0] != key:
+        _LAST_TIME[:] = [key, timestamp.isoformat(timespec="seconds")]
+    return _LAST_TIME[1]
+
+
+_LAST_TIME: list[Any] = [None, ""]
+
+
+INSERT = "INSERT INTO history (entry, time, type, line, round, about, unit) VALUES (?, ?, ?, ?, ?, ?, ?)"
 UNITS = "history.units"  # a catch-up's projections.units.UnitNames, in the read file's memo
 _MODULES: list[Any] = [None]
 
@@ -87,16 +100,18 @@ class _Names:
     """Who an event is about: PCs and Challenges by the name the table knows (looked up once
     per entry, in one statement over every ruleset's naming tables)."""
 
-    def __init__(self, db: Database, e: Any, modules: tuple | None = None) -> None:
+    def __init__(self, db: Database, e: Any, modules: tuple | None = None, kept: Any = False,
+                 about: str | None = None) -> None:
         self.db, self.e = db, e
         self.modules = rulesets.modules() if modules is None else modules
         self._me: str | None = None
+        self._kept, self._about = kept, about  # the memo and the id's hex, when the caller has them
 
     @property
     def me(self) -> str:
         if self._me is None:
-            known = _known_names(self.db, self.modules)
-            id_ = self.e.originator_id.hex
+            known = _known_names(self.db, self.modules, self._kept)
+            id_ = self._about or self.e.originator_id.hex
             if known is not None and id_ in known:
                 self._me = known[id_]
                 return self._me
@@ -108,11 +123,11 @@ class _Names:
         return self._me
 
 
-def _known_names(db: Database, modules: tuple) -> dict[str, str] | None:
+def _known_names(db: Database, modules: tuple, kept: Any = False) -> dict[str, str] | None:
     """Names already looked up in this batch (most entries name a PC or Challenge named just
     before), or None outside a batch. Temporary triggers on the naming tables empty it on any
     insert, rename or delete, whichever projection or undo makes it, so it never says a stale name."""
-    kept = memo(db)
+    kept = memo(db) if kept is False else kept
     if kept is None:
         return None
     known = kept.get(NAMES)

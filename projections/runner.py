@@ -25,7 +25,7 @@ from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
 from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
 from projections.bulk import indexes_built_after
-from projections.schema_cache import ReadDatabase, memo
+from projections.schema_cache import ReadDatabase, flush, memo
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
@@ -178,9 +178,10 @@ def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = N
 
 def _apply_batch(app: Any, db: Database, notifications: list,
                  observe: Any = None) -> tuple[int, ReadModelStuck | None]:
-    """The batch under one savepoint (two statements of bookkeeping a batch, not two an entry). An
-    entry that fails rolls the batch back; the entries before it are applied again and the failed
-    one is named, so no row of it stays behind."""
+    """The batch under one savepoint (two statements of bookkeeping a batch, not two an entry), its
+    appended rows written together at its end (schema_cache.append). An entry that fails rolls the
+    batch back; the entries before it are applied again and the failed one is named, so no row of
+    it stays behind."""
     db.execute("SAVEPOINT batch")
     done = 0
     try:
@@ -190,18 +191,36 @@ def _apply_batch(app: Any, db: Database, notifications: list,
             if observe is not None:  # after it applied: the entries applied again below were seen
                 observe(n.id, event)
             done += 1
+        flush(db)
     except sqlite3.OperationalError:  # a locked or full file is no fault of the entries: roll it all back
         raise
     except Exception as e:  # the ledger holds an entry these tables cannot take
+        db.execute("ROLLBACK TO batch")  # the rows written together may be an earlier entry's: whose were they?
+        forget(db)
+        failed, error = _one_by_one(app, db, notifications[:done + 1])
+        if error is None:
+            failed, error = min(done, len(notifications) - 1), e
         db.execute("ROLLBACK TO batch")
         forget(db)  # what the projections kept in memory was rolled back with the rows
-        stuck = ReadModelStuck(notifications[done].id, f"{type(e).__name__}: {e}")
-        for n in notifications[:done]:
-            apply_entry(db, n.id, app.mapper.to_domain_event(n))
+        _one_by_one(app, db, notifications[:failed])
         db.execute("RELEASE batch")
-        return done, stuck
+        return failed, ReadModelStuck(notifications[failed].id, f"{type(error).__name__}: {error}")
     db.execute("RELEASE batch")
     return done, None
+
+
+def _one_by_one(app: Any, db: Database, notifications: list) -> tuple[int, Exception | None]:
+    """Apply entries with each one's rows written before the next: how many applied before one
+    failed, and its error."""
+    for done, n in enumerate(notifications):
+        try:
+            apply_entry(db, n.id, app.mapper.to_domain_event(n))
+            flush(db)
+        except sqlite3.OperationalError:
+            raise
+        except Exception as e:
+            return done, e
+    return len(notifications), None
 
 
 def recorded_break(app: Any, db: Database) -> Any:

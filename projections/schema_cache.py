@@ -5,6 +5,13 @@ sqlite-utils asks SQLite for the table list on every `insert`, `update`, `get` a
 a rebuild's time. While the read tables catch up, only the migrations (run before) shape the
 schema, so `frozen()` keeps what it read until the block ends; any DDL statement run through
 the database meanwhile (a table sqlite-utils creates, a column it adds) forgets it at once.
+
+The tables a catch-up appends one row an entry to (the history; Destiny and Doom after each
+entry) take their rows through `append`: inside a batch they wait in the memo and go in with one
+`executemany` a table when the batch ends (the runner's `flush`), or at once when anything is
+about to read or update those tables (`flush` there too) or change the schema; a rolled-back
+batch drops them with the memo. Outside a batch, or on a read store that keeps no memo, a row
+goes in at once.
 """
 from __future__ import annotations
 
@@ -31,6 +38,8 @@ class ReadDatabase(Database):
             self._schema, self._memo = {}, {}
         try:
             yield self
+            if outer is None:
+                flush(self)  # rows still waiting: the block ends with them written
         finally:
             if outer is None:
                 self._schema = self._memo = None
@@ -68,6 +77,7 @@ class ReadDatabase(Database):
 
     def _forget_on_ddl(self, sql: str, always: bool = False) -> None:
         if self._schema and (always or sql.lstrip()[:6].upper() in _DDL):
+            flush(self)  # the rows waiting go in before the schema changes under them
             self._schema.clear()
             self.forget()
 
@@ -88,3 +98,32 @@ class _KeptTable(Table):
         if not isinstance(db, ReadDatabase):
             return super().columns
         return db._kept(("columns", self.name), lambda: Table.columns.fget(self))  # type: ignore[attr-defined]
+
+
+PENDING = "pending rows"  # in the memo: insert statement -> rows waiting for it (see `append`)
+
+
+def append(db: Any, sql: str, row: Any) -> None:
+    """Insert `row` with `sql` now, or with the rest of the batch's rows (see the module's doc)."""
+    kept = memo(db)
+    if kept is None:
+        db.conn.execute(sql, row)
+        return
+    pending = kept.get(PENDING)
+    if pending is None:
+        pending = kept[PENDING] = {}
+    rows = pending.get(sql)
+    if rows is None:
+        pending[sql] = [row]
+    else:
+        rows.append(row)
+
+
+def flush(db: Any) -> None:
+    """Every waiting row in its table, in the order appended (before a statement reads or updates
+    those tables, and when a batch ends)."""
+    kept = memo(db)
+    pending = kept.pop(PENDING, None) if kept else None
+    if pending:
+        for sql, rows in pending.items():
+            db.conn.executemany(sql, rows)

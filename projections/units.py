@@ -28,7 +28,8 @@ from sqlite_utils import Database
 from ledger.chain import chained
 from ledger.unit_log import TOUCHES
 from ledger.units import NOT_UNITS, OWN_COUNT, ROUND
-from projections.current import NAME as POSITION  # the read tables' position (runner.NAME; runner imports this)
+from projections.current import NAME as POSITION
+from projections.schema_cache import flush  # the read tables' position (runner.NAME; runner imports this)
 
 NO_UNIT = ""  # stored for entries outside every unit (`new`, an undo's own entries); read back as null
 PAGE = 2000  # entries of the command log read at a time
@@ -81,6 +82,7 @@ class UnitNames:
         """Name every history row not named yet; mark the rows a newly applied undo reversed; keep
         where the namer stopped (a catch-up calls this once per batch, in its transaction)."""
         self._attach(db)
+        flush(db)
         unnamed = [r[0] for r in db.execute("SELECT entry FROM history WHERE unit IS NULL ORDER BY entry")]
         if unnamed:
             if unnamed[0] <= self.named_to:  # a row before those named (not in a catch-up's order): read again
@@ -115,6 +117,7 @@ class UnitNames:
         """The rows of the units the command at `entry` reversed: those named so from the unit's
         first entry up to the reversal (an earlier unit of the same name was closed before it)."""
         label, closed = self.reversers.pop(entry)
+        flush(db)  # the rows of the units it reversed, some perhaps still waiting
         db.conn.executemany("UPDATE history SET reversed_by = ? WHERE entry >= ? AND entry < ? AND unit = ?",
                             [(label, first, entry, name) for name, first in closed])
 
@@ -140,7 +143,7 @@ class UnitNames:
         while self.covered < entry:
             last = min(entry, self.covered + PAGE)  # no further: a command not yet written may start there
             for first, (end, command, stored, detail) in sorted(log.command_rows(self.covered + 1, last).items()):
-                self._command(first, end, command, stored, json.loads(TOUCHES.sub('"touches": {}', detail or "{}")))
+                self._command(first, end, command, stored, _parsed(detail or "{}"))
             self.covered = last
             self._let_go(keep_from)
 
@@ -161,6 +164,19 @@ class UnitNames:
 
 
 NAMER = "read-model"  # unit_namer's row (one namer a read file)
+_PARSED: dict[str, dict] = {}  # a command row's detail -> what naming reads of it (never changed once made)
+
+
+def _parsed(detail: str) -> dict:
+    """A detail as naming reads it (what it touched left out, the longest part), kept for the next
+    time: a campaign's commands repeat their details turn after turn; a few hundred kept at most."""
+    found = _PARSED.get(detail)
+    if found is None:
+        found = json.loads(TOUCHES.sub('"touches": {}', detail))
+        if len(_PARSED) >= 512:
+            _PARSED.clear()
+        _PARSED[detail] = found
+    return found
 
 
 class Known:

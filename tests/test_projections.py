@@ -67,3 +67,20 @@ def test_balances_record_destiny_and_doom_after_every_entry(demo):
     assert [b["entry"] for b in balances] == list(range(1, app.recorder.max_notification_id() + 1))
     assert (balances[-1]["destiny"], balances[-1]["doom"]) == (2, 6)
     assert min(b["destiny"] for b in balances) >= 0
+
+
+def test_rows_written_together_at_a_batch_end_that_fail_name_the_entry_they_came_from(demo):
+    """History and balance rows go in a batch at a time; when they fail as they go in, the entry
+    whose row failed is named, the entries before it are kept, and nothing of it stays."""
+    app, path = demo
+    db = runner.connect(path)
+    with runner.immediate(db):
+        runner._next_batch(app, db, stop=5)
+    assert runner.position(db) == 5
+    db.execute("INSERT INTO history (entry, line) VALUES (10, 'in the way')")  # entry 10's row cannot go in
+    with pytest.raises(ReadModelStuck, match="entry #10 .*IntegrityError"):
+        runner.catch_up(app, db)
+    assert runner.position(db) == 9
+    assert [r[0] for r in db.execute("SELECT entry FROM history ORDER BY entry")] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    assert db.execute("SELECT line FROM history WHERE entry = 10").fetchone()[0] == "in the way"
+    assert db.execute("SELECT max(entry) FROM balances").fetchone()[0] in (None, 9)

@@ -10,6 +10,7 @@ from ledger.campaign import Campaign
 from ledger.rulesets.relics.bestiary import Bestiary
 from ledger.rulesets.relics.challenge import Challenge
 from ledger.rulesets.relics.character import Character
+from projections.schema_cache import flush
 
 TABLES: tuple[str, ...] = ()  # lines only: the history table is the core's
 HANDLED = ()  # no table of its own (runner: `apply` never called)
@@ -29,6 +30,7 @@ def round_of(db: Database, entry: int, e: Any, names: Any) -> str | None:
     """
     challenge = getattr(e, "challenge", None)
     if challenge is None and isinstance(e, Character.Event):
+        flush(db)  # the previous entry's history row may still be waiting
         previous = db.execute("SELECT round, about FROM history WHERE entry = ?", [entry - 1]).fetchone()
         return previous[0] if previous and previous[1] == e.originator_id.hex else None
     if isinstance(e, Challenge.Event) and not isinstance(e, (Challenge.Opened, Challenge.TraitGained)):

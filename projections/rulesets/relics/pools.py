@@ -7,7 +7,7 @@ from sqlite_utils import Database
 
 from ledger.campaign import Campaign
 from projections import balances
-from projections.schema_cache import memo
+from projections.schema_cache import append, memo
 from ledger.ids import CAMPAIGN_ID
 from ledger.reversible import Reversible
 
@@ -15,6 +15,7 @@ from ledger.reversible import Reversible
 TABLES = ("pools", "balances")
 MOVES = (Campaign.ScenarioStarted, Campaign.TraitActivated, Campaign.TidesShifted, Campaign.DestinySpent,
          Campaign.DestinyGained, Campaign.Paid, Reversible.Reversed)  # the events that may move a pool
+BALANCE = "INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)"  # a row each entry, written a batch at a time
 KEPT = "relics.pools"  # the pools row, in the read file's memo while a batch is applied
 
 
@@ -22,7 +23,7 @@ def apply(db: Database, entry: int, e: Any) -> None:
     kept = memo(db)
     found = kept.get(KEPT) if kept is not None else None
     if found is not None and not isinstance(e, MOVES):  # most entries: the balances row only
-        db.conn.execute("INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)", [entry, found[1], found[2]])
+        append(db, BALANCE, (entry, found[1], found[2]))
         return
     if found is None:
         found = db.conn.execute("SELECT scenario, destiny, doom FROM pools WHERE id = 1").fetchone()
@@ -48,4 +49,4 @@ def apply(db: Database, entry: int, e: Any) -> None:
         balances.record(db, entry, "doom", row["doom"])
     if kept is not None:  # only this module writes the row: the next entry of the batch starts from it
         kept[KEPT] = (row["scenario"], row["destiny"], row["doom"])
-    db.conn.execute("INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)", [entry, row["destiny"], row["doom"]])
+    append(db, BALANCE, (entry, row["destiny"], row["doom"]))
