@@ -42,17 +42,22 @@ class Walk:
         self.previous, self.open_until = previous, open_until
 
     def step(self, entry: int, oid: Any, version: int, topic: str, state: bytes) -> Break | None:
+        """The next entry, its hash and command row looked up in the walk's own `chain` and `commands`."""
         if entry not in self.chain:
             return Break(entry, f"entry #{entry} has no hash in the chain")
-        command = self.commands.get(entry)
-        if link_hash(self.previous, entry, oid, version, topic, state, command, self.v2_from) != self.chain[entry]:
+        return self.check(entry, oid, version, topic, state, self.chain[entry], self.commands.get(entry))
+
+    def check(self, entry: int, oid: Any, version: int, topic: str, state: bytes, expected: str,
+              command: Command | None) -> Break | None:
+        """The next entry with the hash it must carry and the command row starting at it (or None)."""
+        if link_hash(self.previous, entry, oid, version, topic, state, command, self.v2_from) != expected:
             what = "it or its command-log row" if self.v2_from is not None and entry >= self.v2_from else "it"
             return Break(entry, f"entry #{entry} does not match its hash ({what} was edited, moved, "
                                 "added or removed)")
         broken = self._command_structure(entry, command)
         if broken:
             return broken
-        self.previous = self.chain[entry]
+        self.previous = expected
         return None
 
     def _command_structure(self, entry: int, command: Command | None) -> Break | None:
@@ -129,12 +134,8 @@ def verified_rows(rows: Iterable[tuple], listed: Iterator[int], v2_from: int | N
         if found < entry:
             verdict.append(Break(found, f"entry #{found} is missing"))
             return
-        walk.chain = {entry: hash_}
-        if c_last is not None:
-            walk.commands = {entry: (c_last, c_name, c_unit, c_detail)}
-        elif walk.commands:
-            walk.commands = {}
-        broken = walk.step(entry, oid, version, topic, state)
+        broken = walk.check(entry, oid, version, topic, state, hash_,
+                            None if c_last is None else (c_last, c_name, c_unit, c_detail))
         if broken:
             verdict.append(broken)
             return

@@ -131,8 +131,11 @@ def _known_names(db: Database, modules: tuple, kept: Any = False) -> dict[str, s
     if kept is None:
         return None
     known = kept.get(NAMES)
-    if known is None:
-        if not _watch_names(db, modules):
+    if known is None:  # the triggers are made once while the schema stands (kept with it, see schema_cache)
+        watched = db._kept("names watched", lambda: [modules, _watch_names(db, modules)])
+        if watched[0] is not modules:
+            watched[:] = [modules, _watch_names(db, modules)]
+        if not watched[1]:
             return None
         known = kept[NAMES] = {}
     return known

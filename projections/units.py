@@ -189,34 +189,34 @@ class Known:
 
     def clear(self) -> None:
         for table in ("unit_open", "unit_taken", "unit_seen"):
-            self.db.execute(f"DELETE FROM {table}")
+            self.db.conn.execute(f"DELETE FROM {table}")
 
     def opened(self, name: str, stored: str, first: int) -> None:
         """A unit now open (a name already open keeps its first coming, as `ledger.units` does)."""
-        self.db.execute("INSERT OR IGNORE INTO unit_open (name, stored, first) VALUES (?, ?, ?)", [name, stored, first])
+        self.db.conn.execute("INSERT OR IGNORE INTO unit_open (name, stored, first) VALUES (?, ?, ?)", [name, stored, first])
 
     def close(self, key: str) -> list[tuple[str, tuple[str, int]]]:
         """`ledger.units._close` over the open units: a reversal names units as it saw them; older
         ledgers named every unit of a shared name at once (in the order they opened)."""
-        found = self.db.execute("SELECT name, stored, first FROM unit_open WHERE name = ?", [key]).fetchall() or \
-            self.db.execute("SELECT name, stored, first FROM unit_open WHERE stored = ? ORDER BY rowid", [key]).fetchall()
+        found = self.db.conn.execute("SELECT name, stored, first FROM unit_open WHERE name = ?", [key]).fetchall() or \
+            self.db.conn.execute("SELECT name, stored, first FROM unit_open WHERE stored = ? ORDER BY rowid", [key]).fetchall()
         for name, _, _ in found:
-            self.db.execute("DELETE FROM unit_open WHERE name = ?", [name])
+            self.db.conn.execute("DELETE FROM unit_open WHERE name = ?", [name])
         return [(name, (stored, first)) for name, stored, first in found]
 
     def count(self, stored: str) -> int:
         """How many times `stored` has now been given, this one included."""
-        row = self.db.execute("SELECT times FROM unit_seen WHERE stored = ?", [stored]).fetchone()
+        row = self.db.conn.execute("SELECT times FROM unit_seen WHERE stored = ?", [stored]).fetchone()
         times = (row[0] if row else 0) + 1
-        self.db.execute("INSERT INTO unit_seen (stored, times) VALUES (?, ?) ON CONFLICT(stored) DO UPDATE SET "
+        self.db.conn.execute("INSERT INTO unit_seen (stored, times) VALUES (?, ?) ON CONFLICT(stored) DO UPDATE SET "
                         "times = excluded.times", [stored, times])
         return times
 
     def take(self, name: str) -> bool:
         """Give `name`; False when it was given before."""
-        if self.db.execute("SELECT 1 FROM unit_taken WHERE name = ?", [name]).fetchone():
+        if self.db.conn.execute("SELECT 1 FROM unit_taken WHERE name = ?", [name]).fetchone():
             return False
-        self.db.execute("INSERT INTO unit_taken (name) VALUES (?)", [name])
+        self.db.conn.execute("INSERT INTO unit_taken (name) VALUES (?)", [name])
         return True
 
 

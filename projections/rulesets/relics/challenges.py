@@ -17,9 +17,9 @@ HANDLED = (Challenge.Event, Reversible.Reversed)  # the runner calls `apply` for
 
 def apply(db: Database, entry: int, e: Any) -> None:
     if isinstance(e, Challenge.Opened):
-        db.table("challenges").insert({"id": e.originator_id.hex, "name": e.name, "threat": e.threat,
-                                 "type": e.type, "rating": e.rating, "resolved": 0, "leader": None,
-                                 "round": 1, "phase": "open", "opened": entry})
+        db.conn.execute("INSERT INTO challenges (id, name, threat, type, rating, resolved, leader, round, phase, opened) "
+                        "VALUES (?, ?, ?, ?, ?, 0, NULL, 1, 'open', ?)",
+                        [e.originator_id.hex, e.name, e.threat, e.type, e.rating, entry])
         return
     if isinstance(e, Reversible.Reversed) and db.table("challenges").count_where("id = ?", [e.originator_id.hex]):
         _reversed(db, e)
