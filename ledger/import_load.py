@@ -1,13 +1,14 @@
-"""Import's one pass over a JSON Lines file into an empty scratch SQLite ledger.
+"""Import's pass over a JSON Lines file into an empty scratch SQLite ledger.
 
-Each line is decoded once: checked against the hash chain (interchange_check.Checker), written
-with the hash it was checked against (not hashed a second time), and played through its
-aggregate from the data already decoded (no second JSON decode), so a file whose hashes were
-recomputed over broken data is refused by the entry that does not replay. Snapshots of long
-aggregates are taken on the way, from the aggregates in memory. The scratch file is thrown away
-by the caller when any line is refused, so a refusal leaves nothing behind (the read tables are
-built afterwards, by the rebuild path); it is committed every COMMIT_EVERY batches only so that
-its write-ahead log stays small on a million entries.
+Each line is decoded once, checked against the hash chain (interchange_check.Checker) and written
+with the hash it was checked against (not hashed a second time). Then the read tables are built
+by the rebuild path, and each event it maps is played through its aggregate on the way (`Played`,
+the rebuild's `observe`: one mapping an entry for both), so a file whose hashes were recomputed
+over broken data is refused by the entry that does not replay. Snapshots of long aggregates are
+taken on the way, from the aggregates in memory, and written once every entry played. The scratch
+file is thrown away by the caller when any line is refused, so a refusal leaves nothing behind;
+it is committed every COMMIT_EVERY batches only so that its write-ahead log stays small on a
+million entries.
 """
 from __future__ import annotations
 
@@ -16,8 +17,7 @@ import os
 from typing import Any, Callable, Iterable
 from uuid import UUID
 
-from eventsourcing.persistence import StoredEvent, find_id_convertor
-from eventsourcing.utils import resolve_topic
+from eventsourcing.persistence import StoredEvent
 
 from ledger.chain_hash import sign
 from ledger.chain_queries import V2_KEY
@@ -31,11 +31,10 @@ CHANGED = ("Line {} holds a command that does not match the entries it covers (i
            "detail); the file was edited.")
 
 
-def load(app: Any, lines: Iterable[str], progress: Callable[[int], None] | None = None) -> int:
-    """Check, write and replay every line of a whole-campaign export; return the entry count."""
-    from ledger.application import SNAPSHOT_EVERY
-
-    checker, played = Checker(), Played(app)
+def load(app: Any, lines: Iterable[str],
+         progress: Callable[[int], None] | None = None) -> tuple[int, dict[UUID, int]]:
+    """Check and write every line of a whole-campaign export: the entry count, and each aggregate's last version."""
+    checker = Checker()
     recorder = app.recorder
     with recorder.datastore.transaction(commit=True) as c:
         c.execute(f"SELECT 1 FROM {recorder.events_table_name} LIMIT 1")
@@ -55,17 +54,13 @@ def load(app: Any, lines: Iterable[str], progress: Callable[[int], None] | None 
                 c_ = row.get("command") if isinstance(row.get("command"), dict) else {}
                 group = [entry, command, c_.get("name", "import"), c_.get("unit"), c_.get("detail"), number]
             rows.entry(entry, aggregate_id, row["version"], row["type"], state, row["hash"])
-            played.play(number, row, aggregate_id, state)
         count = checker.finish()
         if group is not None:
             rows.command(group, count, checker.v2_from())
         rows.flush()
         if count:  # the source's chain version marker: a version-1 file stays version 1 throughout
             c.execute("INSERT INTO ledger_meta (key, value) VALUES (?, ?)", (V2_KEY, str(checker.v2_from() or count + 1)))
-        snapshots = played.snapshots(checker.versions, SNAPSHOT_EVERY)
-        c.executemany(app.snapshots.recorder.insert_events_statement,
-                      [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in snapshots])
-    return count
+    return count, checker.versions
 
 
 class Rows:
@@ -124,74 +119,37 @@ class Rows:
 
 
 class Played:
-    """Every aggregate, each entry played through it in order (what a cold load would do)."""
+    """Every aggregate, each entry played through it in order (what a cold load would do), as the
+    rebuild that builds the read tables maps them (`see` is its `observe`)."""
 
     def __init__(self, app: Any) -> None:
-        self.app, self.mapper = app, app.mapper
-        self.hook = self.mapper.transcoder._decode_obj  # what the transcoder applies to every decoded object
+        self.app = app
         self.live: dict[UUID, Any] = {}
         self.taken: list[StoredEvent] = []
-        self.classes: dict[str, tuple[type, Callable[[UUID], Any], int]] = {}
 
-    def play(self, number: int, row: dict[str, Any], aggregate_id: UUID, state: bytes) -> None:
-        try:
-            event = self.event(row, aggregate_id, state)
-            aggregate = event.mutate(self.live.get(aggregate_id))
-        except Exception as e:
-            why = f"{type(e).__name__}: {e}"[:160]
-            raise BadInput(f"Entry #{row['entry']} (line {number}) does not replay ({why}); "
-                           "nothing was imported.") from None
-        self.live[aggregate_id] = aggregate
-        if aggregate is not None and row["version"] % SNAPSHOT_STEP == 0:
+    def see(self, entry: int, event: Any) -> None:
+        """The entry's event through its aggregate (an error names the entry: the rebuild refuses it)."""
+        aggregate = event.mutate(self.live.get(event.originator_id))
+        self.live[event.originator_id] = aggregate
+        if aggregate is not None and event.originator_version % SNAPSHOT_STEP == 0:
             self.take(aggregate)
-
-    def event(self, row: dict[str, Any], aggregate_id: UUID, state: bytes) -> Any:
-        """The domain event eventsourcing's mapper would make of the stored entry, from the line's
-        decoded data (the mapper's own steps after its JSON decode: the id, the version, upcasting)."""
-        if "data" not in row or self.mapper.cipher or self.mapper.compressor:
-            return self.mapper.to_domain_event(StoredEvent(aggregate_id, row["version"], row["type"], state))
-        cls, convert, class_version = self.classes.get(row["type"]) or self.resolved(row["type"])
-        event_state = self.decoded(row["data"])
-        if type(event_state) is not dict:
-            raise ValueError("the entry's data is not an object")
-        event_state["originator_id"] = convert(aggregate_id)
-        event_state["originator_version"] = row["version"]
-        from_version = event_state.pop("class_version", 1)
-        while from_version < class_version:
-            getattr(cls, f"upcast_v{from_version}_v{from_version + 1}")(event_state)
-            from_version += 1
-        event = object.__new__(cls)
-        object.__setattr__(event, "__dict__", event_state)
-        return event
-
-    def resolved(self, topic: str) -> tuple[type, Callable[[UUID], Any], int]:
-        """The event class of an allowed topic (Checker refused any other), as the mapper resolves it, once."""
-        cls = resolve_topic(topic)
-        self.classes[topic] = cls, find_id_convertor(cls, UUID), getattr(cls, "class_version", 1)
-        return self.classes[topic]
-
-    def decoded(self, value: Any) -> Any:
-        """As the transcoder's object hook would have left it: every object, innermost first."""
-        kind = type(value)
-        if kind is dict:
-            for k, v in value.items():
-                if type(v) is dict or type(v) is list:
-                    value[k] = self.decoded(v)
-            return self.hook(value)
-        if kind is list:
-            return [self.decoded(v) if type(v) is dict or type(v) is list else v for v in value]
-        return value
 
     def take(self, aggregate: Any) -> None:
         """A snapshot as Application.take_snapshot makes one, stored at once (later events change the aggregate)."""
         snapshot_class = getattr(type(aggregate), "Snapshot", type(self.app).snapshot_class)
         self.taken.append(self.app.snapshots.mapper.to_stored_event(snapshot_class.take(aggregate)))
 
-    def snapshots(self, versions: dict[UUID, int], every: int) -> list[StoredEvent]:
-        """Every aggregate of at least `every` events, at every 1000th version and its last."""
+    def snapshots(self, versions: dict[UUID, int]) -> int:
+        """Every aggregate of at least SNAPSHOT_EVERY events, at every 1000th version and its last,
+        written to the scratch ledger; how many."""
+        from ledger.application import SNAPSHOT_EVERY
+
         for aggregate_id, last in versions.items():
             aggregate = self.live.get(aggregate_id)
-            if last >= every and last % SNAPSHOT_STEP and aggregate is not None:
+            if last >= SNAPSHOT_EVERY and last % SNAPSHOT_STEP and aggregate is not None:
                 self.take(aggregate)
-        return self.taken
+        with self.app.recorder.datastore.transaction(commit=True) as c:
+            c.executemany(self.app.snapshots.recorder.insert_events_statement,
+                          [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in self.taken])
+        return len(self.taken)
 

@@ -72,13 +72,12 @@ def _chained(app: Any) -> ChainQueries:
 # --- import (one pass: ledger/import_load.py) -------------------------------------------------
 
 def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
-                progress: Callable[[int], None] | None = None,
-                replay: Callable[..., None] | None = None) -> dict[str, Any]:
+                progress: Callable[[int], None] | None, replay: Callable[..., None]) -> dict[str, Any]:
     """Check the whole file while writing it into a scratch file, kept only if every line holds.
 
-    One pass (ledger/import_load.py) decodes each line once, checks it against the chain, writes
-    it and plays it through its aggregate; `replay` then builds the read tables from the scratch
-    ledger (projections.import_replay.replay_check). SQLite: the scratch file is moved into place
+    One pass (ledger/import_load.py) decodes each line once, checks it against the chain and
+    writes it; `replay` then builds the read tables from the scratch ledger
+    (projections.import_replay.replay_check), each event it maps played through its aggregate. SQLite: the scratch file is moved into place
     at the end. PostgreSQL (from the environment): then written to its ledger, which must be
     empty, in one transaction (import_postgres.py); the read tables go to `target`.
     """
@@ -91,9 +90,11 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
     app = None
     try:
         app = open_ledger(scratch, store="eventsourcing.sqlite")
-        count = written = import_load.load(app, _lines(path), progress)
-        if replay:  # the read tables, by the rebuild path; an entry they cannot take is refused by its number
-            replay(app, scratch, progress)
+        count, versions = import_load.load(app, _lines(path), progress)
+        written = count
+        played = import_load.Played(app)  # the read tables, by the rebuild path, and the aggregates with them:
+        replay(app, scratch, progress, played.see)  # an entry either cannot take is refused by its number
+        played.snapshots(versions)
         if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
             from ledger import import_postgres  # checked; now the scratch ledger's rows go to the server's
             written = import_postgres.write_all(open_ledger(target), app, count)
