@@ -12,7 +12,7 @@ import random
 import time
 from typing import Any, Callable
 
-from eventsourcing.application import Application
+from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, OperationalError
 
 from ledger import command_keys, values
@@ -171,6 +171,14 @@ class CampaignLedger(Application):
 
     def campaign(self) -> Campaign:
         return self.repository.get(CAMPAIGN_ID)
+
+    def ruleset_id(self) -> str:
+        """The campaign's ruleset, from its first entry (set once, when it started): no replay of the
+        campaign's events (an import's scratch ledger has no snapshot yet when its tables are built)."""
+        started = next(iter(self.events.get(CAMPAIGN_ID, lte=1)), None)
+        if started is None:
+            raise AggregateNotFoundError(CAMPAIGN_ID)
+        return started.ruleset
 
     # --- setting up ---------------------------------------------------------------------------
 
