@@ -105,12 +105,14 @@ def audit(ctx: click.Context, anchor: str | None, chain_only: bool) -> None:
     Exit status 0 when the campaign is clean, 1 when anything is broken.
     Example: campaign audit --anchor "campaign-ledger anchor #57 sha256:9f2c..."
     """
-    from ledger.audit import Scan, scan, audit as audit_ledger
+    from ledger.audit import Scan, SnapshotCheck, check_snapshots, scan, audit as audit_ledger
+    from ledger.chain import chained
     from projections import compare, notes, runner
     from projections.text import audit_text
 
     app, db = open_campaign(ctx, reading=True)
-    report = audit_ledger(app, anchor, chain_only, lists=False)  # gathered below, with the rebuild's pass
+    passing = not chain_only and not app.read_only  # a scratch rebuild's pass will see every entry
+    report = audit_ledger(app, anchor, chain_only, lists=False, snapshots=not passing)  # those, in that pass
     listing = report["broken_entry"] is None and not chain_only  # what audit_ledger would have scanned
     report["stuck_entry"] = None
     if chain_only:
@@ -127,12 +129,25 @@ def audit(ctx: click.Context, anchor: str | None, chain_only: bool) -> None:
     else:
         _audit_catch_up(app, db, report)
     if report["broken_entry"] is None and report["stuck_entry"] is None and not app.read_only:
-        found = Scan(report)  # the ledger mapped once: the scratch rebuild shows the scan each entry
-        report["read_tables_differ"] = compare.matches_rebuild(app, db, None, verified=True, observe=found.see)
-        found.into()
+        found, snapshots = Scan(report), SnapshotCheck(app, chained(app.recorder))  # the ledger mapped once:
+        differ = compare.matches_rebuild(app, db, None, verified=True,  # the scratch rebuild shows them each entry
+                                         observe=lambda entry, e: (found.see(entry, e), snapshots.see(entry, e)))
+        broken = snapshots.finish()
+        if broken is None:
+            report["read_tables_differ"] = differ
+            found.into()
+        else:  # as a broken chain is reported: the entry, and nothing listed or compared
+            report.update(chain=broken.reason, broken_entry=broken.entry)
+            runner.record_verdict(db, broken.entry, broken.reason)
         listing = False
     elif report["broken_entry"] is None and report["stuck_entry"] is None:
         report["read_tables_differ"] = compare.matches_rebuild(app, db, runner.position(db), verified=True)
+    elif passing and report["broken_entry"] is None:  # stuck: no pass saw the entries, so check them here
+        broken = check_snapshots(app, chained(app.recorder))
+        if broken is not None:
+            report.update(chain=broken.reason, broken_entry=broken.entry)
+            runner.record_verdict(db, broken.entry, broken.reason)
+            listing = False
     if listing:
         scan(app, report)
     report["read_notes"] = notes.since(db)  # entries applied by working around them: clean, but said

@@ -14,10 +14,9 @@ from __future__ import annotations
 import contextlib
 import itertools
 import sqlite3
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NamedTuple
 from uuid import UUID
 
-from eventsourcing.persistence import Notification
 from sqlite_utils import Database
 
 from ledger.errors import BadInput, ReadModelStuck
@@ -105,6 +104,15 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
     raise stuck
 
 
+class _Entry(NamedTuple):
+    """A stored entry as the mapper reads it (what a Notification holds, made for a fraction of its cost)."""
+    id: int
+    originator_id: Any
+    originator_version: int
+    topic: str
+    state: bytes
+
+
 class _Verifying:
     """The whole chain's entries as they verify (ChainQueries.verified_entries), a batch at a time,
     as the notifications the store would give."""
@@ -118,8 +126,7 @@ class _Verifying:
 
     def take(self, count: int) -> list:
         convert = self.convert
-        return [Notification(id=entry, originator_id=convert(oid) if convert and isinstance(oid, str) else oid,
-                             originator_version=version, topic=topic, state=state)
+        return [_Entry(entry, convert(oid) if convert and isinstance(oid, str) else oid, version, topic, state)
                 for entry, oid, version, topic, state in itertools.islice(self.rows, count)]
 
     def finish(self) -> None:
@@ -265,24 +272,27 @@ def _verified(app: Any, db: Database, notifications: list, trusted: int = 0) -> 
 
 
 def apply_entry(db: Database, entry: int, event: Any) -> None:
-    if isinstance(event, Reversible.Remade):  # made again after an undo: the tables see it made anew
-        event = creation_event(event.originator_id, event.created, event.timestamp, event.originator_version)
     plan = _PLAN.get(type(event)) if _PLAN.get(None) is PROJECTIONS else None
-    for project in plan if plan is not None else _plan(type(event)):
+    projections, undoing = plan if plan is not None else _plan(type(event))
+    if undoing and isinstance(event, Reversible.Remade):  # made again after an undo: the tables see it made anew
+        event = creation_event(event.originator_id, event.created, event.timestamp, event.originator_version)
+        projections, _ = _plan(type(event))
+    for project in projections:
         project(db, entry, event)
-    if unmaking(event):
+    if undoing and unmaking(event):
         unmake(db, event.originator_id)
 
 
 def _plan(kind: type) -> tuple:
-    """The projections an event type reaches, in their order: a module naming the event types it
-    handles (`HANDLED`) is not called for the others (a rebuild would call a dozen projections an
-    entry, most of them only to return)."""
+    """The projections an event type reaches, in their order (a module naming the event types it
+    handles, `HANDLED`, is not called for the others: a rebuild would call a dozen projections an
+    entry, most of them only to return), and whether it is an undo's (made again, or unmaking)."""
     if _PLAN.get(None) is not PROJECTIONS:  # refreshed (or a test put a projection in): plan again
         _PLAN.clear()
         _PLAN[None] = PROJECTIONS
     handled = [getattr(m, "HANDLED", None) for m in MODULES]
-    _PLAN[kind] = tuple(p for p, h in zip(PROJECTIONS, handled) if h is None or issubclass(kind, h))
+    _PLAN[kind] = (tuple(p for p, h in zip(PROJECTIONS, handled) if h is None or issubclass(kind, h)),
+                   issubclass(kind, (Reversible.Remade, Reversible.Reversed)))  # an undo's: see apply_entry
     return _PLAN[kind]
 
 

@@ -28,12 +28,13 @@ def round_of(db: Database, entry: int, e: Any, names: Any) -> str | None:
     An entry that names no Challenge but follows one about the same PC in the same breath
     (Stressed Out right after taking the Stress) belongs to the same round.
     """
+    character, own = _KINDS.get(type(e)) or _kind(type(e))
     challenge = getattr(e, "challenge", None)
-    if challenge is None and isinstance(e, Character.Event):
+    if challenge is None and character:
         flush(db)  # the previous entry's history row may still be waiting
         previous = db.execute("SELECT round, about FROM history WHERE entry = ?", [entry - 1]).fetchone()
         return previous[0] if previous and previous[1] == e.originator_id.hex else None
-    if isinstance(e, Challenge.Event) and not isinstance(e, (Challenge.Opened, Challenge.TraitGained)):
+    if own:
         challenge = names.me
     if not challenge or not isinstance(challenge, str):
         return None
@@ -42,6 +43,17 @@ def round_of(db: Database, entry: int, e: Any, names: Any) -> str | None:
         row = db.execute("SELECT round FROM challenges WHERE name = ?", [challenge]).fetchone()
         number = row[0] if row else None
     return f"{challenge}:{number}" if number is not None else None
+
+
+_KINDS: dict[type, tuple[bool, bool]] = {}
+
+
+def _kind(kind: type) -> tuple[bool, bool]:
+    """Is an event type a character's, and one a Challenge tells of itself (found once a type: a
+    rebuild asks on every entry)."""
+    _KINDS[kind] = (issubclass(kind, Character.Event),
+                    issubclass(kind, Challenge.Event) and not issubclass(kind, (Challenge.Opened, Challenge.TraitGained)))
+    return _KINDS[kind]
 
 
 def _dice(values: list[int]) -> str:

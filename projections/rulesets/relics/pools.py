@@ -16,13 +16,17 @@ TABLES = ("pools", "balances")
 MOVES = (Campaign.ScenarioStarted, Campaign.TraitActivated, Campaign.TidesShifted, Campaign.DestinySpent,
          Campaign.DestinyGained, Campaign.Paid, Reversible.Reversed)  # the events that may move a pool
 BALANCE = "INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)"  # a row each entry, written a batch at a time
+_MOVES: dict[type, bool] = {}  # per event type: is it one of MOVES (found once, not on every entry)
 KEPT = "relics.pools"  # the pools row, in the read file's memo while a batch is applied
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
     kept = memo(db)
     found = kept.get(KEPT) if kept is not None else None
-    if found is not None and not isinstance(e, MOVES):  # most entries: the balances row only
+    moves = _MOVES.get(type(e))
+    if moves is None:
+        moves = _MOVES[type(e)] = issubclass(type(e), MOVES)
+    if found is not None and not moves:  # most entries: the balances row only
         append(db, BALANCE, (entry, found[1], found[2]))
         return
     if found is None:
