@@ -65,7 +65,7 @@ def forget_modules() -> None:
 def _lines(modules: tuple) -> dict[type, Callable[[Any, Any], str]]:
     """Every event type's line, the core's first: worked out once per set of rulesets (a rebuild
     asks for one per entry)."""
-    if _LINES_OF[0] != modules:
+    if _LINES_OF[0] is not modules:  # the same tuple until the rulesets change (see _modules)
         found: dict[type, Callable[[Any, Any], str]] = {}
         for module in modules:
             for kind, describe in getattr(module, "LINES", {}).items():
@@ -88,7 +88,7 @@ def _round_of(db: Database, entry: int, e: Any, names: "_Names") -> str | None:
 def _round_finders(modules: tuple) -> tuple:
     """The rulesets' `round_of` functions, found once per set of rulesets (a module without one
     costs a failed attribute lookup, an exception inside Python, on every entry of a rebuild)."""
-    if _FINDERS_OF[0] != modules:
+    if _FINDERS_OF[0] is not modules:
         _FINDERS_OF[:] = [modules, tuple(f for m in modules if (f := getattr(m, "round_of", None)) is not None)]
     return _FINDERS_OF[1]
 
