@@ -25,7 +25,10 @@ def entry_hash(previous: str, entry: int, originator_id: Any, version: int, topi
     oid = originator_id.hex if isinstance(originator_id, UUID) else str(originator_id).replace("-", "")
     # each part followed by \x1f, then the state: the same bytes as one update per part, in one call
     # (an audit hashes every entry: the calls were most of the cost)
-    h = hashlib.sha256(f"{previous}\x1f{entry}\x1f{oid}\x1f{version}\x1f{topic}\x1f".encode() + bytes(state))
+    # a state read back as text (its row rewritten as TEXT, not the BLOB written) hashes as its bytes: an
+    # edit is then named by its entry, not a crash
+    h = hashlib.sha256(f"{previous}\x1f{entry}\x1f{oid}\x1f{version}\x1f{topic}\x1f".encode()
+                       + (state.encode() if isinstance(state, str) else bytes(state)))
     if command is not False:
         h.update(b"\x1e" + command_bytes(command))
     return h.hexdigest()

@@ -101,8 +101,8 @@ def _tampered_rebuild(tmp_path, tamper) -> tuple[list, list, str]:
     with sqlite3.connect(path) as conn:
         tamper(conn)
     result = CliRunner().invoke(cli, ["--db", path, "rebuild"])
-    after = list(runner.tables(runner.connect(path)))
-    return before, after, (result.exit_code, result.stderr.strip())
+    after = dict(runner.tables(runner.connect(path)))  # the command may have loaded other rulesets' tables too
+    return before, [(table, after[table]) for table, _ in before], (result.exit_code, result.stderr.strip())
 
 
 def test_a_break_midway_found_while_rebuilding_leaves_the_tables_as_they_were(tmp_path):
@@ -127,4 +127,16 @@ def test_a_break_found_after_the_last_entry_also_leaves_the_tables_as_they_were(
 
     before, after, (code, refusal) = _tampered_rebuild(tmp_path, stray_command)
     assert code == 1 and "which is not in the ledger" in refusal
+    assert after == before
+
+
+def test_an_entry_rewritten_as_text_is_named_by_its_entry_not_a_crash(tmp_path):
+    """SQLite's replace() over a stored entry hands back TEXT, not the BLOB written: the chain must
+    still name the entry (it crashed the hashing before), and the rebuild leave the tables be."""
+    def rewrite_entry_20(conn):
+        conn.execute("UPDATE stored_events SET state = replace(state, '1', '6') WHERE rowid = 20")
+        assert conn.execute("SELECT typeof(state) FROM stored_events WHERE rowid = 20").fetchone()[0] == "text"
+
+    before, after, (code, refusal) = _tampered_rebuild(tmp_path, rewrite_entry_20)
+    assert code == 1 and refusal.startswith("Error: The ledger's hash chain is broken at entry #20"), refusal
     assert after == before
