@@ -1,6 +1,7 @@
 """The read side of every ruleset: each package here lists its projection modules in `MODULES`
-(each with `TABLES`, `apply`, and optionally `OWNED`, `LINES`, `NAMED`, `NAMED_CHARACTERS`, `round_of`); the runner
-and the history iterate them and name no ruleset.
+(each with `TABLES`, `apply`, and optionally `HANDLED` (the event types `apply` is called for; every one
+when absent), `OWNED`, `LINES`, `NAMED`, `NAMED_CHARACTERS`, `round_of`); the runner and the history
+iterate them and name no ruleset.
 
 Packages beside this module are found by themselves, and imported only when needed: `use(id)`
 imports one campaign's ruleset (the package named as its ledger package is), `modules()` every
