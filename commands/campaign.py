@@ -201,10 +201,10 @@ def rebuild(ctx: click.Context, force: bool) -> None:
     Example: campaign rebuild
     """
     from ledger.chain import ChainBroken, chained
-    from projections import runner
+    from projections import runner, verifying
 
     app, db = open_campaign(ctx)
-    broken, applied = runner.recorded_break(app, db), None
+    broken, applied = verifying.recorded_break(app, db), None
     with progress_bar(ctx, app.recorder.max_notification_id() or 0, "Rebuilding") as bar:
         if broken is None:
             try:  # the chain verified whole as its rows are read for the tables: a break rolls it all back

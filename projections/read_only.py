@@ -16,7 +16,7 @@ from typing import Any, Callable
 from sqlite_utils import Database
 
 from migrations import migrations
-from projections import runner
+from projections import runner, verifying
 
 
 def connect(app: Any, uri: str) -> tuple[Database, Callable[[], None]]:
@@ -38,7 +38,7 @@ def connect(app: Any, uri: str) -> tuple[Database, Callable[[], None]]:
 
 def warning(app: Any, db: Database, path: str) -> str | None:
     """One line when the read tables show less than the ledger holds (or a known chain break), else None."""
-    broken = runner.recorded_break(app, db)
+    broken = verifying.recorded_break(app, db)
     if broken is not None:
         return (f"the hash chain is broken at entry #{broken.entry}: {broken.reason}; what follows may not "
                 "match the record; run `campaign audit`.")

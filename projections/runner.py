@@ -12,9 +12,8 @@ recomputed over an edit). It raises the ledger's ChainBroken after keeping what 
 from __future__ import annotations
 
 import contextlib
-import itertools
 import sqlite3
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Callable, Iterator
 from uuid import UUID
 
 from sqlite_utils import Database
@@ -25,6 +24,7 @@ from migrations import migrations
 from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
 from projections.bulk import indexes_built_after
 from projections.schema_cache import ReadDatabase, flush, memo
+from projections.verifying import Verifying, verified
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
@@ -84,7 +84,7 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
     ReadModelStuck error that names the entry is raised once that is committed.
     """
     rulesets.use_campaign(db, app)
-    feed = _Verifying(app) if whole and check else None
+    feed = Verifying(app) if whole and check else None
     with immediate(db), indexes_built_after(db, READ_TABLES):
         for table in READ_TABLES:
             db.execute(f"DELETE FROM [{table}]")
@@ -104,39 +104,6 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
     raise stuck
 
 
-class _Entry(NamedTuple):
-    """A stored entry as the mapper reads it (what a Notification holds, made for a fraction of its cost)."""
-    id: int
-    originator_id: Any
-    originator_version: int
-    topic: str
-    state: bytes
-
-
-class _Verifying:
-    """The whole chain's entries as they verify (ChainQueries.verified_entries), a batch at a time,
-    as the notifications the store would give."""
-
-    def __init__(self, app: Any) -> None:
-        from ledger.chain import chained
-
-        self.verdict: list = []
-        self.rows = chained(app.recorder).verified_entries(self.verdict)
-        self.convert = getattr(app.recorder, "convert_originator_id", None)
-
-    def take(self, count: int) -> list:
-        convert = self.convert
-        return [_Entry(entry, convert(oid) if convert and isinstance(oid, str) else oid, version, topic, state)
-                for entry, oid, version, topic, state in itertools.islice(self.rows, count)]
-
-    def finish(self) -> None:
-        """The rest of the chain checked (after a stuck entry); its break, if any, raised."""
-        for _ in self.rows:
-            pass
-        if self.verdict:
-            raise self.verdict[0].error()
-
-
 def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
     """Keep the whole-chain verdict of an audit or rebuild: while it names an entry, catching up
     refuses (so writes are refused and reads warn) until a clean audit or a rebuild."""
@@ -148,7 +115,7 @@ def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
 
 def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
            transaction: Callable[[], Any], check: bool = True, trusted: int = 0, observe: Any = None,
-           feed: _Verifying | None = None) -> int:
+           feed: Verifying | None = None) -> int:
     applied, names = 0, units.UnitNames(app.recorder)  # history rows learn their undo unit with their entry
     while True:
         with transaction(), frozen(db):
@@ -165,7 +132,7 @@ def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
 
 
 def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = None,
-                trusted: int = 0, observe: Any = None, feed: _Verifying | None = None) -> tuple[int, Exception | None]:
+                trusted: int = 0, observe: Any = None, feed: Verifying | None = None) -> tuple[int, Exception | None]:
     """Inside a write transaction: apply the next batch of entries (those that verify) and move the position.
 
     An entry that cannot be applied leaves no row behind (its savepoint is rolled back);
@@ -175,7 +142,7 @@ def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = N
         app.recorder.select_notifications(position(db), BATCH, stop=stop, inclusive_of_start=False)
     broken = None
     if check:
-        notifications, broken = _verified(app, db, notifications, trusted)
+        notifications, broken = verified(app, db, notifications, position(db), trusted)
     applied, stuck = _apply_batch(app, db, notifications, observe)
     if applied:
         db.execute("INSERT INTO position (name, entry) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET "
@@ -228,47 +195,6 @@ def _one_by_one(app: Any, db: Database, notifications: list) -> tuple[int, Excep
         except Exception as e:
             return done, e
     return len(notifications), None
-
-
-def recorded_break(app: Any, db: Database) -> Any:
-    """A break known without reading the ledger: the last audit's verdict, or the newest applied
-    entry's hash changed since (hashes recomputed over an edit: `rebuild` would copy the forgery)."""
-    row = db.execute("SELECT broken_entry, reason FROM chain_checked WHERE name = ?", [NAME]).fetchone()
-    if row and row[0] is not None:
-        return app.recorder.broken(row[0], f"audit or rebuild found {row[1]}")
-    checked = _checked(db)
-    if checked and checked[0] and app.recorder.hash_of(checked[0]) != checked[1]:
-        return app.recorder.broken(checked[0], f"entry #{checked[0]} no longer has the hash it had when the "
-                                               "read tables applied it (the ledger was rewritten at or before it)")
-    return None
-
-
-def _checked(db: Database) -> tuple | None:
-    row = db.execute("SELECT entry, hash, command_end FROM chain_checked WHERE name = ?", [NAME]).fetchone()
-    return tuple(row) if row and row[0] is not None else None
-
-
-def _verified(app: Any, db: Database, notifications: list, trusted: int = 0) -> tuple[list, Any]:
-    """The notifications that extend the chain verified so far, and the first break if any."""
-    broken = recorded_break(app, db)
-    if broken is not None:
-        return [], broken
-    recorder, at = app.recorder, position(db)
-    if notifications and notifications[-1].id <= trusted:  # verified whole a moment ago: keep where it ends
-        last = notifications[-1].id
-        db.execute("INSERT INTO chain_checked (name, entry, hash, command_end) VALUES (?, ?, ?, ?) "
-                   "ON CONFLICT(name) DO UPDATE SET entry = excluded.entry, hash = excluded.hash, "
-                   "command_end = excluded.command_end", [NAME, last, recorder.hash_of(last), recorder.command_end(last)])
-        return notifications, None
-    row = _checked(db)
-    if row is None or row[0] != at:  # read tables older than the check: trust what they applied
-        row = (at, recorder.hash_of(at) if at else None, recorder.command_end(at) if at else None)
-    good, last_hash, command_end, broken = recorder.check_batch(row[1], row[2], notifications)
-    if good:
-        db.execute("INSERT INTO chain_checked (name, entry, hash, command_end) VALUES (?, ?, ?, ?) "
-                   "ON CONFLICT(name) DO UPDATE SET entry = excluded.entry, hash = excluded.hash, "
-                   "command_end = excluded.command_end", [NAME, notifications[good - 1].id, last_hash, command_end])
-    return notifications[:good], broken
 
 
 def apply_entry(db: Database, entry: int, event: Any) -> None:

@@ -22,9 +22,9 @@ def _found(db, word: str) -> list[int]:
                                      [word])]
 
 
-@pytest.mark.parametrize("ruleset", DEMOS)
-def test_a_rebuild_in_batches_equals_catching_up_one_entry_at_a_time(tmp_path, monkeypatch, ruleset):
-    app = _played(tmp_path, ruleset)
+def _every_way(app, tmp_path, monkeypatch):
+    """The read tables caught up one entry at a time, and rebuilt in batches (then again, verifying
+    the chain as the rows are read): both must be the same; both are returned."""
     one_by_one = runner.connect(str(tmp_path / "one.db"))
     monkeypatch.setattr(runner, "BATCH", 1)
     assert runner.catch_up(app, one_by_one) == app.recorder.max_notification_id()
@@ -34,6 +34,13 @@ def test_a_rebuild_in_batches_equals_catching_up_one_entry_at_a_time(tmp_path, m
     assert list(runner.tables(batched)) == list(runner.tables(one_by_one))
     runner.rebuild(app, batched, whole=True)  # the rows read once, for the chain check and the tables
     assert list(runner.tables(batched)) == list(runner.tables(one_by_one))
+    return batched, one_by_one
+
+
+@pytest.mark.parametrize("ruleset", DEMOS)
+def test_a_rebuild_in_batches_equals_catching_up_one_entry_at_a_time(tmp_path, monkeypatch, ruleset):
+    app = _played(tmp_path, ruleset)
+    batched, one_by_one = _every_way(app, tmp_path, monkeypatch)
     batched.execute("INSERT INTO history (entry, line) VALUES (?, ?)", [10**6, "zanzibar"])
     runner.rebuild(app, batched)  # over tables already full: every row deleted and derived again
     assert _found(batched, "zanzibar") == []
@@ -70,15 +77,7 @@ def test_names_kept_in_a_batch_follow_renames_undos_and_unmade_pcs(table, tmp_pa
     table("trait", "add", "Zed", "Sly", "+1 / 1d")
     table("cohort-turn", "Guards", "--leader", "Bo the Bold", "--faces", "1,1,2,2,1,1,2")
     app = open_ledger(table.path)
-    one_by_one = runner.connect(str(tmp_path / "one.db"))
-    monkeypatch.setattr(runner, "BATCH", 1)
-    runner.catch_up(app, one_by_one)
-    monkeypatch.undo()
-    batched = runner.connect(str(tmp_path / "batched.db"))
-    runner.rebuild(app, batched)
-    assert list(runner.tables(batched)) == list(runner.tables(one_by_one))
-    runner.rebuild(app, batched, whole=True)  # the rows read once, for the chain check and the tables
-    assert list(runner.tables(batched)) == list(runner.tables(one_by_one))
+    batched, _ = _every_way(app, tmp_path, monkeypatch)
     lines = [r[0] for r in batched.execute("SELECT line FROM history ORDER BY entry")]
     assert any(line.startswith("Kira Vale gained the trait Quick") for line in lines)
     assert any(line.startswith("Zed gained the trait Sly") for line in lines)

@@ -1,0 +1,88 @@
+"""The read tables verify the hash chain as they apply it: each batch of entries continues from
+the hash verified last (kept in `chain_checked` beside the position); a rebuild verifies the
+whole chain as it reads its rows (`Verifying`); and a break known without reading the ledger
+(an audit's verdict, a rewritten entry already applied) stops it before it starts."""
+from __future__ import annotations
+
+import itertools
+from typing import Any, NamedTuple
+
+from sqlite_utils import Database
+
+from projections.current import NAME  # the read tables' position and verdict row (runner.NAME)
+
+
+class Entry(NamedTuple):
+    """A stored entry as the mapper reads it (what a Notification holds, made for a fraction of its cost)."""
+    id: int
+    originator_id: Any
+    originator_version: int
+    topic: str
+    state: bytes
+
+
+class Verifying:
+    """The whole chain's entries as they verify (ChainQueries.verified_entries), a batch at a time,
+    as the notifications the store would give."""
+
+    def __init__(self, app: Any) -> None:
+        from ledger.chain import chained
+
+        self.verdict: list = []
+        self.rows = chained(app.recorder).verified_entries(self.verdict)
+        self.convert = getattr(app.recorder, "convert_originator_id", None)
+
+    def take(self, count: int) -> list:
+        convert = self.convert
+        return [Entry(entry, convert(oid) if convert and isinstance(oid, str) else oid, version, topic, state)
+                for entry, oid, version, topic, state in itertools.islice(self.rows, count)]
+
+    def finish(self) -> None:
+        """The rest of the chain checked (after a stuck entry); its break, if any, raised."""
+        for _ in self.rows:
+            pass
+        if self.verdict:
+            raise self.verdict[0].error()
+
+
+def recorded_break(app: Any, db: Database) -> Any:
+    """A break known without reading the ledger: the last audit's verdict, or the newest applied
+    entry's hash changed since (hashes recomputed over an edit: `rebuild` would copy the forgery)."""
+    row = db.execute("SELECT broken_entry, reason FROM chain_checked WHERE name = ?", [NAME]).fetchone()
+    if row and row[0] is not None:
+        return app.recorder.broken(row[0], f"audit or rebuild found {row[1]}")
+    checked = chain_checked(db)
+    if checked and checked[0] and app.recorder.hash_of(checked[0]) != checked[1]:
+        return app.recorder.broken(checked[0], f"entry #{checked[0]} no longer has the hash it had when the "
+                                               "read tables applied it (the ledger was rewritten at or before it)")
+    return None
+
+
+def chain_checked(db: Database) -> tuple | None:
+    """Where the read tables last verified the chain: (entry, its hash, the end of its command), or None."""
+    row = db.execute("SELECT entry, hash, command_end FROM chain_checked WHERE name = ?", [NAME]).fetchone()
+    return tuple(row) if row and row[0] is not None else None
+
+
+def verified(app: Any, db: Database, notifications: list, at: int, trusted: int = 0) -> tuple[list, Any]:
+    """The notifications (following the read tables' position `at`) that extend the chain verified
+    so far, and the first break if any."""
+    broken = recorded_break(app, db)
+    if broken is not None:
+        return [], broken
+    recorder = app.recorder
+    if notifications and notifications[-1].id <= trusted:  # verified whole a moment ago: keep where it ends
+        last = notifications[-1].id
+        db.execute("INSERT INTO chain_checked (name, entry, hash, command_end) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT(name) DO UPDATE SET entry = excluded.entry, hash = excluded.hash, "
+                   "command_end = excluded.command_end", [NAME, last, recorder.hash_of(last), recorder.command_end(last)])
+        return notifications, None
+    row = chain_checked(db)
+    if row is None or row[0] != at:  # read tables older than the check: trust what they applied
+        row = (at, recorder.hash_of(at) if at else None, recorder.command_end(at) if at else None)
+    good, last_hash, command_end, broken = recorder.check_batch(row[1], row[2], notifications)
+    if good:
+        db.execute("INSERT INTO chain_checked (name, entry, hash, command_end) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT(name) DO UPDATE SET entry = excluded.entry, hash = excluded.hash, "
+                   "command_end = excluded.command_end", [NAME, notifications[good - 1].id, last_hash, command_end])
+    return notifications[:good], broken
