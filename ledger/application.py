@@ -12,7 +12,7 @@ import random
 import time
 from typing import Any, Callable
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, OperationalError
 
 from ledger import command_keys, values
@@ -49,18 +49,24 @@ class CampaignLedger(Application):
         the rulesets' commands, each bound to it (see ledger/rulesets `Commands`)."""
         if name.startswith("__") or name.startswith("_ruleset"):
             raise AttributeError(name)
-        for commands in rulesets.commands_of(self, self._ruleset_id()):
+        for commands in rulesets.commands_of(self, self.ruleset_id()):
             if hasattr(type(commands), name):
                 return getattr(commands, name)
         raise AttributeError(f"{type(self).__name__} has no command {name!r}")
 
-    def _ruleset_id(self) -> str | None:
-        """The campaign's own ruleset, whose commands are looked up (and imported) before any other's."""
+    def ruleset_id(self) -> str | None:
+        """The campaign's own ruleset (its commands are looked up, and its read tables imported,
+        before any other's), read from its first entry: it is set once, when the campaign starts, so
+        the campaign's events are not replayed for it (an import's scratch ledger has no snapshot
+        yet while its read tables are built). None before the campaign starts."""
         if "_ruleset" not in self.__dict__:
             try:
-                self.__dict__["_ruleset"] = self.campaign().ruleset
-            except Exception:  # no campaign yet (or a ledger that cannot say): look through them all
+                started = next(iter(self.events.get(CAMPAIGN_ID, lte=1)), None)
+            except Exception:  # a ledger that cannot say: look through them all
                 return None
+            if started is None:
+                return None
+            self.__dict__["_ruleset"] = started.ruleset
         return self.__dict__["_ruleset"]
 
     # --- plumbing ---------------------------------------------------------------------------
@@ -171,14 +177,6 @@ class CampaignLedger(Application):
 
     def campaign(self) -> Campaign:
         return self.repository.get(CAMPAIGN_ID)
-
-    def ruleset_id(self) -> str:
-        """The campaign's ruleset, from its first entry (set once, when it started): no replay of the
-        campaign's events (an import's scratch ledger has no snapshot yet when its tables are built)."""
-        started = next(iter(self.events.get(CAMPAIGN_ID, lte=1)), None)
-        if started is None:
-            raise AggregateNotFoundError(CAMPAIGN_ID)
-        return started.ruleset
 
     # --- setting up ---------------------------------------------------------------------------
 

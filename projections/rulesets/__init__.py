@@ -74,7 +74,7 @@ def use_campaign(db: Any, app: Any = None) -> None:
     ruleset = row[0] if row else None
     if ruleset is None and app is not None:
         try:
-            ruleset = app.ruleset_id() if hasattr(app, "ruleset_id") else app.campaign().ruleset
+            ruleset = app.ruleset_id() if hasattr(app, "ruleset_id") else app.campaign().ruleset  # None: not started
         except Exception:  # no campaign recorded yet
             ruleset = None
     if ruleset is None:
