@@ -6,7 +6,6 @@ the command runs again on fresh state, and is refused only if that keeps happeni
 """
 from __future__ import annotations
 
-import importlib
 import os
 import random
 import time
@@ -244,43 +243,11 @@ class CampaignLedger(Application):
     # --- replay --------------------------------------------------------------------------------
 
     def replay(self, key: str | None, changes: Any, commit: bool = False, cascade: bool = False) -> Report:
-        """Compare a recorded round (or roll) with the same faces and other choices; --commit corrects a round.
-
-        `changes` is the ruleset's own (a Relics round's Changes; `changes.sets` for a single roll)."""
+        """Compare a recorded round (or roll) with the same faces and other choices; --commit corrects a round
+        (ledger/replay.py `replay`; `changes` is the ruleset's own, `changes.sets` for a single roll)."""
         from ledger import replay as replaying  # imported by the one command that replays
-        from ledger import replay_rolls
 
-        if commit and self.command_key and (done := self.already_recorded(self.command_key, "replay")):
-            return done  # a retried correction: the round it corrected has changed since, compare nothing
-        found = replaying.find_unit(self, key)  # undone rounds too: a what-if, or played again
-        unit = found.unit
-        roll = replay_rolls.roll_event(self, unit)
-        if roll is not None:
-            if commit:
-                raise BadInput("A replayed roll is shown, not committed: undo the roll and roll it again.")
-            return replay_rolls.compare_roll(self, found, roll, changes.sets)
-        ruleset = rulesets.find(self.campaign().ruleset)
-        if not ruleset.replay_round:
-            raise BadInput(f"{unit.key} cannot be replayed: {ruleset.id} rounds cannot be replayed yet.")
-        rounds = importlib.import_module(f"{ruleset.package}.{ruleset.replay_round}")
-        if changes.sets:
-            raise BadInput("--set changes a single roll's choices; a round takes --leader, --add-trait, "
-                           "--place and the like.")
-        comparison = rounds.compare(self, found, changes)
-        if not commit:
-            return comparison
-
-        def command(t: Table) -> Report:
-            live = units.live_units(self.recorder)
-            # An undone round played again has nothing of itself left to reverse.
-            reversed_keys = [r.unit.key for r in undoing.reversals(t, live, unit, cascade)] \
-                if found.reversal is None else []
-            choices = rounds.changed(rounds.recorded_choices(self, unit), changes)
-            played = rounds.play_on(t, choices, {}, strict=True)
-            return {**comparison, "unit": played["unit"],
-                    "detail": {"reverses": reversed_keys, "corrects": [unit.first, unit.entries[-1]]}}
-        return self.run(command, "replay")
-
+        return replaying.replay(self, key, changes, commit, cascade)
 
 
 def open_ledger(db: str, store: str | None = None, read_only: str | None = None) -> CampaignLedger:

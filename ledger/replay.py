@@ -5,12 +5,16 @@ and how it plays again is its ruleset's (`replay_round` / `replay_roll` in its d
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from ledger.errors import NotFound, RuleViolation
+from ledger import rulesets, units
+from ledger import undo as undoing
+from ledger.errors import BadInput, NotFound, RuleViolation
+from ledger.table import Table
 from ledger.units import Unit, every_unit
 from ledger.unit_log import WithoutTouches, round_incarnations
 
@@ -22,6 +26,44 @@ class Found:
     unit: Unit
     reversal: tuple[int, int] | None = None
     undone_at: int | None = None  # the entry that reversed it, when it was
+
+
+def replay(app: Any, key: str | None, changes: Any, commit: bool = False, cascade: bool = False) -> dict[str, Any]:
+    """Compare a recorded round (or roll) with the same faces and other choices; --commit corrects a round.
+
+    `changes` is the ruleset's own (a Relics round's Changes; `changes.sets` for a single roll)."""
+    from ledger import replay_rolls
+
+    if commit and app.command_key and (done := app.already_recorded(app.command_key, "replay")):
+        return done  # a retried correction: the round it corrected has changed since, compare nothing
+    found = find_unit(app, key)  # undone rounds too: a what-if, or played again
+    unit = found.unit
+    roll = replay_rolls.roll_event(app, unit)
+    if roll is not None:
+        if commit:
+            raise BadInput("A replayed roll is shown, not committed: undo the roll and roll it again.")
+        return replay_rolls.compare_roll(app, found, roll, changes.sets)
+    ruleset = rulesets.find(app.ruleset_id())
+    if not ruleset.replay_round:
+        raise BadInput(f"{unit.key} cannot be replayed: {ruleset.id} rounds cannot be replayed yet.")
+    rounds = importlib.import_module(f"{ruleset.package}.{ruleset.replay_round}")
+    if changes.sets:
+        raise BadInput("--set changes a single roll's choices; a round takes --leader, --add-trait, "
+                       "--place and the like.")
+    comparison = rounds.compare(app, found, changes)
+    if not commit:
+        return comparison
+
+    def command(t: Table) -> dict[str, Any]:
+        live = units.live_units(app.recorder)
+        # An undone round played again has nothing of itself left to reverse.
+        reversed_keys = [r.unit.key for r in undoing.reversals(t, live, unit, cascade)] \
+            if found.reversal is None else []
+        choices = rounds.changed(rounds.recorded_choices(app, unit), changes)
+        played = rounds.play_on(t, choices, {}, strict=True)
+        return {**comparison, "unit": played["unit"],
+                "detail": {"reverses": reversed_keys, "corrects": [unit.first, unit.entries[-1]]}}
+    return app.run(command, "replay")
 
 
 def find_unit(app: Any, key: str | None) -> Found:
