@@ -3,6 +3,7 @@ command-log row; anchors, the chain's head written as one line to keep outside t
 signatures, an entry's hash signed with CAMPAIGN_KEY. Pure functions: no store is read here."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -51,20 +52,12 @@ def _scalar(value: Any) -> str:
     return encode_basestring_ascii(value) if isinstance(value, str) else json.dumps(value)
 
 
-_CANONICAL: dict[str, str] = {}  # a stored detail -> its canonical spelling
-
-
+@functools.lru_cache(maxsize=512)
 def _canonical(detail: str) -> str:
     """A stored detail in canonical JSON, kept for the next time (a campaign's commands repeat their
     details, the same aggregates and fields turn after turn: a whole-chain check parsed and dumped
-    each one, half its time); a few hundred kept at most, so memory stays flat."""
-    found = _CANONICAL.get(detail)
-    if found is None:
-        found = json.dumps(json.loads(detail), sort_keys=True, separators=(",", ":"))
-        if len(_CANONICAL) >= 512:
-            _CANONICAL.clear()
-        _CANONICAL[detail] = found
-    return found
+    each one, most of its hashing time); a few hundred kept at most, so memory stays flat."""
+    return json.dumps(json.loads(detail), sort_keys=True, separators=(",", ":"))
 
 
 def link_hash(previous: str, entry: int, oid: Any, version: int, topic: str, state: bytes,

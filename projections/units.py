@@ -20,6 +20,7 @@ starts again from the first command, since names count from there.
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 from typing import Any
 
@@ -164,19 +165,12 @@ class UnitNames:
 
 
 NAMER = "read-model"  # unit_namer's row (one namer a read file)
-_PARSED: dict[str, dict] = {}  # a command row's detail -> what naming reads of it (never changed once made)
-
-
+@functools.lru_cache(maxsize=512)
 def _parsed(detail: str) -> dict:
     """A detail as naming reads it (what it touched left out, the longest part), kept for the next
-    time: a campaign's commands repeat their details turn after turn; a few hundred kept at most."""
-    found = _PARSED.get(detail)
-    if found is None:
-        found = json.loads(TOUCHES.sub('"touches": {}', detail))
-        if len(_PARSED) >= 512:
-            _PARSED.clear()
-        _PARSED[detail] = found
-    return found
+    time: a campaign's commands repeat their details turn after turn; a few hundred kept at most
+    (naming only reads what it gives back)."""
+    return json.loads(TOUCHES.sub('"touches": {}', detail))
 
 
 class Known:
