@@ -3,12 +3,13 @@
 One place serves both `campaign shell` (prompt_toolkit) and the shells' own completion (click's
 `_CAMPAIGN_COMPLETE`): `attach` walks the click tree once and gives each parameter that takes a
 name the matching callback, so the command modules stay as they are. Names come from the read
-file alone, opened read-only with the standard library (no ledger, no sqlite-utils: a Tab must be
+tables alone, opened read-only (commands/glance.py: no ledger, no sqlite-utils, a Tab must be
 quick), and any failure offers nothing rather than an error in the middle of a line.
 """
 from __future__ import annotations
 
 import os
+import re
 from typing import Callable
 
 import click
@@ -23,8 +24,8 @@ _TRAITS = ("SELECT owner || ':' || name FROM traits WHERE ended IS NULL AND owne
 _UNITS = ("SELECT unit FROM history WHERE unit != '' AND reversed_by IS NULL "
           "GROUP BY unit ORDER BY max(entry) DESC",)
 # What replay re-runs: a Challenge's round (`Vault Guards:2`) or a single roll (`Mara's climb roll (#3)`).
-_REPLAYS = ("SELECT unit FROM history WHERE reversed_by IS NULL AND (unit GLOB '*:[0-9]*' OR unit GLOB '* roll*') "
-            "GROUP BY unit ORDER BY max(entry) DESC",)
+_REPLAYS = _UNITS  # those REPLAYABLE matches (in Python: PostgreSQL has no GLOB)
+REPLAYABLE = re.compile(r":[0-9]| roll")
 _ROUNDS = ("SELECT round FROM history WHERE round IS NOT NULL AND round != '' GROUP BY round ORDER BY max(entry) DESC",)
 _ITEMS = ("SELECT item FROM d2d6_supplies ORDER BY entry",)
 
@@ -59,23 +60,20 @@ BY_COMMAND = {
 
 def names(path: str, kind: str) -> list[str]:
     """The campaign's names of one kind, in the order a GM most likely wants them; [] when unreadable."""
-    import sqlite3  # not on `campaign`'s start: only a Tab reads names
+    from commands import glance  # not on `campaign`'s start: only a Tab reads names
 
-    if not path or not os.path.isfile(path):
-        return []
     found: list[str] = []
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.5)
-    except sqlite3.Error:
+        with glance.opened(path) as conn:
+            for sql in QUERIES[kind] if conn is not None else ():
+                try:
+                    found += [row[0] for row in conn.execute(sql) if row[0] and row[0] not in found]
+                except glance.errors():  # a table this file does not have yet (an older or newer read side)
+                    continue
+    except glance.errors():
         return []
-    try:
-        for sql in QUERIES[kind]:
-            try:
-                found += [row[0] for row in conn.execute(sql) if row[0] and row[0] not in found]
-            except sqlite3.Error:  # a table this file does not have yet (an older or newer read side)
-                continue
-    finally:
-        conn.close()
+    if kind == "replay":
+        found = [u for u in found if REPLAYABLE.search(u)]
     suffix = "=" if kind.endswith("=") else ""
     if kind == "trait=":  # a placement names the trait alone (OWNER:TRAIT only when two share a name)
         found = list(dict.fromkeys(n.split(":", 1)[1] for n in found))

@@ -1,7 +1,7 @@
 """The shell's bottom line: the pools and what the turn waits for, so a GM never has to ask.
 
 Worked out once after every command (never on each redraw), from the read tables (read-only,
-standard library): what the last command appended is there, since every command catches the
+commands/glance.py: the file, or the campaign's schema with CAMPAIGN_READ=postgres): what the last command appended is there, since every command catches the
 tables up before it prints. Where the tables do not hold it (the step a Relics turn waits for
 lives on the Challenge aggregate), the line asks the command that says it: `status --json`,
 run in-process through `ask`. A file that cannot be read gives a plain line.
@@ -20,19 +20,16 @@ Query = Callable[["sqlite3.Connection", Ask], list[str]]
 
 def toolbar_line(path: str, ask: Ask = lambda _: None) -> str:
     """`Moon Heist (relics) | Destiny 2 | Doom 6 | Vault Guards round 3: waiting for the Cohort's roll`."""
-    import sqlite3
+    from commands import glance
 
-    if not os.path.isfile(path):
-        return f"{path}: no campaign yet (`new NAME` begins one)"
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.5)
-        try:
-            about = dict(conn.execute("SELECT key, value FROM campaign").fetchall())
+        with glance.opened(path) as conn:
+            about = dict(conn.execute("SELECT key, value FROM campaign").fetchall()) if conn is not None else {}
+            if not about:
+                return f"{path}: no campaign yet (`new NAME` begins one)"
             ruleset = about.get("ruleset", "")
             parts = [f"{about.get('name', '?')} ({ruleset})", *RULESETS.get(ruleset, lambda *_: [])(conn, ask)]
-        finally:
-            conn.close()
-    except sqlite3.Error:
+    except glance.errors():
         return f"{os.path.basename(path)}: the read tables are not readable yet"
     return " | ".join(parts)
 

@@ -190,7 +190,7 @@ class CampaignLedger(Application):
 
         def command(t: Table) -> Report:
             if t.exists(CAMPAIGN_ID):
-                raise RuleViolation(f"This file already holds the campaign '{t.campaign.name}'.")
+                raise RuleViolation(f"The ledger already holds the campaign '{t.campaign.name}'.")
             t.add(Campaign(name=name, ruleset=chosen.id, rules_version=version, settings=settings))
             chosen.check_settings(t)
             return {"campaign": name, "ruleset": chosen.id, "version": version}

@@ -197,3 +197,21 @@ def test_campaign_read_without_a_postgresql_ledger_is_refused_in_one_line(tmp_pa
     assert result.exit_code == 1 and said in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.output
     assert not os.path.lexists(t.path)
+
+
+def test_the_shells_line_and_tab_names_come_from_the_schema_as_from_a_read_file(tmp_path, server, monkeypatch):
+    from commands.completion import names
+    from commands.toolbar import toolbar_line
+
+    hosted = str(tmp_path / "heist.db")
+    assert toolbar_line(hosted).endswith("no campaign yet (`new NAME` begins one)")  # no schema yet
+    assert names(hosted, "pc") == []
+    Table(hosted)("demo")
+    glance = toolbar_line(hosted), [names(hosted, kind) for kind in ("pc", "challenge", "unit", "replay", "round")]
+    assert glance[0] == "The Moon Heist (relics) | Destiny 2 | Doom 6" and glance[1][0] == ["Kira", "Bo", "Ash"]
+    assert glance[1][3][:2] == ["Vault Guards:3", "Vault Guards:2"]
+    monkeypatch.delenv("CAMPAIGN_READ")  # the same ledger, read into an SQLite file
+    local = str(tmp_path / "local.db")
+    Table(local)("history")
+    assert (toolbar_line(local), [names(local, kind) for kind in ("pc", "challenge", "unit", "replay", "round")]) \
+        == glance
