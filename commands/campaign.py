@@ -19,7 +19,7 @@ COMMANDS = click.Group()  # added to `campaign` by cli.py
 
 @COMMANDS.command()
 @click.argument("name")
-@click.option("--ruleset", type=choices.RULESET, default=None,
+@click.option("--ruleset", "--system", "ruleset", type=choices.RULESET, default=None,
               help="The rules the campaign is played under (default: the registry's default, listed first in README).")
 @click.option("--rules-version", default=None, help="Rules version (default: the ruleset's newest; README lists each ruleset's).")
 @click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
@@ -223,7 +223,7 @@ def rebuild(ctx: click.Context, force: bool) -> None:
 
 
 @COMMANDS.command()
-@click.option("--system", default=None, type=choices.DEMO, help="The ruleset to demo (default: the registry's default).")
+@click.option("--system", "--ruleset", "system", default=None, type=choices.DEMO, help="The ruleset to demo (default: the registry's default).")
 @json_option
 @click.pass_context
 def demo(ctx: click.Context, system: str | None) -> None:

@@ -51,6 +51,9 @@ def check(path: str, read_tables: Callable[[], Iterable[str]], creating: bool = 
     if not os.path.lexists(path):
         if creating:
             return
+        if os.path.lexists(path + ".importing"):  # the scratch copy of an import that was stopped (killed, power cut)
+            raise NotFound(f"No campaign file at {path}: an import into it stopped before it finished "
+                           f"({path}.importing is its unfinished copy); run the import again, which replaces it.")
         raise NotFound(f"No campaign file at {path}; create one with `campaign --db {path} new NAME`.")
     if os.path.isdir(path):
         raise Unusable(f"{path} is a folder, not a campaign file.")

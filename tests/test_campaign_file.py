@@ -80,6 +80,21 @@ def test_a_missing_file_is_refused_by_a_read_command_and_not_created(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_an_import_stopped_midway_is_named_and_the_next_import_replaces_its_copy(tmp_path):
+    source = Table(tmp_path / "heist.db")
+    source("demo")
+    exported = tmp_path / "heist.jsonl"
+    source("export", "--format", "jsonl", "-o", str(exported))
+    target = tmp_path / "copy.db"
+    scratch = tmp_path / "copy.db.importing"  # what a killed import leaves: its unfinished copy
+    scratch.write_bytes(exported.read_bytes()[:100])
+    result = Table(target)("sheet", ok=False)
+    assert result.exit_code == 1 and "an import into it stopped before it finished" in result.stderr
+    assert "copy.db.importing" in result.stderr and not target.exists()
+    Table(target)("import", str(exported))
+    assert not scratch.exists() and Table(target).json("sheet") == source.json("sheet")
+
+
 def _pragmas(path: Path) -> tuple[int, int]:
     conn = sqlite3.connect(path)
     try:
