@@ -19,21 +19,23 @@ COMMANDS = click.Group()  # added to `campaign` by cli.py
 
 @COMMANDS.command()
 @click.argument("name")
-@click.option("--ruleset", "--system", "ruleset", type=choices.RULESET, default=None,
+@click.option("--ruleset", type=choices.RULESET, default=None,
               help="The rules the campaign is played under (default: the registry's default, listed first in README).")
+@click.option("--system", "system", type=choices.RULESET, default=None, hidden=True)  # demo's word for it
 @click.option("--rules-version", default=None, help="Rules version (default: the ruleset's newest; README lists each ruleset's).")
 @click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
               help="A campaign setting of the ruleset (see README), e.g. supply_threshold=3. Repeatable.")
 @json_option
 @click.pass_context
-def new(ctx: click.Context, name: str, ruleset: str | None, rules_version: str | None, settings: tuple[str, ...]) -> None:
+def new(ctx: click.Context, name: str, ruleset: str | None, system: str | None, rules_version: str | None,
+        settings: tuple[str, ...]) -> None:
     """Start a campaign in a new file.
 
     Example: campaign --db heist.db new "The Moon Heist" --rules-version 0.6.1
     """
     from ledger import rulesets
 
-    ruleset = ruleset or rulesets.default_id()
+    ruleset = ruleset or system or rulesets.default_id()
     path = ctx.find_root().obj["db"]
     if os.path.exists(path) and os.path.getsize(path) and holds_campaign(ctx):
         raise Unusable(f"{path} already holds a campaign; choose another file with --db.")
@@ -223,10 +225,11 @@ def rebuild(ctx: click.Context, force: bool) -> None:
 
 
 @COMMANDS.command()
-@click.option("--system", "--ruleset", "system", default=None, type=choices.DEMO, help="The ruleset to demo (default: the registry's default).")
+@click.option("--system", default=None, type=choices.DEMO, help="The ruleset to demo (default: the registry's default).")
+@click.option("--ruleset", "ruleset", default=None, type=choices.DEMO, hidden=True)  # new's word for it
 @json_option
 @click.pass_context
-def demo(ctx: click.Context, system: str | None) -> None:
+def demo(ctx: click.Context, system: str | None, ruleset: str | None) -> None:
     """Create a sample campaign and play a short scene of its ruleset with entered faces.
 
     Run again on the same file, it shows the demo campaign as it stands.
@@ -237,6 +240,7 @@ def demo(ctx: click.Context, system: str | None) -> None:
     from ledger import rulesets
     from projections import runner, views
 
+    system = system or ruleset
     path = ctx.find_root().obj["db"]
     existed = os.path.exists(path)
     app, db = open_campaign(ctx, must_exist=False, reading=existed)  # shown again, a read-only copy will do
