@@ -20,10 +20,12 @@ those, transitively, newest first.
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 from uuid import UUID
 
+from ledger.chain import chained
 from ledger.errors import RuleViolation
 from ledger.reversible import recording
 from ledger.table import Table
@@ -40,17 +42,23 @@ class Reversal:
 
 
 def dependents(app: Any, units: list[Unit], target: Unit) -> list[Unit]:
-    """Every live unit that used what `target` wrote, transitively, in the order they began."""
+    """Every live unit that used what `target` wrote, transitively, in the order they began (only
+    units ending after the first of those found can have used them: their touches alone are read)."""
     taken: dict[str, set[tuple[str, str]]] = {target.key: writes(app, target)}
     firsts = {target.key: target.first}
     found: list[Unit] = []
+    lowest, later, logged = None, [], {}
     grew = True
     while grew:
         grew = False
-        for unit in units:
+        if lowest != min(firsts.values()):  # a dependent begun earlier (interleaved play): look further back
+            lowest = min(firsts.values())
+            later = [u for u in units if u.last > lowest]
+            logged = _logged_touches(app, later)
+        for unit in later:
             if unit.key in taken or not any(unit.last > firsts[k] for k in taken):
                 continue
-            touched = touches(app, unit)
+            touched = touches(app, unit, logged)
             if any(unit.last > firsts[k] and _overlap(touched, w) for k, w in taken.items()):
                 taken[unit.key], firsts[unit.key] = writes(app, unit), unit.first
                 found.append(unit)
@@ -63,11 +71,27 @@ def _overlap(touched: Iterable[tuple[str, str]], written: set[tuple[str, str]]) 
     return any((a, n) in written or (n == ANY and a in aggregates) for a, n in touched)
 
 
-def touches(app: Any, unit: Unit) -> Touches:
-    """What the unit read or assigned; for an older unit, everything on what it changed."""
-    if unit.touches is not None:
+def touches(app: Any, unit: Unit, logged: dict[int, Touches] | None = None) -> Touches:
+    """What the unit read or assigned (its commands' `touches` in the command log); for an older
+    unit, everything on what it changed."""
+    if unit.touches is None:
+        return frozenset((str(a), ANY) for a in _events(app, unit))
+    if unit.touches:  # given whole by the caller
         return unit.touches
-    return frozenset((str(a), ANY) for a in _events(app, unit))
+    logged = _logged_touches(app, [unit]) if logged is None else logged
+    return frozenset().union(*(logged.get(first, ()) for first, _ in unit.ranges))
+
+
+def _logged_touches(app: Any, units: list[Unit]) -> dict[int, Touches]:
+    """The `touches` of the commands of these units, by each command's first entry, read from the
+    command log over the entries they span (units are listed without them: ledger/units.py)."""
+    firsts = {first for unit in units if unit.touches is not None for first, _ in unit.ranges}
+    if not firsts:
+        return {}
+    rows = chained(app.recorder).command_rows(min(firsts), max(firsts))
+    return {first: frozenset((a, n) for a, names in json.loads(detail or "{}").get("touches", {}).items()
+                             for n in names)
+            for first, (_, _, _, detail) in rows.items() if first in firsts}
 
 
 def writes(app: Any, unit: Unit) -> set[tuple[str, str]]:

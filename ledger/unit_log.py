@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Iterator
 
 from ledger.chain import ChainQueries, chained
 from ledger.units import ROUND, Unit, every_unit
 
+PAGE = 2000  # command-log rows read at a time
 TOUCHES = re.compile(r'"touches": \{[^{}]*\}')  # a nested form is parsed whole
 
 
@@ -24,10 +25,17 @@ class WithoutTouches(ChainQueries):
     def __init__(self, recorder: Any) -> None:
         self.recorder = chained(recorder)
 
-    def commands(self) -> list[tuple[int, int, str, str | None, dict]]:
-        rows = sorted(self.recorder.command_rows().items())
-        return [(first, last, command, unit, json.loads(TOUCHES.sub('"touches": {}', detail or "{}")))
-                for first, (last, command, unit, detail) in rows]
+    def commands(self) -> Iterator[tuple[int, int, str, str | None, dict]]:  # type: ignore[override]
+        """In log order, a page at a time: a long campaign's log is never held whole."""
+        after = 0
+        while True:
+            rows = self.recorder._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                                         "WHERE first_entry > ? ORDER BY first_entry LIMIT ?", (after, PAGE))
+            for first, last, command, unit, detail in rows:
+                yield first, last, command, unit, json.loads(TOUCHES.sub('"touches": {}', detail or "{}"))
+            if len(rows) < PAGE:
+                return
+            after = rows[-1][0]
 
 
 REVERSING = "(command IN ('undo', 'replay') OR detail LIKE '%\"reverses\"%')"  # migrations' m013 indexes these rows

@@ -26,6 +26,7 @@ SUBJECTS = ("pc", "hero", "character", "difficulty", "challenge", "item", "track
 
 
 Touches = frozenset[tuple[str, str]]
+NONE: Touches = frozenset()
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,12 @@ def label(command: str, report: dict[str, Any]) -> str:
 
 
 def live_units(recorder: Any) -> list[Unit]:
-    """Units not yet reversed, in the order they began."""
-    return [unit for unit, reversal in every_unit(recorder) if reversal is None]
+    """Units not yet reversed, in the order they began, read without what each touched (an empty
+    set where the log kept it, None where it did not: ledger/unit_log.py; undo reads the touches of
+    the units it weighs, ledger/undo.py `touches`), so a long campaign's units are not all held whole."""
+    from ledger.unit_log import WithoutTouches
+
+    return [unit for unit, reversal in every_unit(WithoutTouches(recorder)) if reversal is None]
 
 
 def every_unit(recorder: Any) -> list[tuple[Unit, tuple[int, int] | None]]:
@@ -96,11 +101,12 @@ def every_unit(recorder: Any) -> list[tuple[Unit, tuple[int, int] | None]]:
         if not stored or command in NOT_UNITS:
             continue
         name = _name(stored, first, detail, seen, taken)
-        unit = open_.setdefault(name, {"ranges": [], "stored": stored, "touches": set(), "commands": []})
+        unit = open_.setdefault(name, {"ranges": [], "stored": stored, "touches": NONE, "commands": []})
         unit["ranges"].append((first, last))
         unit["commands"].append(command)
         if unit["touches"] is not None and "touches" in detail:
-            unit["touches"] |= {(a, n) for a, names in detail["touches"].items() for n in names}
+            if detail["touches"]:  # (read without them, every unit shares one empty set)
+                unit["touches"] = unit["touches"] | {(a, n) for a, names in detail["touches"].items() for n in names}
         else:
             unit["touches"] = None
     every = [(_unit(k, u), None) for k, u in open_.items()] + [(_unit(k, u), r) for k, u, r in closed]
@@ -109,7 +115,7 @@ def every_unit(recorder: Any) -> list[tuple[Unit, tuple[int, int] | None]]:
 
 def _unit(key: str, u: dict[str, Any]) -> Unit:
     return Unit(key, tuple(u["ranges"]), u["stored"], None if u["touches"] is None else frozenset(u["touches"]),
-                tuple(u["commands"]))
+                tuple(u["commands"]))  # (frozenset of a frozenset is the same object: NONE stays shared)
 
 
 def _name(stored: str, first: int, detail: dict, seen: dict[str, int], taken: set[str]) -> str:
