@@ -6,7 +6,7 @@ from typing import Any
 import click
 
 from commands.parsing import TIME_HELP, at_option, entry_at, parse_time
-from commands.plumbing import json_option, read_view, write_command
+from commands.plumbing import caught_up, emit, emit_stream, json_option, write_command
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
@@ -57,19 +57,22 @@ def history(ctx: click.Context, limit: int | None, at: str | None, pc: str | Non
     """
     from ledger import values
     from projections import history_search as search
-    from projections.text import history_text
+    from projections.text import NO_ENTRIES, history_line, history_text
 
     if limit is not None:
         values.integer(limit, "--limit", 1)  # 0 or less would print everything
     if session is not None:
         values.integer(session, "--session", 1)
 
-    def query(app: Any, db: Any) -> list:
-        last = [e for e in (entry_at(db, at), entry_at(db, until, "--until")) if e is not None]
-        filters = search.Filters(pc, challenge, round_, session, tags, tuple(k.casefold() for k in kinds), grep,
-                                 _since(db, since), min(last) if last else None, scene)
-        return search.rows(db, filters, limit)
-    read_view(ctx, query, history_text)
+    _, db = caught_up(ctx)
+    last = [e for e in (entry_at(db, at), entry_at(db, until, "--until")) if e is not None]
+    filters = search.Filters(pc, challenge, round_, session, tags, tuple(k.casefold() for k in kinds), grep,
+                             _since(db, since), min(last) if last else None, scene)
+    if limit is not None:
+        return emit(ctx, search.rows(db, filters, limit), history_text)
+    newest, rows = search.stream(db, filters)  # the whole history: printed as it is read
+    width = len(str(newest))
+    emit_stream(ctx, rows, lambda r: history_line(r, width), NO_ENTRIES)
 
 
 def _since(db: Any, since: str | None) -> int | None:

@@ -4,9 +4,10 @@ print text or JSON.
 Every command module imports these; none imports another's private names."""
 from __future__ import annotations
 
+import itertools
 import json
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 import click
 
@@ -221,6 +222,39 @@ def emit(ctx: click.Context, value: Any, text: Callable[[Any], str]) -> None:
         click.echo(json.dumps(value, indent=2, default=str))
     else:
         click.echo(text(value))
+
+
+def emit_stream(ctx: click.Context, rows: Iterable[Any], line: Callable[[Any], str], empty: str) -> None:
+    """A long list printed as it is read, never held whole (a million-entry history took 2.7 GiB
+    as one JSON document): the same bytes `emit` prints for the list, written a few thousand pieces at a time."""
+    rows = iter(rows)
+    first = next(rows, None)
+    if ctx.find_root().obj["json"]:
+        chunks = json.JSONEncoder(indent=2, default=str).iterencode(_Streamed(first, rows)) if first is not None \
+            else iter(["[]"])
+    else:
+        chunks = (line(r) + "\n" for r in itertools.chain([first], rows)) if first is not None else iter([empty])
+    written = ""
+    while text := "".join(itertools.islice(chunks, 4096)):  # a few thousand pieces a write
+        if written:
+            click.echo(written, nl=False)
+        written = text
+    click.echo(written.removesuffix("\n"))
+
+
+class _Streamed(list):
+    """A list to json's encoder whose items come from an iterator as it writes them (the encoder
+    walks a list by iterating it, after asking whether it is empty: it is not)."""
+
+    def __init__(self, first: Any, rest: Iterator[Any]) -> None:
+        super().__init__()
+        self._items = itertools.chain([first], rest)
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __iter__(self) -> Iterator[Any]:
+        return self._items
 
 
 def text_report(report: dict) -> str:

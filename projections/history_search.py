@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 from sqlite_utils import Database
 
@@ -61,6 +61,19 @@ def rows(db: Database, f: Filters, limit: int | None = None) -> list[dict[str, A
     for row in found:
         row["unit"] = row.get("unit") or None
     return found
+
+
+def stream(db: Database, f: Filters) -> tuple[int | None, Iterator[dict[str, Any]]]:
+    """`rows` without a limit, as they are read (a long campaign's history is never held whole),
+    with the last entry among them first (a listing aligns its numbers to it), None when none is."""
+    sql, args = sql_of(db, f)
+    last = next(_dicts(db, sql + " DESC LIMIT 1", args), None)
+
+    def rows() -> Iterator[dict[str, Any]]:
+        for row in _dicts(db, sql, args):
+            row["unit"] = row.get("unit") or None
+            yield row
+    return (last["entry"] if last else None), rows()
 
 
 def sql_of(db: Database, f: Filters) -> tuple[str, list[Any]]:

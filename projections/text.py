@@ -6,9 +6,17 @@ from typing import Any
 
 def history_text(rows: list[dict[str, Any]]) -> str:
     if not rows:
-        return "No entries."
+        return NO_ENTRIES
     width = len(str(rows[-1]["entry"]))
-    return "\n".join(f"#{r['entry']:<{width}}  {r['time']}  {unit_tag(r)}{r['line']}" for r in rows)
+    return "\n".join(history_line(r, width) for r in rows)
+
+
+NO_ENTRIES = "No entries."
+
+
+def history_line(r: dict[str, Any], width: int) -> str:
+    """One entry's line, its number padded to `width` (the last number's length: the lines align)."""
+    return f"#{r['entry']:<{width}}  {r['time']}  {unit_tag(r)}{r['line']}"
 
 
 def unit_tag(row: dict[str, Any]) -> str:
