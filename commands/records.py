@@ -45,9 +45,8 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
     if dry_run:
         emit(ctx, _preview(app, round_name, cascade), undo_text)
         return
-    plan = app.undo(round_name, cascade, dry_run=True)
     if not ctx.find_root().obj["json"] and not yes and _on_a_terminal():
-        _confirm(plan)
+        _confirm(app.undo(round_name, cascade, dry_run=True))  # planned only to be shown
     write_command(ctx, lambda app: app.undo(round_name, cascade))
 
 
