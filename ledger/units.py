@@ -29,7 +29,7 @@ Touches = frozenset[tuple[str, str]]
 NONE: Touches = frozenset()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unit:
     key: str  # the name a GM types
     ranges: tuple[tuple[int, int], ...]
