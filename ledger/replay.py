@@ -67,7 +67,7 @@ def replay(app: Any, key: str | None, changes: Any, commit: bool = False, cascad
 
 
 def find_unit(app: Any, key: str | None) -> Found:
-    """The unit `key` names (default: the latest live one); a live one wins over an undone namesake."""
+    """The unit `key` names (default: the latest live round or roll); a live one wins over an undone namesake."""
     if key is not None and (quick := named_incarnations(app.recorder, key.strip())):
         every = quick  # a round named: its own rows of the log, not the whole log (see unit_log.py)
     else:
@@ -76,7 +76,7 @@ def find_unit(app: Any, key: str | None) -> Found:
     if key is None or not every:
         if not live:
             raise RuleViolation("There is nothing to replay yet.")
-        return live[-1]
+        return _latest_round_or_roll(app, live)
     named = [f for f in every if f.unit.key.casefold() == key.strip().casefold()]
     if not named:
         known = ", ".join(dict.fromkeys(f.unit.key for f in every[-8:]))
@@ -85,6 +85,20 @@ def find_unit(app: Any, key: str | None) -> Found:
     if chosen.reversal is None:
         return chosen
     return dataclasses.replace(chosen, undone_at=_reversed_at(app, chosen))
+
+
+LOOK_BACK = 500  # live units looked through for the latest round or roll
+
+
+def _latest_round_or_roll(app: Any, live: list[Found]) -> Found:
+    """What `replay` alone means: the newest live round or roll, past the notes, Challenges opened and
+    other commands since (none among the latest: the latest unit, which its ruleset then refuses by name)."""
+    from ledger import replay_rolls
+
+    for found in live[:-LOOK_BACK - 1:-1]:
+        if units.ROUND.match(found.unit.key) or replay_rolls.roll_event(app, found.unit) is not None:
+            return found
+    return live[-1]
 
 
 def incarnations(recorder: Any) -> list[Found]:

@@ -214,3 +214,23 @@ def test_roll_faces_given_fill_the_dice_the_record_lacks(gate):
     assert report["choices"]["replayed"]["faces"] == [3, 6, 6, 2, 4] and report["notes"] == []
     assert _rows(report)["total"] == (17, 21)
     assert "nor alone" in gate.refused("replay", "Billy's Strength roll (#1)", "--set", "faces=4,4,4,4,4,4,4")
+
+
+def test_replay_alone_is_the_latest_round_or_roll_past_notes_and_other_commands(demo, tmp_path):
+    demo("note", "The guards will remember this", "--about", "Kira")
+    demo("challenge", "open", "Night Watch", "--threat", "Minor", "--type", "Phantom", "--rating", "2")
+    assert demo.json("replay")["round"] == "Vault Guards:3"  # not the Challenge opened, which no replay can play
+    rolls = Table(tmp_path / "rolls.db")
+    rolls("demo", "--system", "decision-2d6")
+    assert rolls.json("undo", "--list", "--limit", "1")[0]["unit"] == "tracker roll Arrows #2"  # no decision roll
+    rolls("note", "Ogre owes Billy a drink")
+    assert rolls.json("replay")["round"] == "Ogre's Strength roll (#1)"
+
+
+def test_a_note_after_an_undo_is_no_entry_the_replay_could_not_play(demo):
+    demo("note", "struck from the record")
+    demo("undo", "--yes")  # an undo after the round: later entries are played again on the what-if
+    demo("note", "Bo got the scar from the guard captain", "--about", "Bo")
+    report = demo.json("replay", "Vault Guards:3")
+    assert not [n for n in report.get("notes", []) if "could not be played again" in n]
+    assert "The replay reproduces the record." in demo("replay", "Vault Guards:3").stdout

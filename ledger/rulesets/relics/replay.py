@@ -167,6 +167,9 @@ def _as_recorded(app: Any, what_if: Any, found: Found, copied: int) -> bool:
     return True
 
 
+NOT_PLAY = ("note",)  # the GM's notes: nothing of the game to play again after a replayed round
+
+
 def _later(app: Any, unit: Unit) -> list[tuple[str, Any]]:
     """What came after the round and still stands, as actions that play it again on a scratch ledger.
 
@@ -186,6 +189,8 @@ def _later(app: Any, unit: Unit) -> list[tuple[str, Any]]:
         if first <= unit.first or (mine is not None and (mine.unit == unit or mine.reversal is not None)):
             continue
         if command == "undo" and all(f.unit.first >= unit.first for f in reversed_in.get(first, [])):
+            continue
+        if command in NOT_PLAY:
             continue
         events = [app.mapper.to_domain_event(n)
                   for n in app.recorder.select_notifications(first, last - first + 1, stop=last)]
