@@ -35,6 +35,12 @@ class ChainQueries:
                             "ORDER BY first_entry")
         return [(r[0], r[1], r[2], r[3], json.loads(r[4] or "{}")) for r in rows]
 
+    def commands_after(self, entry: int) -> Iterator[tuple[int, int, str]]:
+        """The commands starting after `entry`, in order, a page at a time: (first, last, command)."""
+        yield from self._batches("SELECT first_entry, last_entry, command FROM ledger_commands "
+                                 "WHERE first_entry > ? AND first_entry <= ? ORDER BY first_entry LIMIT ?",
+                                 entry, 2**62, 1000)
+
     def commands_saying(self, field: str) -> list[tuple[int, int, str, str | None, dict]]:
         """The commands whose detail holds `field` (the log's other rows are not read into memory)."""
         rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "

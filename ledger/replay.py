@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import sqlite3
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
@@ -32,6 +33,13 @@ def replay(app: Any, key: str | None, changes: Any, commit: bool = False, cascad
     """Compare a recorded round (or roll) with the same faces and other choices; --commit corrects a round.
 
     `changes` is the ruleset's own (a Relics round's Changes; `changes.sets` for a single roll)."""
+    try:
+        return _replay(app, key, changes, commit, cascade)
+    finally:
+        _READ[:] = [None, 0, []]  # a long-lived process (the shell) does not keep a campaign's units
+
+
+def _replay(app: Any, key: str | None, changes: Any, commit: bool, cascade: bool) -> dict[str, Any]:
     from ledger import replay_rolls
 
     if commit and app.command_key and (done := app.already_recorded(app.command_key, "replay")):
@@ -107,7 +115,15 @@ def incarnations(recorder: Any) -> list[Found]:
     A key can come back (a round undone and played again): each coming is its own unit. What each
     unit touched is not read (see ledger/unit_log.py): replay plays and compares, it never asks.
     """
-    return [Found(unit, reversal) for unit, reversal in every_unit(WithoutTouches(recorder))]
+    newest = recorder.max_notification_id() or 0
+    kept, at, every = _READ
+    if kept is None or kept() is not recorder or at != newest:  # read once a replay (the round, then what follows)
+        every = [Found(unit, reversal) for unit, reversal in every_unit(WithoutTouches(recorder))]
+        _READ[:] = [weakref.ref(recorder), newest, every]
+    return every
+
+
+_READ: list[Any] = [None, 0, []]  # the recorder (weakly), its newest entry, and the incarnations read then
 
 
 def named_incarnations(recorder: Any, key: str) -> list[Found] | None:

@@ -184,9 +184,9 @@ def _later(app: Any, unit: Unit) -> list[tuple[str, Any]]:
             reversed_in.setdefault(f.reversal[0], []).append(f)
     actions: list[tuple[str, Any]] = []
     played: set[int] = set()
-    for first, last, command, _key, _detail in chained(app.recorder).commands():
+    for first, last, command in chained(app.recorder).commands_after(unit.first):
         mine = owner.get(first)
-        if first <= unit.first or (mine is not None and (mine.unit == unit or mine.reversal is not None)):
+        if mine is not None and (mine.unit == unit or mine.reversal is not None):
             continue
         if command == "undo" and all(f.unit.first >= unit.first for f in reversed_in.get(first, [])):
             continue
