@@ -41,10 +41,10 @@ class Reversal:
     lines: list[str] = field(default_factory=list)
 
 
-def dependents(app: Any, units: list[Unit], target: Unit) -> list[Unit]:
+def dependents(app: Any, units: list[Unit], target: Unit, known: dict[Any, Any] | None = None) -> list[Unit]:
     """Every live unit that used what `target` wrote, transitively, in the order they began (only
     units ending after the first of those found can have used them: their touches alone are read)."""
-    taken: dict[str, set[tuple[str, str]]] = {target.key: writes(app, target)}
+    taken: dict[str, set[tuple[str, str]]] = {target.key: writes(app, target, known)}
     firsts = {target.key: target.first}
     found: list[Unit] = []
     lowest, later, logged = None, [], {}
@@ -60,7 +60,7 @@ def dependents(app: Any, units: list[Unit], target: Unit) -> list[Unit]:
                 continue
             touched = touches(app, unit, logged)
             if any(unit.last > firsts[k] and _overlap(touched, w) for k, w in taken.items()):
-                taken[unit.key], firsts[unit.key] = writes(app, unit), unit.first
+                taken[unit.key], firsts[unit.key] = writes(app, unit, known), unit.first
                 found.append(unit)
                 grew = True
     return sorted(found, key=lambda u: u.first)
@@ -94,16 +94,28 @@ def _logged_touches(app: Any, units: list[Unit]) -> dict[int, Touches]:
             for first, (_, _, _, detail) in rows.items() if first in firsts}
 
 
-def writes(app: Any, unit: Unit) -> set[tuple[str, str]]:
+def writes(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> set[tuple[str, str]]:
     """The attributes the unit's own events changed (a list of members counts by its members'
     own aggregates, which the unit made or changed: adding Bo does not use Kira's joining)."""
-    return {(str(a), k) for a, (before, after) in _effects(app, unit).items()
-            for k in set(before) | set(after) if before.get(k) != after.get(k) and k not in _members(app, a)}
+    effects = _effects(app, unit, known)
+    members = {a: _members(app, a, known) for a in effects}
+    return {(str(a), k) for a, (before, after) in effects.items()
+            for k in set(before) | set(after) if before.get(k) != after.get(k) and k not in members[a]}
 
 
-def _members(app: Any, aggregate_id: UUID) -> frozenset[str]:
+def _members(app: Any, aggregate_id: UUID, known: dict[Any, Any] | None = None) -> frozenset[str]:
+    """The aggregate's lists of members, by its class (kept in `known` for a listing: an aggregate
+    never changes class, and `undo --list` asks for the same few aggregates unit after unit)."""
+    if known is not None and (MEMBERS, aggregate_id) in known:
+        return known[MEMBERS, aggregate_id]
     with recording(None):
-        return type(app.repository.get(aggregate_id)).MEMBERS
+        members = type(app.repository.get(aggregate_id)).MEMBERS
+    if known is not None:
+        known[MEMBERS, aggregate_id] = members
+    return members
+
+
+MEMBERS = "members"  # in a listing's `known`, beside each unit's effects (by its key)
 
 
 def _events(app: Any, unit: Unit) -> dict[UUID, list[Any]]:
@@ -115,12 +127,17 @@ def _events(app: Any, unit: Unit) -> dict[UUID, list[Any]]:
     return events
 
 
-def _effects(app: Any, unit: Unit) -> dict[UUID, tuple[dict, dict]]:
-    """Each aggregate's state before the unit, and after the unit's own events only."""
+def _effects(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> dict[UUID, tuple[dict, dict]]:
+    """Each aggregate's state before the unit, and after the unit's own events only (`known`: those
+    already worked out by this listing, by unit, and kept there)."""
+    if known is not None and unit.key in known:
+        return known[unit.key]
     effects = {}
     with recording(None):  # undo's own look at the past is not a read by the command
         for aggregate_id, evs in _events(app, unit).items():
             effects[aggregate_id] = _effect(app, unit, aggregate_id, evs)
+    if known is not None:
+        known[unit.key] = effects
     return effects
 
 
@@ -175,20 +192,21 @@ def listing(app: Any, limit: int | None = None) -> list[dict[str, Any]]:
     """The units that can be undone now, newest first, with what a cascade would take along."""
     units = live_units(app.recorder)
     newest = sorted(units, key=lambda u: u.last, reverse=True)[:limit]
-    rows = []
+    rows: list[dict[str, Any]] = []
+    known: dict[Any, Any] = {}  # each unit's effects and each aggregate's members, once for the whole listing
     for unit in newest:
-        deps = [u.key for u in dependents(app, units, unit)]
-        did = _did(app, unit)
+        deps = [u.key for u in dependents(app, units, unit, known)]
+        did = _did(app, unit, known)
         rows.append({"unit": unit.key, "first_entry": unit.first, "entries": [unit.first, unit.last],
                      "entry_range": [unit.first, unit.last],  # `entries` (the same pair) is kept for old scripts
                      "commands": list(unit.commands), "did": did, "dependents": deps})
     return rows
 
 
-def _did(app: Any, unit: Unit) -> str:
+def _did(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> str:
     """One line: the commands, and what they changed on whom."""
     changed = []
-    for aggregate_id, (before, after) in _effects(app, unit).items():
+    for aggregate_id, (before, after) in _effects(app, unit, known).items():
         keys = ["made"] if not before else ["made again"] if before.get("unmade") else [LABELS.get(k, k) for k in after if before.get(k) != after.get(k)]
         if keys:
             who = after.get("name") or "the campaign"
