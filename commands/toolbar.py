@@ -1,8 +1,8 @@
 """The shell's bottom line: the pools and what the turn waits for, so a GM never has to ask.
 
 Worked out once after every command (never on each redraw), from the read tables (read-only,
-commands/glance.py: the file, or the campaign's schema with CAMPAIGN_READ=postgres): what the last command appended is there, since every command catches the
-tables up before it prints. Where the tables do not hold it (the step a Relics turn waits for
+commands/glance.py: the file, or the campaign's schema with CAMPAIGN_READ=postgres): what the last
+command appended is there, since every command catches the tables up before it prints. Where the tables do not hold it (the step a Relics turn waits for
 lives on the Challenge aggregate), the line asks the command that says it: `status --json`,
 run in-process through `ask`. A file that cannot be read gives a plain line.
 """

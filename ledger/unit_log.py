@@ -19,6 +19,12 @@ PAGE = 2000  # command-log rows read at a time
 TOUCHES = re.compile(r'"touches": \{[^{}]*\}')  # a nested form is parsed whole
 
 
+def light(detail: str | None) -> dict:
+    """A stored command detail parsed with its `touches` read as empty (the longest part, and the
+    part naming units never reads)."""
+    return json.loads(TOUCHES.sub('"touches": {}', detail or "{}"))
+
+
 class WithoutTouches(ChainQueries):
     """A recorder's command log, each row's `touches` read as empty."""
 
@@ -32,7 +38,7 @@ class WithoutTouches(ChainQueries):
             rows = self.recorder._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
                                          "WHERE first_entry > ? ORDER BY first_entry LIMIT ?", (after, PAGE))
             for first, last, command, unit, detail in rows:
-                yield first, last, command, unit, json.loads(TOUCHES.sub('"touches": {}', detail or "{}"))
+                yield first, last, command, unit, light(detail)
             if len(rows) < PAGE:
                 return
             after = rows[-1][0]
@@ -76,5 +82,5 @@ class _Rows(ChainQueries):
         self.rows = rows
 
     def commands(self) -> list[tuple[int, int, str, str | None, dict]]:
-        return [(first, last, command, unit, json.loads(TOUCHES.sub('"touches": {}', detail or "{}")))
+        return [(first, last, command, unit, light(detail))
                 for first, last, command, unit, detail in self.rows]

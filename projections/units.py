@@ -27,7 +27,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from ledger.chain import chained
-from ledger.unit_log import TOUCHES
+from ledger.unit_log import light
 from ledger.units import NOT_UNITS, OWN_COUNT, ROUND
 from projections.current import NAME as POSITION
 from projections.schema_cache import flush  # the read tables' position (runner.NAME; runner imports this)
@@ -170,7 +170,7 @@ def _parsed(detail: str) -> dict:
     """A detail as naming reads it (what it touched left out, the longest part), kept for the next
     time: a campaign's commands repeat their details turn after turn; a few hundred kept at most
     (naming only reads what it gives back)."""
-    return json.loads(TOUCHES.sub('"touches": {}', detail))
+    return light(detail)
 
 
 class Known:
