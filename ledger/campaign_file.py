@@ -26,8 +26,8 @@ SQLITE_INTERNAL = frozenset({"sqlite_sequence", "sqlite_stat1", "sqlite_stat4"})
 OTHER_TABLES = frozenset({"stored_snapshots", "position", "_sqlite_migrations", "chain_checked",
                           "ledger_meta", "ledger_signatures", "ledger_binding"})
 # The history's full-text index (migrations m011): sqlite-utils' FTS5 table and its shadow tables.
-# The history's undo-unit namer (migration m014, projections/units.py): bookkeeping, as `position` is.
-OTHER_TABLES |= frozenset({"unit_open", "unit_taken", "unit_seen", "unit_namer"})
+# The history's undo-unit namer (migrations m014, m015, projections/units.py): bookkeeping, as `position` is.
+OTHER_TABLES |= frozenset({"unit_open", "unit_taken", "unit_seen", "unit_namer", "unit_closed"})
 OTHER_TABLES |= frozenset({"history_fts", *(f"history_fts_{s}" for s in ("data", "idx", "docsize", "config"))})
 
 

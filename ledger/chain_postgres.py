@@ -16,11 +16,12 @@ from ledger.chain import CHAIN_TABLE, COMMANDS_TABLE, META_TABLE, SIGNATURES_TAB
 
 class ChainedPostgresRecorder(ChainQueries, PostgresApplicationRecorder):
     id_column = "notification_id"
+    UNIT_NAMED = "lower(unit) = lower(?)"  # (no NOCASE collation in PostgreSQL)
 
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
         self.sql_create_statements += [SQL(CHAIN_TABLE), SQL(COMMANDS_TABLE), SQL(META_TABLE),
-                                       SQL(SIGNATURES_TABLE)]
+                                       SQL(SIGNATURES_TABLE), *map(SQL, UNIT_INDEXES)]
 
     def _fetch_ids_after_insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any):
         ids = super()._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
@@ -37,6 +38,13 @@ class ChainedPostgresRecorder(ChainQueries, PostgresApplicationRecorder):
             return [tuple(r.values()) for r in curs.fetchall()]
 
 
+# Replay finds a round by its rows of the command log (ledger/unit_log.py), as SQLite's m013 indexes do.
+UNIT_INDEXES = ("CREATE INDEX IF NOT EXISTS ledger_commands_unit ON ledger_commands (lower(unit))",
+                "CREATE INDEX IF NOT EXISTS ledger_commands_reversing ON ledger_commands (first_entry) "
+                "WHERE (command IN ('undo', 'replay') OR detail LIKE '%\"reverses\"%')")
+
+
 def _pg(sql: str) -> str:
-    """The shared queries are written with SQLite's `?`; psycopg takes `%s`."""
-    return sql.replace("?", "%s")
+    """The shared queries are written with SQLite's `?`; psycopg takes `%s`, and a `%` of the text
+    (a LIKE pattern written in the query, as unit_log.REVERSING is) doubled."""
+    return sql.replace("%", "%%").replace("?", "%s")

@@ -22,6 +22,7 @@ class ChainQueries:
     """What undo, replay, audit and export read: the same questions for every store."""
 
     KEY_WHERE: str | None = None  # how this store finds a command's key by an index, if it can
+    UNIT_NAMED = "unit = ? COLLATE NOCASE"  # a unit filed under a name, case aside (ASCII: the caller checks)
 
     events_table_name: str
     id_column = "rowid"

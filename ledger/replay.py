@@ -64,8 +64,9 @@ def _replay(app: Any, key: str | None, changes: Any, commit: bool, cascade: bool
 
     def command(t: Table) -> dict[str, Any]:
         live = units.live_units(app.recorder)
-        # An undone round played again has nothing of itself left to reverse.
-        reversed_keys = [r.unit.key for r in undoing.reversals(t, live, unit, cascade)] \
+        # An undone round played again has nothing of itself left to reverse; a correction corrected
+        # again has its play reversed, not the reversal it began with (see ledger/units.py).
+        reversed_keys = [r.unit.key for r in undoing.reversals(t, live, unit, cascade, play_only=True)] \
             if found.reversal is None else []
         choices = rounds.changed(rounds.recorded_choices(app, unit), changes)
         played = rounds.play_on(t, choices, {}, strict=True)

@@ -20,6 +20,7 @@ those, transitively, newest first.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -153,12 +154,25 @@ def _effect(app: Any, unit: Unit, aggregate_id: UUID, evs: list[Any]) -> tuple[d
     return before.state(), after.state()
 
 
-def reversals(t: Table, units: list[Unit], target: Unit, cascade: bool) -> list[Reversal]:
-    """Reverse the target, and with cascade its dependents first (newest first), on the Table."""
+def reversals(t: Table, units: list[Unit], target: Unit, cascade: bool, play_only: bool = False) -> list[Reversal]:
+    """Reverse the target, and with cascade its dependents first (newest first), on the Table.
+
+    Undo reverses each unit whole: a committed correction undone brings back the round it
+    corrected (ledger/units.py), which a dependent correction would bring back in the middle of
+    a cascade, under the units still to reverse, so that one is refused. A correction of a round
+    reverses only the play of a correction among them (`play_only`): the round it corrected stays
+    reversed."""
     deps = dependents(t.app, units, target)
     if deps and not cascade:
         raise RuleViolation(f"Later play used what {target.key} did: {', '.join(u.key for u in deps)}. "
                             "Undo them first, or add --cascade to reverse them too.", rule=LATER_PLAY_USED_IT)
+    corrections = [u.key for u in deps if u.restores]
+    if corrections and not play_only:
+        raise RuleViolation(f"Later play used what {target.key} did, and {corrections[-1]} is a committed "
+                            f"correction: undo it first (the round it corrected stands again), then "
+                            f"{target.key}.", rule=LATER_PLAY_USED_IT)
+    if play_only:
+        target, deps = play_of(t.app, target), [play_of(t.app, u) for u in deps]
     group = [*deps, target]
     if _interleaved(group):
         return _together(t, target, deps)
@@ -168,6 +182,23 @@ def reversals(t: Table, units: list[Unit], target: Unit, cascade: bool) -> list[
         apply(t, reversal)
         done.append(reversal)
     return done
+
+
+def play_of(app: Any, unit: Unit) -> Unit:
+    """The unit without the reversal a committed correction began with: its play alone."""
+    if not unit.restores:
+        return unit
+    from ledger.reversible import Reversible
+    kept = [n.id for first, last in unit.ranges
+            for n in app.recorder.select_notifications(first, last - first + 1, stop=last)
+            if not isinstance(app.mapper.to_domain_event(n), Reversible.Reversed)]
+    ranges: list[tuple[int, int]] = []
+    for entry in kept:
+        if ranges and ranges[-1][1] == entry - 1:
+            ranges[-1] = (ranges[-1][0], entry)
+        else:
+            ranges.append((entry, entry))
+    return dataclasses.replace(unit, ranges=tuple(ranges), restores=())
 
 
 def _interleaved(group: list[Unit]) -> bool:

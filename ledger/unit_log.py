@@ -58,8 +58,8 @@ def round_incarnations(recorder: Any, key: str) -> list[tuple[Unit, tuple[int, i
     if not ROUND.match(key) or not key.isascii():
         return None
     log = chained(recorder)
-    filed = log._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
-                        "WHERE unit = ? COLLATE NOCASE", (key,))
+    filed = log._select(f"SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                        f"WHERE {log.UNIT_NAMED}", (key,))
     rows = [r for r in filed if r[3].casefold() == key.casefold()]
     if not rows:
         return []

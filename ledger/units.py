@@ -36,6 +36,7 @@ class Unit:
     stored: str = ""  # the name the command log files it under
     touches: Touches | None = None  # None: logged before reads were recorded
     commands: tuple[str, ...] = ()
+    restores: tuple[str, ...] = ()  # a committed correction: the units it reversed, which its undo brings back
 
     @property
     def first(self) -> int:
@@ -90,20 +91,30 @@ def live_units(recorder: Any) -> list[Unit]:
 
 def every_unit(recorder: Any) -> list[tuple[Unit, tuple[int, int] | None]]:
     """Every unit the ledger ever played, in the order they began, with the entries of the
-    command that reversed it (None while it stands); replay reaches undone rounds this way."""
+    command that reversed it (None while it stands); replay reaches undone rounds this way.
+
+    A committed correction (`replay --commit`) reverses the round it corrects before playing it
+    again, so undoing the correction restores that round's state: the units it reversed stand
+    again (REOPENS). A later correction of the correction reverses its play only (ledger/replay.py),
+    so those stay reversed."""
     open_: dict[str, dict[str, Any]] = {}
     closed: list[tuple[str, dict[str, Any], tuple[int, int]]] = []
     seen: dict[str, int] = {}
     taken: set[str] = set()
     for first, last, command, stored, detail in chained(recorder).commands():
-        for key in detail.get("reverses", []):
-            closed += [(name, unit, (first, last)) for name, unit in _close(open_, key)]
+        now_closed = [(name, unit, (first, last)) for key in detail.get("reverses", [])
+                      for name, unit in _close(open_, key)]
+        closed += now_closed
+        if command in REOPENS:
+            for _, unit, _ in now_closed:
+                _reopen(open_, closed, unit)
         if not stored or command in NOT_UNITS:
             continue
         name = _name(stored, first, detail, seen, taken)
-        unit = open_.setdefault(name, {"ranges": [], "stored": stored, "touches": NONE, "commands": []})
+        unit = open_.setdefault(name, {"ranges": [], "stored": stored, "touches": NONE, "commands": [], "closed": []})
         unit["ranges"].append((first, last))
         unit["commands"].append(command)
+        unit["closed"] += [(n, u) for n, u, _ in now_closed]
         if unit["touches"] is not None and "touches" in detail:
             if detail["touches"]:  # (read without them, every unit shares one empty set)
                 unit["touches"] = unit["touches"] | {(a, n) for a, names in detail["touches"].items() for n in names}
@@ -113,9 +124,21 @@ def every_unit(recorder: Any) -> list[tuple[Unit, tuple[int, int] | None]]:
     return sorted(every, key=lambda pair: pair[0].first)
 
 
+REOPENS = ("undo",)  # reversing a unit whole: what a correction among those reversed stands again
+
+
+def _reopen(open_: dict[str, dict[str, Any]], closed: list[tuple[str, dict[str, Any], tuple[int, int]]],
+            unit: dict[str, Any]) -> None:
+    """The units a correction reversed stand again, as when it reversed them (its undo restored them)."""
+    back = {id(u) for _, u in unit["closed"]}
+    closed[:] = [c for c in closed if id(c[1]) not in back]
+    for name, u in unit["closed"]:
+        open_.setdefault(name, u)
+
+
 def _unit(key: str, u: dict[str, Any]) -> Unit:
     return Unit(key, tuple(u["ranges"]), u["stored"], None if u["touches"] is None else frozenset(u["touches"]),
-                tuple(u["commands"]))  # (frozenset of a frozenset is the same object: NONE stays shared)
+                tuple(u["commands"]), tuple(n for n, _ in u["closed"]))  # (a frozenset of NONE is NONE: shared)
 
 
 def _name(stored: str, first: int, detail: dict, seen: dict[str, int], taken: set[str]) -> str:

@@ -150,3 +150,19 @@ def m014_unit_namer(db: Database) -> None:
     db["unit_taken"].create({"name": str}, pk="name")
     db["unit_seen"].create({"stored": str, "times": int}, pk="stored")
     db["unit_namer"].create({"name": str, "at": int, "covered": int, "spans": str, "reversers": str}, pk="name")
+
+
+@migrations()
+def m015_corrections_undone(db: Database) -> None:
+    """An undone committed correction restores the round it corrected (ledger/units.py REOPENS): the
+    namer keeps which units each correction reversed (`unit_closed`, by the correction's first
+    entry), and the history finds the rows a reversal marked by an index over the marked rows. A
+    file whose ledger holds a committed correction that reversed something (or whose ledger lives
+    elsewhere, unseen) has its read model derived again, since its rows were marked the old way."""
+    db["unit_closed"].create({"closer": int, "name": str, "stored": str, "first": int})
+    db.execute("CREATE INDEX unit_closed_closer ON unit_closed (closer)")
+    db.execute("CREATE INDEX history_reversed_at ON history (reversed_at) WHERE reversed_at IS NOT NULL")
+    if "ledger_commands" not in db.table_names() or db.execute(
+            "SELECT 1 FROM ledger_commands WHERE command = 'replay' AND detail LIKE '%\"reverses\": [\"%' "
+            "LIMIT 1").fetchone():
+        rederive(db)

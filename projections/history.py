@@ -29,9 +29,19 @@ def apply(db: Database, entry: int, e: Any) -> None:
                         units.unit_at(db, entry) if units is not None else None))
     if isinstance(e, Reversible.Reversed) and e.entries:
         flush(db)
+        entries = json.dumps(list(e.entries))
+        _stand_again(db, entries)
         db.conn.execute("UPDATE history SET reversed_at = ? WHERE entry BETWEEN ? AND ? AND reversed_at IS NULL "
-                        "AND entry IN (SELECT value FROM json_each(?))",
-                        [entry, min(e.entries), max(e.entries), json.dumps(list(e.entries))])
+                        "AND entry IN (SELECT value FROM json_each(?))", [entry, min(e.entries), max(e.entries), entries])
+
+
+def _stand_again(db: Database, entries: str) -> None:
+    """Rows a reversal among the entries reversed now had marked stand again: an undone committed
+    correction restores the round it corrected (ledger/units.py REOPENS). Only an undo reverses a
+    correction's own reversal (a correction of it reverses its play alone). The partial index of
+    m015 over the marked rows keeps this a probe."""
+    db.conn.execute("UPDATE history SET reversed_at = NULL WHERE reversed_at IS NOT NULL "
+                    "AND reversed_at IN (SELECT value FROM json_each(?))", [entries])
 
 
 def _time(timestamp: Any) -> str:

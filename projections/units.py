@@ -28,7 +28,7 @@ from sqlite_utils import Database
 
 from ledger.chain import chained
 from ledger.unit_log import light
-from ledger.units import NOT_UNITS, OWN_COUNT, ROUND
+from ledger.units import NOT_UNITS, OWN_COUNT, REOPENS, ROUND
 from projections.current import NAME as POSITION
 from projections.schema_cache import flush  # the read tables' position (runner.NAME; runner imports this)
 
@@ -58,15 +58,16 @@ class UnitNames:
         self.named_to, self.covered = kept[0], kept[1]
         self.spans = [(first, last, name) for first, last, name in json.loads(kept[2])]
         self.starts = [first for first, _, _ in self.spans]
-        self.reversers = {int(first): (label, [(name, unit_first) for name, unit_first in units])
-                          for first, (label, units) in json.loads(kept[3]).items()}
+        self.reversers = {int(first): (label, [(name, unit_first) for name, unit_first in units],
+                                       [tuple(b) for b in back[0]] if back else [])  # (kept before m015: no back)
+                          for first, (label, units, *back) in json.loads(kept[3]).items()}
 
     def _restart(self) -> None:
         self.covered = 0  # commands starting at or before this entry have been read
         self.named_to = 0  # rows up to here are named: spans ending before it are let go
         self.starts: list[int] = []  # first entries of the spans read and not yet let go, in order
         self.spans: list[tuple[int, int, str]] = []  # (first, last, unit name), same order
-        self.reversers: dict[int, tuple[str, list[tuple[str, int]]]] = {}  # first entry -> (label, units)
+        self.reversers: dict[int, tuple[str, list[tuple[str, int]], list]] = {}  # first entry -> (label, units, back)
         # units not reversed (their rows are found by their name in the history when reversed, so
         # they hold no ranges), names given and counts of each command: in the read file, see Known
         assert self.known is not None
@@ -116,11 +117,15 @@ class UnitNames:
 
     def _mark(self, db: Database, entry: int) -> None:
         """The rows of the units the command at `entry` reversed: those named so from the unit's
-        first entry up to the reversal (an earlier unit of the same name was closed before it)."""
-        label, closed = self.reversers.pop(entry)
+        first entry up to the reversal and not marked yet (an earlier unit of the same name was
+        closed before it); and the rows of those an undone correction had reversed, which stand again."""
+        label, closed, *back = self.reversers.pop(entry)
         flush(db)  # the rows of the units it reversed, some perhaps still waiting
-        db.conn.executemany("UPDATE history SET reversed_by = ? WHERE entry >= ? AND entry < ? AND unit = ?",
-                            [(label, first, entry, name) for name, first in closed])
+        db.conn.executemany("UPDATE history SET reversed_by = NULL WHERE entry >= ? AND entry < ? AND unit = ? "
+                            "AND reversed_by = ?", [(first, closer, name, f"replay {by}")
+                                                    for name, first, closer, by in (back[0] if back else [])])
+        db.conn.executemany("UPDATE history SET reversed_by = ? WHERE entry >= ? AND entry < ? AND unit = ? "
+                            "AND reversed_by IS NULL", [(label, first, entry, name) for name, first in closed])
 
     def _let_go(self, before: int) -> None:
         """Forget the spans ending before `before` and the reversals starting before it: their rows are named."""
@@ -150,18 +155,22 @@ class UnitNames:
 
     def _command(self, first: int, last: int, command: str, stored: str | None, detail: dict) -> None:
         """One command of the log, as `ledger.units.every_unit` takes it: the units it reverses
-        are closed (their rows learn what reversed them), then it is a unit itself, or none."""
+        are closed (their rows learn what reversed them; an undone correction's own reversed units
+        stand again), then it is a unit itself, or none."""
         closed = [pair for key in detail.get("reverses", []) for pair in self.known.close(key)]
+        back = [(name, unit_first, by_first, by) for by, (_, by_first) in closed if command in REOPENS
+                for name, unit_first in self.known.reopen(by_first)]
         named = None
         if stored and command not in NOT_UNITS:
             named = _name(stored, first, detail, self.known)
-            self.known.opened(named, stored, first)
+            own_first = self.known.opened(named, stored, first)
+            self.known.closed_by(own_first, closed)
             self.starts.append(first)
             self.spans.append((first, last, named))
         if closed:
             label = f"replay {named}" if named is not None else "undo " + ", ".join(
                 key for key, _ in sorted(closed, key=lambda pair: pair[1][1], reverse=True))
-            self.reversers[first] = (label, [(key, unit_first) for key, (_, unit_first) in closed])
+            self.reversers[first] = (label, [(key, unit_first) for key, (_, unit_first) in closed], back)
 
 
 NAMER = "read-model"  # unit_namer's row (one namer a read file)
@@ -182,12 +191,26 @@ class Known:
         self.db = db
 
     def clear(self) -> None:
-        for table in ("unit_open", "unit_taken", "unit_seen"):
+        for table in ("unit_open", "unit_taken", "unit_seen", "unit_closed"):
             self.db.conn.execute(f"DELETE FROM {table}")
 
-    def opened(self, name: str, stored: str, first: int) -> None:
-        """A unit now open (a name already open keeps its first coming, as `ledger.units` does)."""
+    def opened(self, name: str, stored: str, first: int) -> int:
+        """A unit now open (a name already open keeps its first coming, as `ledger.units` does): its first entry."""
         self.db.conn.execute("INSERT OR IGNORE INTO unit_open (name, stored, first) VALUES (?, ?, ?)", [name, stored, first])
+        return self.db.conn.execute("SELECT first FROM unit_open WHERE name = ?", [name]).fetchone()[0]
+
+    def closed_by(self, by_first: int, closed: list[tuple[str, tuple[str, int]]]) -> None:
+        """The units a correction (the unit beginning at `by_first`) reversed, kept while it may be undone."""
+        self.db.conn.executemany("INSERT INTO unit_closed (closer, name, stored, first) VALUES (?, ?, ?, ?)",
+                                 [(by_first, name, stored, first) for name, (stored, first) in closed])
+
+    def reopen(self, by_first: int) -> list[tuple[str, int]]:
+        """The units the correction beginning at `by_first` reversed, open again (its undo restored them)."""
+        back = self.db.conn.execute("SELECT name, stored, first FROM unit_closed WHERE closer = ? ORDER BY rowid",
+                                    [by_first]).fetchall()
+        self.db.conn.execute("DELETE FROM unit_closed WHERE closer = ?", [by_first])
+        self.db.conn.executemany("INSERT OR IGNORE INTO unit_open (name, stored, first) VALUES (?, ?, ?)", back)
+        return [(name, first) for name, _, first in back]
 
     def close(self, key: str) -> list[tuple[str, tuple[str, int]]]:
         """`ledger.units._close` over the open units: a reversal names units as it saw them; older

@@ -114,6 +114,24 @@ def test_rebuild_audit_export_and_import_work_with_the_read_tables_on_postgresql
     assert _timeless(_tables(copy.path, postgres=True)) == _timeless(before)
 
 
+def test_an_undone_correction_reads_the_same_on_postgresql_as_in_sqlite(tmp_path, server, monkeypatch):
+    """The namer's record of what each correction reversed (m015's unit_closed) and the history's
+    marks work through the schema's translation as in a read file."""
+    hosted = Table(tmp_path / "hosted.db")
+    hosted("demo")
+    first, last = next(r["entries"] for r in hosted.json("undo", "--list") if r["unit"] == "Vault Guards:3")
+    hosted("replay", "Vault Guards:3", "--destiny", "1", "--faces", "1", "--commit")
+    hosted("undo", "--yes")  # the correction: the round it corrected stands again
+    marks = {r["entry"]: (r["reversed_at"], r["reversed_by"]) for r in hosted.json("history")}
+    assert {marks[e] for e in range(first, last + 1)} == {(None, None)}
+    assert hosted.json("audit")["read_tables_differ"] == []
+    on_server = _tables(hosted.path, postgres=True)
+    monkeypatch.delenv("CAMPAIGN_READ")
+    local = Table(tmp_path / "local.db")
+    local("history")
+    assert _tables(local.path, postgres=False) == on_server
+
+
 def test_the_live_view_reads_its_page_from_the_schema_as_from_a_read_file(tmp_path, server, monkeypatch):
     from commands.opening import connect_read
     from ledger.application import open_ledger

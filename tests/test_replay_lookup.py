@@ -19,7 +19,8 @@ def _same_as_the_whole_log(t) -> list[str]:
 def test_a_round_found_by_its_rows_is_the_round_the_whole_log_names(demo):  # noqa: F811
     assert _same_as_the_whole_log(demo) == ["Vault Guards:1", "Vault Guards:2", "Vault Guards:3"]
     demo("replay", "Vault Guards:3", "--drop-trait", "nothing", "--commit")  # a second Vault Guards:3
-    demo("undo", "--yes")  # the correction: both Vault Guards:3 now undone
+    demo("undo", "--yes")  # the correction: the round it corrected stands again
+    demo("undo", "--yes", "Vault Guards:3")  # both Vault Guards:3 now undone
     demo("undo", "--yes", "push Bo #1")
     assert _same_as_the_whole_log(demo) == ["Vault Guards:1", "Vault Guards:2", "Vault Guards:3"]
     app = open_ledger(demo.path)
