@@ -163,8 +163,9 @@ class UnitNames:
         named = None
         if stored and command not in NOT_UNITS:
             named = _name(stored, first, detail, self.known)
-            own_first = self.known.opened(named, stored, first)
-            self.known.closed_by(own_first, closed)
+            self.known.opened(named, stored, first)
+            if closed:  # a correction: what it reversed, kept by its first entry (it may continue a unit)
+                self.known.closed_by(self.known.first(named), closed)
             self.starts.append(first)
             self.spans.append((first, last, named))
         if closed:
@@ -194,9 +195,12 @@ class Known:
         for table in ("unit_open", "unit_taken", "unit_seen", "unit_closed"):
             self.db.conn.execute(f"DELETE FROM {table}")
 
-    def opened(self, name: str, stored: str, first: int) -> int:
-        """A unit now open (a name already open keeps its first coming, as `ledger.units` does): its first entry."""
+    def opened(self, name: str, stored: str, first: int) -> None:
+        """A unit now open (a name already open keeps its first coming, as `ledger.units` does)."""
         self.db.conn.execute("INSERT OR IGNORE INTO unit_open (name, stored, first) VALUES (?, ?, ?)", [name, stored, first])
+
+    def first(self, name: str) -> int:
+        """The first entry of the open unit `name`."""
         return self.db.conn.execute("SELECT first FROM unit_open WHERE name = ?", [name]).fetchone()[0]
 
     def closed_by(self, by_first: int, closed: list[tuple[str, tuple[str, int]]]) -> None:
