@@ -237,7 +237,8 @@ class CampaignLedger(Application):
 
     def undo_list(self, limit: int | None = None) -> list[Report]:
         """The units that can be undone now, newest first, each with the dependents a cascade takes."""
-        return undoing.listing(self, limit)
+        from ledger.undo_listing import listing
+        return listing(self, limit)
 
 
     # --- replay --------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from ledger.chain import chained
 from ledger.errors import RuleViolation
 from ledger.reversible import recording
 from ledger.table import Table
-from ledger.units import Touches, Unit, live_units
+from ledger.units import Touches, Unit
 
 LATER_PLAY_USED_IT = "later-play-used-it"  # the refusal's rule: `undo --dry-run` shows the cascade instead
 ANY = "*"  # every attribute of an aggregate (units logged before reads were recorded)
@@ -98,7 +98,7 @@ def _logged_touches(app: Any, units: list[Unit]) -> dict[int, Touches]:
 def writes(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> set[tuple[str, str]]:
     """The attributes the unit's own events changed (a list of members counts by its members'
     own aggregates, which the unit made or changed: adding Bo does not use Kira's joining)."""
-    effects = _effects(app, unit, known)
+    effects = unit_effects(app, unit, known)
     members = {a: _members(app, a, known) for a in effects}
     return {(str(a), k) for a, (before, after) in effects.items()
             for k in set(before) | set(after) if before.get(k) != after.get(k) and k not in members[a]}
@@ -128,7 +128,7 @@ def _events(app: Any, unit: Unit) -> dict[UUID, list[Any]]:
     return events
 
 
-def _effects(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> dict[UUID, tuple[dict, dict]]:
+def unit_effects(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> dict[UUID, tuple[dict, dict]]:
     """Each aggregate's state before the unit, and after the unit's own events only (`known`: those
     already worked out by this listing, by unit, and kept there)."""
     if known is not None and unit.key in known:
@@ -219,37 +219,10 @@ def _together(t: Table, target: Unit, deps: list[Unit]) -> list[Reversal]:
                        for u in sorted(deps, key=lambda u: u.last, reverse=True)]
 
 
-def listing(app: Any, limit: int | None = None) -> list[dict[str, Any]]:
-    """The units that can be undone now, newest first, with what a cascade would take along."""
-    units = live_units(app.recorder)
-    newest = sorted(units, key=lambda u: u.last, reverse=True)[:limit]
-    rows: list[dict[str, Any]] = []
-    known: dict[Any, Any] = {}  # each unit's effects and each aggregate's members, once for the whole listing
-    for unit in newest:
-        deps = [u.key for u in dependents(app, units, unit, known)]
-        did = _did(app, unit, known)
-        rows.append({"unit": unit.key, "first_entry": unit.first, "entries": [unit.first, unit.last],
-                     "entry_range": [unit.first, unit.last],  # `entries` (the same pair) is kept for old scripts
-                     "commands": list(unit.commands), "did": did, "dependents": deps})
-    return rows
-
-
-def _did(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> str:
-    """One line: the commands, and what they changed on whom."""
-    changed = []
-    for aggregate_id, (before, after) in _effects(app, unit, known).items():
-        keys = ["made"] if not before else ["made again"] if before.get("unmade") else [LABELS.get(k, k) for k in after if before.get(k) != after.get(k)]
-        if keys:
-            who = after.get("name") or "the campaign"
-            changed.append(f"{who}: {', '.join(keys)}")
-    commands = ", ".join(dict.fromkeys(c.replace("_", " ") for c in unit.commands))
-    return f"{commands}; " + ("; ".join(changed) if changed else "changed nothing")
-
-
 def plan(t: Table, unit: Unit) -> Reversal:
     """What reversing `unit` restores, checked against the state the Table holds now."""
     reversal = Reversal(unit)
-    effects = _effects(t.app, unit)
+    effects = unit_effects(t.app, unit)
     for aggregate_id, (before, after) in effects.items():
         now = t.load(aggregate_id, "An aggregate of this unit is missing.")
         changes = _changes(unit, now, before, after, now.state()) if before else _unmake(unit, now, after)

@@ -1,0 +1,37 @@
+"""What can be undone now: `undo --list`, newest first, each unit with what a cascade would take along.
+
+A listing asks the same questions of unit after unit (each listed unit's dependents weigh the same
+later units), so each unit's effects and each aggregate's class are worked out once (`known`)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.undo import LABELS, dependents, unit_effects
+from ledger.units import Unit, live_units
+
+
+def listing(app: Any, limit: int | None = None) -> list[dict[str, Any]]:
+    """The units that can be undone now, newest first, with what a cascade would take along."""
+    units = live_units(app.recorder)
+    newest = sorted(units, key=lambda u: u.last, reverse=True)[:limit]
+    rows: list[dict[str, Any]] = []
+    known: dict[Any, Any] = {}  # each unit's effects and each aggregate's members, once for the whole listing
+    for unit in newest:
+        deps = [u.key for u in dependents(app, units, unit, known)]
+        did = _did(app, unit, known)
+        rows.append({"unit": unit.key, "first_entry": unit.first, "entries": [unit.first, unit.last],
+                     "entry_range": [unit.first, unit.last],  # `entries` (the same pair) is kept for old scripts
+                     "commands": list(unit.commands), "did": did, "dependents": deps})
+    return rows
+
+
+def _did(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> str:
+    """One line: the commands, and what they changed on whom."""
+    changed = []
+    for aggregate_id, (before, after) in unit_effects(app, unit, known).items():
+        keys = ["made"] if not before else ["made again"] if before.get("unmade") else [LABELS.get(k, k) for k in after if before.get(k) != after.get(k)]
+        if keys:
+            who = after.get("name") or "the campaign"
+            changed.append(f"{who}: {', '.join(keys)}")
+    commands = ", ".join(dict.fromkeys(c.replace("_", " ") for c in unit.commands))
+    return f"{commands}; " + ("; ".join(changed) if changed else "changed nothing")
