@@ -119,11 +119,11 @@ class UnitNames:
         """The rows of the units the command at `entry` reversed: those named so from the unit's
         first entry up to the reversal and not marked yet (an earlier unit of the same name was
         closed before it); and the rows of those an undone correction had reversed, which stand again."""
-        label, closed, *back = self.reversers.pop(entry)
+        label, closed, back = self.reversers.pop(entry)
         flush(db)  # the rows of the units it reversed, some perhaps still waiting
         db.conn.executemany("UPDATE history SET reversed_by = NULL WHERE entry >= ? AND entry < ? AND unit = ? "
-                            "AND reversed_by = ?", [(first, closer, name, f"replay {by}")
-                                                    for name, first, closer, by in (back[0] if back else [])])
+                            "AND reversed_by = ?", [(first, closer, name, _by_replay(by))
+                                                    for name, first, closer, by in back])
         db.conn.executemany("UPDATE history SET reversed_by = ? WHERE entry >= ? AND entry < ? AND unit = ? "
                             "AND reversed_by IS NULL", [(label, first, entry, name) for name, first in closed])
 
@@ -169,9 +169,14 @@ class UnitNames:
             self.starts.append(first)
             self.spans.append((first, last, named))
         if closed:
-            label = f"replay {named}" if named is not None else "undo " + ", ".join(
+            label = _by_replay(named) if named is not None else "undo " + ", ".join(
                 key for key, _ in sorted(closed, key=lambda pair: pair[1][1], reverse=True))
             self.reversers[first] = (label, [(key, unit_first) for key, (_, unit_first) in closed], back)
+
+
+def _by_replay(correction: str) -> str:
+    """What a committed correction's reversed rows say reversed them (history `reversed_by`)."""
+    return f"replay {correction}"
 
 
 NAMER = "read-model"  # unit_namer's row (one namer a read file)

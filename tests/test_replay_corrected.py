@@ -45,7 +45,8 @@ def _same_after_rebuild(t):
 def test_undoing_a_correction_brings_back_the_round_it_corrected_in_state_and_record(demo):
     before, original = _pools(demo), _live(demo)["Vault Guards:3"]
     demo(*CORRECTED, "--commit")
-    assert _marks(demo, *original) == {e: (original[1] + 2, "replay Vault Guards:3") for e in range(original[0], original[1] + 1)}
+    correction = _live(demo)["Vault Guards:3"][0]  # its first entry: the reversal of the round it corrects
+    assert _marks(demo, *original) == {e: (correction, "replay Vault Guards:3") for e in range(original[0], original[1] + 1)}
     assert "Vault Guards:3" in _live(demo) and _live(demo)["Vault Guards:3"] != original
     demo("undo", "--yes")
     assert _pools(demo) == before
@@ -98,7 +99,7 @@ def test_a_file_marked_before_corrections_could_be_undone_is_derived_again(demo)
     demo("undo", "--yes")
     with sqlite3.connect(demo.path) as db:  # as the read tables were kept before m015
         db.execute("UPDATE history SET reversed_at = ?, reversed_by = 'replay Vault Guards:3' WHERE entry BETWEEN ? AND ?",
-                   (original[1] + 2, *original))
+                   (original[1] + 1, *original))  # any entry after the round: marks the old way
         db.execute("DROP TABLE unit_closed")
         db.execute("DROP INDEX history_reversed_at")
         db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm015_corrections_undone'")
