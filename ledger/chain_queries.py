@@ -120,19 +120,20 @@ class ChainQueries:
     def verify_all(self) -> "Break | None":
         """Recompute the whole chain, command log included (audit, rebuild), streamed: entries,
         hashes and command rows read together in batches, never held whole."""
-        return verify_stored(self.stored_entries_with_hashes(1, 2**62), self._listed(), self.v2_from(),
+        return verify_stored(self.stored_entries_with_hashes(1, 2**62), self._chained_between, self.v2_from(),
                              self._stray_command)
 
     def verified_entries(self, verdict: list) -> Iterator[tuple[int, Any, int, str, bytes]]:
         """`verify_all` as a stream of the entries it verified, in order (see chain_verify.verified_rows):
         the first break, if any, lands in `verdict` and ends the stream."""
-        return verified_rows(self.stored_entries_with_hashes(1, 2**62), self._listed(), self.v2_from(),
+        return verified_rows(self.stored_entries_with_hashes(1, 2**62), self._chained_between, self.v2_from(),
                              self._stray_command, verdict)
 
-    def _listed(self) -> Iterator[int]:
-        rows = self._batches("SELECT entry FROM ledger_chain WHERE entry > ? AND entry <= ? ORDER BY entry LIMIT ?",
-                             0, 2**62, 1000)
-        return (r[0] for r in rows)
+    def _chained_between(self, after: int, before: int | None) -> int | None:
+        """The first entry the chain lists after `after` and before `before` (None: at all)."""
+        rows = self._select("SELECT min(entry) FROM ledger_chain WHERE entry > ? AND entry < ?",
+                            (after, 2**62 if before is None else before))
+        return rows[0][0] if rows and rows[0][0] is not None else None
 
     def _stray_command(self, last: int) -> int | None:
         """The first command-log row past the last entry, or at an entry the chain lacks."""

@@ -107,32 +107,34 @@ def verify(rows: Iterable[tuple[int, Any, int, str, bytes]], chain: dict[int, st
     return None
 
 
-def verify_stored(rows: Iterable[tuple], listed: Iterator[int], v2_from: int | None,
+def verify_stored(rows: Iterable[tuple], chained_between: "Any", v2_from: int | None,
                   stray_after: "Any") -> Break | None:
     """`verify` over the store as it streams: rows are (entry, originator, version, topic, state,
     hash or None, and the command-log row starting there: last entry, command, unit, detail, or
-    four None), `listed` the chain's entries in order, `stray_after(last)` the first command-log
-    row past the last entry or off the chain. The same verdicts as `verify`, in flat memory."""
+    four None), `chained_between(after, before)` the first entry the chain lists strictly between
+    the two (`before` None: after `after` at all), `stray_after(last)` the first command-log row
+    past the last entry or off the chain. The same verdicts as `verify`, in flat memory."""
     verdict: list[Break] = []
-    for _ in verified_rows(rows, listed, v2_from, stray_after, verdict):
+    for _ in verified_rows(rows, chained_between, v2_from, stray_after, verdict):
         pass
     return verdict[0] if verdict else None
 
 
-def verified_rows(rows: Iterable[tuple], listed: Iterator[int], v2_from: int | None, stray_after: "Any",
+def verified_rows(rows: Iterable[tuple], chained_between: "Any", v2_from: int | None, stray_after: "Any",
                   verdict: list[Break]) -> Iterator[tuple[int, Any, int, str, bytes]]:
     """`verify_stored` as a stream: each entry (entry, originator, version, topic, state) once it
     verified, so a rebuild applies the rows the check reads instead of reading them twice; the
-    first break, if any, is put in `verdict` and nothing after it is given."""
+    first break, if any, is put in `verdict` and nothing after it is given. The chain's own list
+    is asked only where the entries skip a number (a stored entry missing shows there: its hash
+    stays in the chain), not read beside every row."""
     walk = Walk({}, {}, v2_from)
     last = 0
     for entry, oid, version, topic, state, hash_, c_last, c_name, c_unit, c_detail in rows:
-        found = next(listed, None)
-        if found is None or found > entry:
-            verdict.append(Break(entry, f"entry #{entry} has no hash in the chain"))
+        if entry != last + 1 and (missing := chained_between(last, entry)) is not None:
+            verdict.append(Break(missing, f"entry #{missing} is missing"))
             return
-        if found < entry:
-            verdict.append(Break(found, f"entry #{found} is missing"))
+        if hash_ is None:
+            verdict.append(Break(entry, f"entry #{entry} has no hash in the chain"))
             return
         broken = walk.check(entry, oid, version, topic, state, hash_,
                             None if c_last is None else (c_last, c_name, c_unit, c_detail))
@@ -141,7 +143,7 @@ def verified_rows(rows: Iterable[tuple], listed: Iterator[int], v2_from: int | N
             return
         last = entry
         yield entry, oid, version, topic, state
-    missing = next(listed, None)
+    missing = chained_between(last, None)
     if missing is not None:
         verdict.append(Break(missing, f"entry #{missing} is missing"))
         return
