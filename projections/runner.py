@@ -46,7 +46,7 @@ def refresh() -> None:
 
 
 refresh()
-BATCH = 500
+BATCH = 2000  # entries a transaction step: each batch re-reads position, verdict and namer state (500: 5% more CPU)
 NAME = "read-model"
 
 
