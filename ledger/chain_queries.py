@@ -82,6 +82,11 @@ class ChainQueries:
                             "WHERE first_entry >= ? AND first_entry <= ?", (first, last))
         return {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
 
+    def command_rows_in_order(self, first: int, last: int) -> list[tuple[int, int, str, str | None, str | None]]:
+        """Command-log rows starting in first..last, in log order: (first, last, command, unit, detail as stored)."""
+        return self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                            "WHERE first_entry >= ? AND first_entry <= ? ORDER BY first_entry", (first, last))
+
     def hashes(self, first: int, last: int) -> dict[int, str]:
         rows = self._select("SELECT entry, hash FROM ledger_chain WHERE entry >= ? AND entry <= ?", (first, last))
         return dict(rows)

@@ -75,6 +75,8 @@ class UnitNames:
 
     def _save(self, db: Database) -> None:
         """Where the namer stopped, beside the rows it named (see _attach)."""
+        assert self.known is not None
+        self.known.write()
         db.execute("INSERT INTO unit_namer (name, at, covered, spans, reversers) VALUES (?, ?, ?, ?, ?) "
                    "ON CONFLICT(name) DO UPDATE SET at = excluded.at, covered = excluded.covered, "
                    "spans = excluded.spans, reversers = excluded.reversers",
@@ -148,7 +150,7 @@ class UnitNames:
         log = chained(self.recorder)
         while self.covered < entry:
             last = min(entry, self.covered + PAGE)  # no further: a command not yet written may start there
-            for first, (end, command, stored, detail) in sorted(log.command_rows(self.covered + 1, last).items()):
+            for first, end, command, stored, detail in log.command_rows_in_order(self.covered + 1, last):
                 self._command(first, end, command, stored, _parsed(detail or "{}"))
             self.covered = last
             self._let_go(keep_from)
@@ -195,17 +197,28 @@ class Known:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.waiting: list[tuple[str, str, int]] = []  # units opened, not yet in unit_open (see `write`)
 
     def clear(self) -> None:
+        self.waiting.clear()
         for table in ("unit_open", "unit_taken", "unit_seen", "unit_closed"):
             self.db.conn.execute(f"DELETE FROM {table}")
 
     def opened(self, name: str, stored: str, first: int) -> None:
         """A unit now open (a name already open keeps its first coming, as `ledger.units` does)."""
-        self.db.conn.execute("INSERT OR IGNORE INTO unit_open (name, stored, first) VALUES (?, ?, ?)", [name, stored, first])
+        self.waiting.append((name, stored, first))
+
+    def write(self) -> None:
+        """The units opened since the last write, in one statement (a rebuild opens one a round:
+        a statement each was 2% of it), before unit_open is read and before the batch is kept."""
+        if self.waiting:
+            self.db.conn.executemany("INSERT OR IGNORE INTO unit_open (name, stored, first) VALUES (?, ?, ?)",
+                                     self.waiting)
+            self.waiting.clear()
 
     def first(self, name: str) -> int:
         """The first entry of the open unit `name`."""
+        self.write()
         return self.db.conn.execute("SELECT first FROM unit_open WHERE name = ?", [name]).fetchone()[0]
 
     def closed_by(self, by_first: int, closed: list[tuple[str, tuple[str, int]]]) -> None:
@@ -215,6 +228,7 @@ class Known:
 
     def reopen(self, by_first: int) -> list[tuple[str, int]]:
         """The units the correction beginning at `by_first` reversed, open again (its undo restored them)."""
+        self.write()
         back = self.db.conn.execute("SELECT name, stored, first FROM unit_closed WHERE closer = ? ORDER BY rowid",
                                     [by_first]).fetchall()
         self.db.conn.execute("DELETE FROM unit_closed WHERE closer = ?", [by_first])
@@ -224,6 +238,7 @@ class Known:
     def close(self, key: str) -> list[tuple[str, tuple[str, int]]]:
         """`ledger.units._close` over the open units: a reversal names units as it saw them; older
         ledgers named every unit of a shared name at once (in the order they opened)."""
+        self.write()
         found = self.db.conn.execute("SELECT name, stored, first FROM unit_open WHERE name = ?", [key]).fetchall() or \
             self.db.conn.execute("SELECT name, stored, first FROM unit_open WHERE stored = ? ORDER BY rowid", [key]).fetchall()
         for name, _, _ in found:

@@ -57,7 +57,7 @@ def _kind(kind: type) -> tuple[bool, bool]:
 
 
 def _dice(values: list[int]) -> str:
-    return "[" + ", ".join(str(v) for v in values) + "]"
+    return "[" + ", ".join(map(str, values)) + "]"
 
 
 def _plural(n: int, word: str) -> str:
