@@ -19,14 +19,15 @@ TABLES = ("history",)
 
 def apply(db: Database, entry: int, e: Any) -> None:
     modules = _MODULES[0] or _modules()
-    describe = _lines(modules).get(type(e))
+    kind = type(e)
+    describe = _lines(modules).get(kind)
     kept = memo(db)
     about = e.originator_id.hex
     names = _Names(db, e, modules, kept, about)
-    line = describe(names, e) if describe else type(e).__qualname__
+    line = describe(names, e) if describe else kind.__qualname__
     units = kept.get(UNITS) if kept is not None else None  # the catch-up's namer: the unit with the row
-    append(db, INSERT, (entry, _time(e.timestamp), type(e).__qualname__, line, _round_of(db, entry, e, names), about,
-                        units.unit_at(db, entry) if units is not None else None))
+    append(db, INSERT, (entry, _time(e.timestamp), kind.__qualname__, line, _round_of(db, entry, e, names), about,
+                        units.unit_at(db, entry) if units is not None else None), kept)
     if isinstance(e, Reversible.Reversed) and e.entries:
         flush(db)
         entries = json.dumps(list(e.entries))

@@ -103,9 +103,11 @@ class _KeptTable(Table):
 PENDING = "pending rows"  # in the memo: insert statement -> rows waiting for it (see `append`)
 
 
-def append(db: Any, sql: str, row: Any) -> None:
-    """Insert `row` with `sql` now, or with the rest of the batch's rows (see the module's doc)."""
-    kept = memo(db)
+def append(db: Any, sql: str, row: Any, kept: Any = False) -> None:
+    """Insert `row` with `sql` now, or with the rest of the batch's rows (see the module's doc);
+    `kept`: the memo, when the caller has just asked for it (a row an entry: the second ask costs)."""
+    if kept is False:
+        kept = memo(db)
     if kept is None:
         db.conn.execute(sql, row)
         return

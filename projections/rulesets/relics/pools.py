@@ -27,7 +27,7 @@ def apply(db: Database, entry: int, e: Any) -> None:
     if moves is None:
         moves = _MOVES[type(e)] = issubclass(type(e), MOVES)
     if found is not None and not moves:  # most entries: the balances row only
-        append(db, BALANCE, (entry, found[1], found[2]))
+        append(db, BALANCE, (entry, found[1], found[2]), kept)
         return
     if found is None:
         found = db.conn.execute("SELECT scenario, destiny, doom FROM pools WHERE id = 1").fetchone()
@@ -53,4 +53,4 @@ def apply(db: Database, entry: int, e: Any) -> None:
         balances.record(db, entry, "doom", row["doom"])
     if kept is not None:  # only this module writes the row: the next entry of the batch starts from it
         kept[KEPT] = (row["scenario"], row["destiny"], row["doom"])
-    append(db, BALANCE, (entry, row["destiny"], row["doom"]))
+    append(db, BALANCE, (entry, row["destiny"], row["doom"]), kept)
