@@ -225,6 +225,7 @@ def _plan(kind: type) -> tuple:
 def unmake(db: Database, aggregate_id: UUID) -> None:
     """Undo unmade a PC, Challenge, item...: its current rows go, as if never made (the logs keep
     their rows: the history shows it made, then undone)."""
+    flush(db)  # changes waiting for those rows go in first (nothing may wait for a row that is gone)
     for table, column in OWNED:
         db.execute(f"DELETE FROM [{table}] WHERE [{column}] = ?", [aggregate_id.hex])
 

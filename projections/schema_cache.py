@@ -19,7 +19,7 @@ import contextlib
 from typing import Any, Iterator
 
 from sqlite_utils import Database
-from sqlite_utils.db import Table
+from sqlite_utils.db import NotFoundError, Table
 
 _DDL = ("CREATE", "ALTER ", "DROP T", "DROP V", "DROP I")
 
@@ -121,11 +121,51 @@ def append(db: Any, sql: str, row: Any, kept: Any = False) -> None:
         rows.append(row)
 
 
+UPDATES = "pending updates"  # in the memo: (table, key column) -> key -> the row's changes (see `update_later`)
+
+
+def update_later(db: Any, table: str, column: str, key: Any, changes: dict[str, Any]) -> bool:
+    """Keep a row's changes to write with the batch's others, the last value of each column
+    winning (a Challenge's row changed at each of its rounds: one UPDATE a row a batch, not one a
+    round); False outside a batch, where the caller writes at once. A row not there is an error
+    when they are written (the runner then applies the batch entry by entry to name the entry)."""
+    kept = memo(db)
+    if kept is None:
+        return False
+    tables = kept.get(UPDATES)
+    if tables is None:
+        tables = kept[UPDATES] = {}
+    rows = tables.get((table, column))
+    if rows is None:
+        rows = tables[(table, column)] = {}
+    row = rows.get(key)
+    if row is None:
+        rows[key] = dict(changes)
+    else:
+        row.update(changes)
+    return True
+
+
 def flush(db: Any) -> None:
-    """Every waiting row in its table, in the order appended (before a statement reads or updates
-    those tables, and when a batch ends)."""
+    """Every waiting row in its table, in the order appended, then every waiting change (before a
+    statement reads or updates those tables, and when a batch ends)."""
     kept = memo(db)
     pending = kept.pop(PENDING, None) if kept else None
     if pending:
         for sql, rows in pending.items():
             db.conn.executemany(sql, rows)
+    updates = kept.pop(UPDATES, None) if kept else None
+    if updates:
+        _write_updates(db, updates)
+
+
+def _write_updates(db: Any, updates: dict[tuple[str, str], dict[Any, dict[str, Any]]]) -> None:
+    """One executemany per table and set of columns changed."""
+    for (table, column), rows in updates.items():
+        shaped: dict[tuple[str, ...], list[list[Any]]] = {}
+        for key, changes in rows.items():
+            shaped.setdefault(tuple(changes), []).append([*changes.values(), key])
+        for columns, params in shaped.items():
+            sets = ", ".join(f"[{c}] = ?" for c in columns)
+            if db.conn.executemany(f"UPDATE [{table}] SET {sets} WHERE [{column}] = ?", params).rowcount != len(params):
+                raise NotFoundError(f"no {table} row for one of {', '.join(str(p[-1]) for p in params)}")

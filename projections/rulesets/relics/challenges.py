@@ -8,6 +8,7 @@ from sqlite_utils.db import NotFoundError
 
 from ledger.rulesets.relics.challenge import Challenge
 from ledger.reversible import Reversible
+from projections.schema_cache import flush, update_later
 
 
 TABLES = ("challenges",)
@@ -21,6 +22,8 @@ def apply(db: Database, entry: int, e: Any) -> None:
                         "VALUES (?, ?, ?, ?, ?, 0, NULL, 1, 'open', ?)",
                         [e.originator_id.hex, e.name, e.threat, e.type, e.rating, entry])
         return
+    if isinstance(e, Reversible.Reversed):
+        flush(db)  # the batch's waiting changes first: the undo's are written at once, over them
     if isinstance(e, Reversible.Reversed) and db.table("challenges").count_where("id = ?", [e.originator_id.hex]):
         _reversed(db, e)
         return
@@ -29,7 +32,7 @@ def apply(db: Database, entry: int, e: Any) -> None:
     changes: dict[str, Any] = {}
     for change in _changes_of(type(e)):
         changes.update(change(e))
-    if changes:
+    if changes and not update_later(db, "challenges", "id", e.originator_id.hex, changes):
         _update(db, e.originator_id.hex, changes)
 
 

@@ -40,6 +40,7 @@ def round_of(db: Database, entry: int, e: Any, names: Any) -> str | None:
         return None
     number = getattr(e, "round", None)
     if number is None:
+        flush(db)  # the Challenge's row may have changes waiting
         row = db.execute("SELECT round FROM challenges WHERE name = ?", [challenge]).fetchone()
         number = row[0] if row else None
     return f"{challenge}:{number}" if number is not None else None
