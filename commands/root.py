@@ -52,6 +52,9 @@ class LedgerGroup(LazyGroup):
 
     def main(self, args: list[str] | None = None, *rest: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         argv = global_options_first(list(sys.argv[1:] if args is None else args))
+        if any("\x00" in arg for arg in argv):  # only a line typed in the shell can hold one (exec cannot)
+            _refuse("an argument holds a NUL character (\\x00), which no name, path or value may hold.", 2, argv,
+                    None)
         try:
             rv = super().main(argv, *rest, standalone_mode=False, **kwargs)
         except click.ClickException as e:  # click's own usage errors are malformed commands: no rule

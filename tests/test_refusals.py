@@ -206,3 +206,11 @@ def test_a_new_campaign_refuses_a_setting_it_cannot_read_and_leaves_no_file(empt
     result = empty("new", "X", *args, ok=False)
     assert result.exit_code == 2 and message in result.stderr  # a setting that does not parse is malformed
     assert not os.path.exists(empty.path)
+
+
+@pytest.mark.parametrize("args", [["roster", "load", "\x00"], ["pc", "add", "Ze\x00d", "--expertise", "Scav=1",
+                                                                 "--primary", "Scav"]])
+def test_an_argument_holding_a_nul_character_is_refused_in_one_line(table, args):
+    """Only a line typed in the shell can carry one (a process's arguments cannot): it reached the
+    file system as 'the command failed unexpectedly (ValueError: embedded null byte)' (tests/test_fuzz.py)."""
+    assert "NUL character" in table.refused(*args)
