@@ -24,9 +24,9 @@ def apply(db: Database, entry: int, e: Any) -> None:
         return
     if isinstance(e, Reversible.Reversed):
         flush(db)  # the batch's waiting changes first: the undo's are written at once, over them
-    if isinstance(e, Reversible.Reversed) and db.table("challenges").count_where("id = ?", [e.originator_id.hex]):
-        _reversed(db, e)
-        return
+        if db.table("challenges").count_where("id = ?", [e.originator_id.hex]):
+            _reversed(db, e)
+            return
     if not isinstance(e, Challenge.Event):
         return
     changes: dict[str, Any] = {}
