@@ -139,3 +139,14 @@ def test_an_entry_rewritten_as_text_is_named_by_its_entry_not_a_crash(tmp_path):
     before, after, (code, refusal) = _tampered_rebuild(tmp_path, rewrite_entry_20)
     assert code == 1 and refusal.startswith("Error: The ledger's hash chain is broken at entry #20"), refusal
     assert after == before
+
+
+@pytest.mark.parametrize("setting", [1, 0])
+def test_a_rebuild_leaves_the_files_secure_delete_as_it_found_it(tmp_path, setting):
+    """The rebuild deletes without zeroing (its rows are written again from the ledger); every other
+    delete on the connection (an undo's, a note's) keeps the setting the file was opened with."""
+    app = _played(tmp_path, "relics")
+    db = runner.connect(str(tmp_path / "read.db"))
+    db.conn.execute(f"PRAGMA secure_delete = {setting}")
+    runner.rebuild(app, db, whole=True)
+    assert db.conn.execute("PRAGMA secure_delete").fetchone()[0] == setting
