@@ -6,11 +6,13 @@ row is indexed as it is inserted, again each time a later entry updates any of i
 the rebuild's one transaction, `indexes_built_after(db)` drops those triggers, and at the end
 rebuilds each external-content FTS index from its table in one pass and puts the triggers back:
 the same index, built once. A failure rolls the whole transaction back, triggers included.
+`rows_rewritten(db)` deletes the old rows without zeroing their pages (see there).
 """
 from __future__ import annotations
 
 import contextlib
 import re
+import sqlite3
 from typing import Any, Iterator
 
 HASH_SIZE = 8 * 1024 * 1024  # bytes: a fixed cap, so memory stays flat however long the campaign
@@ -49,3 +51,21 @@ def indexes_built_after(db: Any, tables: tuple[str, ...]) -> Iterator[None]:
         db.conn.execute(f"INSERT INTO [{index}] ([{index}]) VALUES ('rebuild')")
     for _, sql in triggers:
         db.conn.execute(sql)
+
+
+@contextlib.contextmanager
+def rows_rewritten(db: Any) -> Iterator[None]:
+    """The read tables' rows deleted without zeroing their pages first (SQLite builds such as
+    Debian's set `secure_delete` by default): they are written again in the same transaction from
+    the ledger, which holds every word of them, so zeroing only cost (a million entries: 0.46 s
+    of deletes against 0.08 s, and the zeroed pages written to the log)."""
+    conn = getattr(db, "conn", None)
+    if not isinstance(conn, sqlite3.Connection):  # read tables on PostgreSQL
+        yield
+        return
+    was = conn.execute("PRAGMA secure_delete").fetchone()[0]
+    conn.execute("PRAGMA secure_delete = 0")
+    try:
+        yield
+    finally:
+        conn.execute(f"PRAGMA secure_delete = {int(was)}")

@@ -22,7 +22,7 @@ from ledger.errors import BadInput, ReadModelStuck
 from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
 from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
-from projections.bulk import indexes_built_after
+from projections.bulk import indexes_built_after, rows_rewritten
 from projections.schema_cache import ReadDatabase, flush, memo
 from projections.verifying import Verifying, verified
 
@@ -102,24 +102,6 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
         if feed is not None:
             feed.finish()  # a break after the stuck entry is the graver news: nothing is kept
     raise stuck
-
-
-@contextlib.contextmanager
-def rows_rewritten(db: Database) -> Iterator[None]:
-    """The read tables' rows deleted without zeroing their pages first (SQLite builds such as
-    Debian's set `secure_delete` by default): they are written again in the same transaction from
-    the ledger, which holds every word of them, so zeroing only cost (a million entries: 0.46 s
-    of deletes against 0.08 s, and the zeroed pages written to the log)."""
-    conn = getattr(db, "conn", None)
-    if not isinstance(conn, sqlite3.Connection):  # read tables on PostgreSQL
-        yield
-        return
-    was = conn.execute("PRAGMA secure_delete").fetchone()[0]
-    conn.execute("PRAGMA secure_delete = 0")
-    try:
-        yield
-    finally:
-        conn.execute(f"PRAGMA secure_delete = {int(was)}")
 
 
 def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
