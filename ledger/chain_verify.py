@@ -3,7 +3,7 @@ to exactly one command), over entries streamed from the store (memory stays flat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ledger.chain_hash import GENESIS, Command, entry_hash, link_hash
 from ledger.errors import RuleViolation
@@ -107,8 +107,8 @@ def verify(rows: Iterable[tuple[int, Any, int, str, bytes]], chain: dict[int, st
     return None
 
 
-def verify_stored(rows: Iterable[tuple], chained_between: "Any", v2_from: int | None,
-                  stray_after: "Any") -> Break | None:
+def verify_stored(rows: Iterable[tuple], chained_between: Callable[[int, int | None], int | None],
+                  v2_from: int | None, stray_after: "Any") -> Break | None:
     """`verify` over the store as it streams: rows are (entry, originator, version, topic, state,
     hash or None, and the command-log row starting there: last entry, command, unit, detail, or
     four None), `chained_between(after, before)` the first entry the chain lists strictly between
@@ -120,7 +120,8 @@ def verify_stored(rows: Iterable[tuple], chained_between: "Any", v2_from: int | 
     return verdict[0] if verdict else None
 
 
-def verified_rows(rows: Iterable[tuple], chained_between: "Any", v2_from: int | None, stray_after: "Any",
+def verified_rows(rows: Iterable[tuple], chained_between: Callable[[int, int | None], int | None],
+                  v2_from: int | None, stray_after: "Any",
                   verdict: list[Break]) -> Iterator[tuple[int, Any, int, str, bytes]]:
     """`verify_stored` as a stream: each entry (entry, originator, version, topic, state) once it
     verified, so a rebuild applies the rows the check reads instead of reading them twice; the
