@@ -85,7 +85,9 @@ def _units_text(units: list[dict[str, Any]]) -> str:
     lines = []
     for u in units:
         lines.append(f"#{u['entries'][0]}-#{u['entries'][1]}  {u['unit']}: {u['did']}")
-        if u["dependents"]:
+        if u.get("cascade_refused"):
+            lines.append(f"    --cascade refused: {u['cascade_refused']}")
+        elif u["dependents"]:
             lines.append(f"    --cascade would also reverse: {', '.join(u['dependents'])}")
     return "\n".join(lines)
 

@@ -166,11 +166,9 @@ def reversals(t: Table, units: list[Unit], target: Unit, cascade: bool, play_onl
     if deps and not cascade:
         raise RuleViolation(f"Later play used what {target.key} did: {', '.join(u.key for u in deps)}. "
                             "Undo them first, or add --cascade to reverse them too.", rule=LATER_PLAY_USED_IT)
-    corrections = [u.key for u in deps if u.restores]
-    if corrections and not play_only:
-        raise RuleViolation(f"Later play used what {target.key} did, and {corrections[-1]} is a committed "
-                            f"correction: undo it first (the round it corrected stands again), then "
-                            f"{target.key}.", rule=LATER_PLAY_USED_IT)
+    refused = None if play_only else cascade_refusal(target, deps)
+    if refused:
+        raise RuleViolation(refused, rule=LATER_PLAY_USED_IT)
     if play_only:
         target, deps = play_of(t.app, target), [play_of(t.app, u) for u in deps]
     group = [*deps, target]
@@ -182,6 +180,16 @@ def reversals(t: Table, units: list[Unit], target: Unit, cascade: bool, play_onl
         apply(t, reversal)
         done.append(reversal)
     return done
+
+
+def cascade_refusal(target: Unit, deps: list[Unit]) -> str | None:
+    """Why `undo TARGET --cascade` is refused, if it is: a committed correction among the dependents
+    (undoing it restores the round it corrected, in the middle of the cascade); `undo --list` says so too."""
+    corrections = [u.key for u in deps if u.restores]
+    if not corrections:
+        return None
+    return (f"Later play used what {target.key} did, and {corrections[-1]} is a committed correction: undo it "
+            f"first (the round it corrected stands again), then {target.key}.")
 
 
 def play_of(app: Any, unit: Unit) -> Unit:

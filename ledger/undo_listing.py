@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.undo import LABELS, dependents, unit_effects
+from ledger.undo import LABELS, cascade_refusal, dependents, unit_effects
 from ledger.units import Unit, live_units
 
 
@@ -17,11 +17,12 @@ def listing(app: Any, limit: int | None = None) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     known: dict[Any, Any] = {}  # each unit's effects and each aggregate's members, once for the whole listing
     for unit in newest:
-        deps = [u.key for u in dependents(app, units, unit, known)]
+        deps = dependents(app, units, unit, known)
         did = _did(app, unit, known)
         rows.append({"unit": unit.key, "first_entry": unit.first, "entries": [unit.first, unit.last],
                      "entry_range": [unit.first, unit.last],  # `entries` (the same pair) is kept for old scripts
-                     "commands": list(unit.commands), "did": did, "dependents": deps})
+                     "commands": list(unit.commands), "did": did, "dependents": [u.key for u in deps],
+                     "cascade_refused": cascade_refusal(unit, deps)})
     return rows
 
 

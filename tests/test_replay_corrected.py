@@ -105,3 +105,18 @@ def test_a_file_marked_before_corrections_could_be_undone_is_derived_again(demo)
         db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm015_corrections_undone'")
     assert set(_marks(demo, *original).values()) == {(None, None)}
     assert demo("audit").exit_code == 0
+
+
+def test_undo_list_says_a_cascade_through_a_correction_is_refused(demo):
+    """The listing said '--cascade would also reverse' where the cascade is refused: it now gives
+    the refusal the command gives, in the text and in --json."""
+    demo(*CORRECTED, "--commit")
+    row = next(r for r in demo.json("undo", "--list", "--limit", "50") if r["unit"] == "Vault Guards:2")
+    refusal = demo.refused("undo", "Vault Guards:2", "--cascade", "--yes")
+    assert row["cascade_refused"] and refusal == f"Error: {row['cascade_refused']}"
+    assert "Vault Guards:3" in row["dependents"]
+    text = demo("undo", "--list", "--limit", "50").output
+    assert f"    --cascade refused: {row['cascade_refused']}" in text
+    demo("undo", "Vault Guards:3", "--yes")  # the correction undone: the cascade is allowed again
+    row = next(r for r in demo.json("undo", "--list", "--limit", "50") if r["unit"] == "Vault Guards:2")
+    assert row["cascade_refused"] is None
