@@ -234,3 +234,15 @@ def test_a_note_after_an_undo_is_no_entry_the_replay_could_not_play(demo):
     report = demo.json("replay", "Vault Guards:3")
     assert not [n for n in report.get("notes", []) if "could not be played again" in n]
     assert "The replay reproduces the record." in demo("replay", "Vault Guards:3").stdout
+
+
+def test_a_round_still_waiting_for_its_stress_is_said_to_wait_not_to_no_longer_add_up(demo):
+    """A half-played round (the Challenge scored Stress, nobody has taken it yet) replays to the same
+    place; the note said 'the recorded distribution no longer adds up', of a distribution never made."""
+    demo("challenge", "open", "Rats", "--threat", "Minor", "--type", "Phantom", "--rating", "3")
+    demo("cohort-turn", "Rats", "--leader", "Kira", "--faces", "1,1,2,2,3")
+    demo("challenge-turn", "Rats", "--faces", "6,6,6")
+    report = demo.json("replay", "Rats:1")
+    assert report["notes"] == ["Rats scores 3 Stress here; the record has not distributed this round's Stress yet, "
+                               "so neither does the replay"]
+    assert "The replay reproduces the record." in demo("replay", "Rats:1").stdout

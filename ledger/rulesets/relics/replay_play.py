@@ -36,7 +36,7 @@ def play_on(t: Any, choices: Choices, outcome: dict[str, Any], strict: bool = Fa
         turns.challenge_huddle(t, ch, list(choices.answer.uses))
         _roll(t, ch, choices.answer, choices.stress, notes, strict, "--challenge-faces")
         if ch.phase == "challenge-stress":
-            notes.append(f"{ch.name} would score other Stress; the recorded distribution no longer adds up")
+            notes.append(_undistributed(ch, choices.stress))
     elif choices.answer is not None and choices.answer.extra is not None:
         notes.append(f"{ch.name} takes no turn in this replay: --challenge-faces is not used")
     for e in ch._pending_events:  # this round's tallies, before they are saved
@@ -94,6 +94,16 @@ def _count(n: int, one: str, many: str) -> str:
 
 def _listed(faces: tuple[int, ...]) -> str:
     return ", ".join(str(f) for f in faces)
+
+
+def _undistributed(ch: Challenge, recorded: dict[str, int] | None) -> str:
+    """Why the replayed round stops before its Stress is distributed: the record's split no
+    longer adds up, or the record has none (a round still waiting for it, as the replay then does)."""
+    scored = (ch.pending or {}).get("stress")
+    if recorded is None:
+        return (f"{ch.name} scores {scored} Stress here; the record has not distributed this round's Stress "
+                "yet, so neither does the replay")
+    return f"{ch.name} would score {scored} Stress; the recorded distribution no longer adds up"
 
 
 def _fit_stress(ch: Challenge, stress: dict[str, int] | None) -> dict[str, int] | None:
