@@ -78,9 +78,7 @@ class ChainQueries:
 
     def command_rows(self, first: int = 0, last: int = 2**62) -> dict[int, Command]:
         """Command-log rows starting in first..last, by first entry, as the chain hashes them."""
-        rows = self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
-                            "WHERE first_entry >= ? AND first_entry <= ?", (first, last))
-        return {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
+        return {r[0]: (r[1], r[2], r[3], r[4]) for r in self.command_rows_in_order(first, last)}
 
     def command_rows_in_order(self, first: int, last: int) -> list[tuple[int, int, str, str | None, str | None]]:
         """Command-log rows starting in first..last, in log order: (first, last, command, unit, detail as stored)."""

@@ -156,16 +156,20 @@ def flush(db: Any) -> None:
             db.conn.executemany(sql, rows)
     updates = kept.pop(UPDATES, None) if kept else None
     if updates:
-        _write_updates(db, updates)
+        for (table, column), rows in updates.items():
+            update_rows(db, table, column, rows)
 
 
-def _write_updates(db: Any, updates: dict[tuple[str, str], dict[Any, dict[str, Any]]]) -> None:
-    """One executemany per table and set of columns changed."""
-    for (table, column), rows in updates.items():
-        shaped: dict[tuple[str, ...], list[list[Any]]] = {}
-        for key, changes in rows.items():
-            shaped.setdefault(tuple(changes), []).append([*changes.values(), key])
-        for columns, params in shaped.items():
-            sets = ", ".join(f"[{c}] = ?" for c in columns)
-            if db.conn.executemany(f"UPDATE [{table}] SET {sets} WHERE [{column}] = ?", params).rowcount != len(params):
-                raise NotFoundError(f"no {table} row for one of {', '.join(str(p[-1]) for p in params)}")
+def update_rows(db: Any, table: str, column: str, rows: dict[Any, dict[str, Any]]) -> None:
+    """Each keyed row's changes now, one executemany per set of columns changed; a row not there
+    is an error (an entry that changes a row never made)."""
+    shaped: dict[tuple[str, ...], list[list[Any]]] = {}
+    for key, changes in rows.items():
+        shaped.setdefault(tuple(changes), []).append([*changes.values(), key])
+    for columns, params in shaped.items():
+        sql = f"UPDATE [{table}] SET {', '.join(f'[{c}] = ?' for c in columns)} WHERE [{column}] = ?"
+        # one row: execute, whose count every read store gives (PostgreSQL's executemany returns none;
+        # rows wait to be written together only in a SQLite read file, see `memo`)
+        done = db.conn.execute(sql, params[0]) if len(params) == 1 else db.conn.executemany(sql, params)
+        if done.rowcount != len(params):
+            raise NotFoundError(f"no {table} row {', '.join(str(p[-1]) for p in params)}")

@@ -4,11 +4,10 @@ from __future__ import annotations
 from typing import Any
 
 from sqlite_utils import Database
-from sqlite_utils.db import NotFoundError
 
 from ledger.rulesets.relics.challenge import Challenge
 from ledger.reversible import Reversible
-from projections.schema_cache import flush, update_later
+from projections.schema_cache import flush, update_later, update_rows
 
 
 TABLES = ("challenges",)
@@ -60,9 +59,7 @@ def _changes_of(kind: type) -> tuple[Any, ...]:
 def _update(db: Database, id_: str, changes: dict[str, Any]) -> None:
     """One UPDATE statement: sqlite-utils' `update` reads the row first and the schema with it, a
     fifth of a rebuild's time at a Challenge event each round. A row not there is still an error."""
-    sets = ", ".join(f"[{column}] = ?" for column in changes)
-    if db.conn.execute(f"UPDATE challenges SET {sets} WHERE id = ?", [*changes.values(), id_]).rowcount != 1:
-        raise NotFoundError(f"no challenges row {id_}")
+    update_rows(db, "challenges", "id", {id_: changes})
 
 
 def _reversed(db: Database, e: Any) -> None:
