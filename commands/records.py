@@ -106,57 +106,78 @@ def audit(ctx: click.Context, anchor: str | None, chain_only: bool) -> None:
     Exit status 0 when the campaign is clean, 1 when anything is broken.
     Example: campaign audit --anchor "campaign-ledger anchor #57 sha256:9f2c..."
     """
-    from ledger.audit import Scan, SnapshotCheck, check_snapshots, scan, audit as audit_ledger
-    from ledger.chain import chained
-    from projections import compare, notes, runner
     from projections.text import audit_text
 
     app, db = open_campaign(ctx, reading=True)
-    passing = not chain_only and not app.read_only  # a scratch rebuild's pass will see every entry
-    report = audit_ledger(app, anchor, chain_only, lists=False, snapshots=not passing)  # those, in that pass
-    listing = report["broken_entry"] is None and not chain_only  # what audit_ledger would have scanned
+    if chain_only or app.read_only:
+        report = _audit_apart(app, db, anchor, chain_only)
+    else:
+        report = _audit_in_one_pass(app, db, anchor)
+    emit(ctx, report, audit_text)
+    if not report["clean"]:
+        ctx.exit(1)
+
+
+def _audit_in_one_pass(app: Any, db: Any, anchor: str | None) -> dict[str, Any]:
+    """The ledger read once: a rebuild into a scratch file verifies the chain as it reads the rows,
+    and every entry it maps feeds the lists (`Scan`) and the snapshot check; then the anchor and
+    signatures, the read tables caught up, and compared with the scratch file."""
+    from ledger.audit import Scan, SnapshotCheck, check_snapshots, scan, audit as audit_ledger
+    from ledger.chain import chained
+    from projections import compare, notes, runner
+
+    lists: dict[str, Any] = {"overrides": [], "house_rules": [], "reversals": [], "dice": {}, "undone_program_rolls": []}
+    found, snapshots = Scan(lists), SnapshotCheck(app, chained(app.recorder))
+    with compare.scratch_rebuild(app, observe=lambda entry, e: (found.see(entry, e), snapshots.see(entry, e))) \
+            as scratch:
+        report = audit_ledger(app, anchor, lists=False, snapshots=False, verdict=scratch.broken)
+        report["stuck_entry"] = None
+        _audit_catch_up(app, db, report)
+        if report["broken_entry"] is None and report["stuck_entry"] is None:
+            if scratch.stuck is not None:  # the read tables took every entry, the scratch rebuild did not
+                raise scratch.stuck
+            broken = snapshots.finish()
+            if broken is None:
+                report["read_tables_differ"] = compare.differing(db, scratch.fresh)
+                found.into()
+                report.update(lists)
+            else:  # as a broken chain is reported: the entry, and nothing listed or compared
+                report.update(chain=broken.reason, broken_entry=broken.entry)
+                runner.record_verdict(db, broken.entry, broken.reason)
+    if report["broken_entry"] is None and report["stuck_entry"] is not None:  # the pass stopped short:
+        broken = check_snapshots(app, chained(app.recorder))                 # check them all here
+        if broken is not None:
+            report.update(chain=broken.reason, broken_entry=broken.entry)
+            runner.record_verdict(db, broken.entry, broken.reason)
+        else:
+            scan(app, report)
+    report["read_notes"] = notes.since(db)  # entries applied by working around them: clean, but said
+    report["clean"] = report["broken_entry"] is None and report["stuck_entry"] is None \
+        and not report.get("read_tables_differ")
+    return report
+
+
+def _audit_apart(app: Any, db: Any, anchor: str | None, chain_only: bool) -> dict[str, Any]:
+    """The quick check (`--chain`), or a read-only file's audit (nothing can be caught up or
+    recorded): the chain verified on its own, then the tables compared as far as they go."""
+    from ledger.audit import scan, audit as audit_ledger
+    from projections import compare, notes, runner
+
+    report = audit_ledger(app, anchor, chain_only, lists=False)
     report["stuck_entry"] = None
     if chain_only:
         if report["broken_entry"] is not None and not app.read_only and not (
                 report["broken_by_anchor"] or report["broken_by_key"]):
             runner.record_verdict(db, report["broken_entry"], report["chain"])  # a break locks; a pass clears nothing
         report["clean"] = report["broken_entry"] is None
-        emit(ctx, report, audit_text)
-        if not report["clean"]:
-            ctx.exit(1)
-        return
-    if app.read_only:  # nothing can be recorded or caught up: the tables are compared as far as they go
-        catch_up_warning(app, db)
-    else:
-        _audit_catch_up(app, db, report)
-    if report["broken_entry"] is None and report["stuck_entry"] is None and not app.read_only:
-        found, snapshots = Scan(report), SnapshotCheck(app, chained(app.recorder))  # the ledger mapped once:
-        differ = compare.matches_rebuild(app, db, None, verified=True,  # the scratch rebuild shows them each entry
-                                         observe=lambda entry, e: (found.see(entry, e), snapshots.see(entry, e)))
-        broken = snapshots.finish()
-        if broken is None:
-            report["read_tables_differ"] = differ
-            found.into()
-        else:  # as a broken chain is reported: the entry, and nothing listed or compared
-            report.update(chain=broken.reason, broken_entry=broken.entry)
-            runner.record_verdict(db, broken.entry, broken.reason)
-        listing = False
-    elif report["broken_entry"] is None and report["stuck_entry"] is None:
+        return report
+    catch_up_warning(app, db)
+    if report["broken_entry"] is None:
         report["read_tables_differ"] = compare.matches_rebuild(app, db, runner.position(db), verified=True)
-    elif passing and report["broken_entry"] is None:  # stuck: no pass saw the entries, so check them here
-        broken = check_snapshots(app, chained(app.recorder))
-        if broken is not None:
-            report.update(chain=broken.reason, broken_entry=broken.entry)
-            runner.record_verdict(db, broken.entry, broken.reason)
-            listing = False
-    if listing:
         scan(app, report)
-    report["read_notes"] = notes.since(db)  # entries applied by working around them: clean, but said
-    report["clean"] = report["broken_entry"] is None and report["stuck_entry"] is None \
-        and not report.get("read_tables_differ")
-    emit(ctx, report, audit_text)
-    if not report["clean"]:
-        ctx.exit(1)
+    report["read_notes"] = notes.since(db)
+    report["clean"] = report["broken_entry"] is None and not report.get("read_tables_differ")
+    return report
 
 
 def _audit_catch_up(app: Any, db: Any, report: dict[str, Any]) -> None:

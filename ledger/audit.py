@@ -19,14 +19,18 @@ from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 
 
+UNVERIFIED = Break(0, "not verified")  # `audit(verdict=...)` not given: the audit verifies the chain itself
+
+
 def audit(app: Any, anchor: str | None = None, chain_only: bool = False, lists: bool = True,
-          snapshots: bool = True) -> dict[str, Any]:
+          snapshots: bool = True, verdict: Break | None = UNVERIFIED) -> dict[str, Any]:
     """The whole audit, or (`chain_only`) the quick check: the chain and command log streamed at
     the pace of reading the rows, with an anchor and signatures; no snapshots, tables or notes.
     `lists=False`: the caller gathers the overrides, reversals and dice with a `Scan` instead;
-    `snapshots=False`: it checks the snapshots with a `SnapshotCheck` instead."""
+    `snapshots=False`: it checks the snapshots with a `SnapshotCheck` instead; `verdict`: the
+    caller verified the whole chain in its own pass (compare.scratch_rebuild), and this is its break."""
     recorder = chained(app.recorder)
-    broken = recorder.verify_all()
+    broken = recorder.verify_all() if verdict is UNVERIFIED else verdict
     by_anchor = check_anchor(recorder, anchor) if broken is None else None
     signed_from = _signed_from(recorder)
     by_key = check_signatures(recorder, signed_from) if broken is None and by_anchor is None else None

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import itertools
 import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
 from sqlite_utils import Database
+
+from ledger.chain_verify import Break, ChainBroken
+from ledger.errors import ReadModelStuck
 
 from projections import rulesets, runner
 from projections.runner import as_of, connect, rebuild
@@ -29,6 +34,34 @@ def matches_rebuild(app: Any, db: Database, last: int | None = None, verified: b
             return differing(db, fresh)
         finally:
             fresh.conn.close()
+
+
+@dataclass
+class Scratch:
+    """A rebuild into a scratch file, and what stopped it: the chain's first break, or the entry
+    the tables could not take (then `broken` is a break later in the chain, if any)."""
+    fresh: Database
+    broken: Break | None = None
+    stuck: ReadModelStuck | None = None
+
+
+@contextmanager
+def scratch_rebuild(app: Any, observe: Any = None) -> Iterator[Scratch]:
+    """The whole ledger rebuilt into a scratch file, the hash chain and command log verified as
+    the rows are read (an audit's one read of the ledger: the chain, the tables, the lists and the
+    snapshots); kept until the caller has compared it with the read tables (`differing`)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        found = Scratch(connect(str(Path(scratch) / "rebuild.db")))
+        try:
+            try:
+                rebuild(app, found.fresh, observe=observe, whole=True)
+            except ChainBroken as e:
+                found.broken = Break(e.entry, e.reason)
+            except ReadModelStuck as e:
+                found.stuck = e
+            yield found
+        finally:
+            found.fresh.conn.close()
 
 
 def differing(db: Database, expected: Database) -> list[str]:
