@@ -30,6 +30,19 @@ def fts_indexes(db: Any, tables: tuple[str, ...]) -> list[str]:
     return found
 
 
+def unsearchable(db: Any) -> None:
+    """A scratch read file's full-text indexes dropped, with the triggers that fill them: nothing
+    searches a file made only to be compared (audit), and indexing a million history rows
+    was 1.7 s of its rebuild. Never on a campaign's own read file."""
+    indexes = [name for name, sql in db.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'")
+               if _CONTENT.search(sql or "") and "FTS5" in (sql or "").upper()]
+    for name, sql in list(db.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")):
+        if any(index in sql for index in indexes):
+            db.conn.execute(f"DROP TRIGGER [{name}]")
+    for index in indexes:
+        db.conn.execute(f"DROP TABLE [{index}]")
+
+
 @contextlib.contextmanager
 def indexes_built_after(db: Any, tables: tuple[str, ...]) -> Iterator[None]:
     """Inside a write transaction: the triggers that index `tables` are off for the block, and

@@ -14,7 +14,7 @@ from sqlite_utils import Database
 from ledger.chain_verify import Break, ChainBroken
 from ledger.errors import ReadModelStuck
 
-from projections import rulesets, runner
+from projections import bulk, rulesets, runner
 from projections.runner import as_of, connect, rebuild
 
 
@@ -53,6 +53,7 @@ def scratch_rebuild(app: Any, observe: Any = None) -> Iterator[Scratch]:
     with tempfile.TemporaryDirectory() as scratch:
         found = Scratch(connect(str(Path(scratch) / "rebuild.db")))
         try:
+            bulk.unsearchable(found.fresh)
             try:
                 rebuild(app, found.fresh, observe=observe, whole=True)
             except ChainBroken as e:
