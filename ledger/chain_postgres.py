@@ -13,15 +13,22 @@ from psycopg.sql import SQL
 
 from ledger.chain import CHAIN_TABLE, COMMANDS_TABLE, META_TABLE, SIGNATURES_TABLE, ChainQueries, write_chain
 
+# Each command's idempotency key, indexed as SQLite's KEYS_INDEX does: every write looks its key up,
+# twice (a retry, then inside the locked insert), and a LIKE over the whole command log grew with the campaign.
+KEY_BY_INDEX = "(detail::jsonb ->> 'key') = ?"
+KEYS_INDEX = ("CREATE INDEX IF NOT EXISTS ledger_commands_key ON ledger_commands ((detail::jsonb ->> 'key')) "
+              "WHERE (detail::jsonb ->> 'key') IS NOT NULL")
+
 
 class ChainedPostgresRecorder(ChainQueries, PostgresApplicationRecorder):
     id_column = "notification_id"
     UNIT_NAMED = "lower(unit) = lower(?)"  # (no NOCASE collation in PostgreSQL)
+    KEY_WHERE = KEY_BY_INDEX
 
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
         self.sql_create_statements += [SQL(CHAIN_TABLE), SQL(COMMANDS_TABLE), SQL(META_TABLE),
-                                       SQL(SIGNATURES_TABLE), *map(SQL, UNIT_INDEXES)]
+                                       SQL(SIGNATURES_TABLE), *map(SQL, UNIT_INDEXES), SQL(KEYS_INDEX)]
 
     def _fetch_ids_after_insert_events(self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any):
         ids = super()._fetch_ids_after_insert_events(curs, stored_events, **kwargs)
@@ -29,7 +36,8 @@ class ChainedPostgresRecorder(ChainQueries, PostgresApplicationRecorder):
             def select(sql: str, params: tuple) -> list:
                 curs.execute(_pg(sql), params)
                 return [tuple(r.values()) for r in curs.fetchall()]
-            write_chain(select, lambda sql, params: curs.execute(_pg(sql), params), ids, stored_events, kwargs)
+            write_chain(select, lambda sql, params: curs.execute(_pg(sql), params), ids, stored_events, kwargs,
+                        self.KEY_WHERE)
         return ids
 
     def _select(self, sql: str, params: tuple = ()) -> list[tuple]:

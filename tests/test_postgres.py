@@ -101,3 +101,21 @@ def test_an_unreachable_server_is_named_within_the_timeout(tmp_path, monkeypatch
     assert result.stderr.strip() == ("Error: cannot reach the PostgreSQL ledger at 127.0.0.1:1 (database nowhere) "
                                      "within 1 s; is the server running? Nothing was recorded.")
     assert not (tmp_path / "read.db").exists()  # nothing is left behind
+
+
+def test_a_write_finds_its_idempotency_key_by_an_index_on_postgresql(tmp_path, postgres_ledger):
+    """Every write looks its key up twice (a retry; then inside the locked insert). On PostgreSQL
+    that was a LIKE over the whole command log (19 ms at 100,000 entries, growing with the
+    campaign); the key is indexed as on SQLite, and a retry under a used key still appends nothing."""
+    from ledger.chain_postgres import KEY_BY_INDEX, _pg
+
+    t = Table(tmp_path / "read.db")
+    t("new", "Heist")
+    t("--key", "add-kira", "pc", "add", "Kira", "--expertise", "Phantom=2", "--primary", "Phantom")
+    before = _count(postgres_ledger[0], "ledger_chain")
+    again = t.json("--key", "add-kira", "pc", "add", "Kira", "--expertise", "Phantom=2", "--primary", "Phantom")
+    assert again["repeated"] is True and _count(postgres_ledger[0], "ledger_chain") == before
+    with psycopg.connect(dbname=postgres_ledger[0], **SERVER) as conn:
+        conn.execute("SET enable_seqscan = off")  # a handful of rows: the planner would scan them anyway
+        plan = conn.execute("EXPLAIN SELECT 1 FROM ledger_commands WHERE " + _pg(KEY_BY_INDEX), ("add-kira",)).fetchall()
+    assert "ledger_commands_key" in str(plan)
