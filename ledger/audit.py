@@ -140,9 +140,11 @@ class SnapshotCheck:
         if aggregate is None or aggregate.version < versions[-1]:
             return
         version = versions.pop()
-        snapshot = next(iter(self.app.snapshots.get(e.originator_id, gt=version - 1, lte=version)), None)
-        if snapshot is None or _snapshot_state(self.app, type(snapshot).take(aggregate)) != _snapshot_state(
-                self.app, snapshot):
+        stored = next(iter(self.app.snapshots.recorder.select_events(e.originator_id, gt=version - 1, lte=version)),
+                      None)  # the stored row, mapped once (the event store's `get` mapped it, and it was mapped twice more)
+        snapshot = self.app.mapper.to_domain_event(stored) if stored is not None else None
+        if snapshot is None or _snapshot_state(self.app, type(snapshot).take(aggregate)) != (
+                snapshot.originator_version, snapshot.topic, snapshot.state):
             self.broken = Break(entry, f"the snapshot at entry #{entry} does not match the entries before it "
                                        "(a snapshot was edited or forged)")
         if not versions:  # no snapshot of it ahead: let it go
