@@ -24,7 +24,7 @@ from migrations import migrations
 from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
 from projections.bulk import indexes_built_after, rows_rewritten
 from projections.schema_cache import ReadDatabase, flush, memo
-from projections.verifying import Verifying, verified
+from projections.verifying import Stored, Verifying, verified
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
@@ -84,23 +84,21 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
     ReadModelStuck error that names the entry is raised once that is committed.
     """
     rulesets.use_campaign(db, app)
-    feed = Verifying(app) if whole and check else None
+    feed = Verifying(app) if whole and check else Stored(app)
     with rows_rewritten(db), immediate(db), indexes_built_after(db, READ_TABLES):
         for table in READ_TABLES:
             db.execute(f"DELETE FROM [{table}]")
         db.execute("DELETE FROM position WHERE name = ?", [NAME])
         db.execute("DELETE FROM chain_checked WHERE name = ?", [NAME])
         try:
-            applied = _drain(app, db, progress, contextlib.nullcontext, check, 2**62 if feed else trusted,
-                             observe, feed)
+            applied = _drain(app, db, progress, contextlib.nullcontext, check,
+                             2**62 if isinstance(feed, Verifying) else trusted, observe, feed)
         except ReadModelStuck as e:
             stuck = e
         else:
-            if feed is not None:
-                feed.finish()
+            feed.finish()
             return applied
-        if feed is not None:
-            feed.finish()  # a break after the stuck entry is the graver news: nothing is kept
+        feed.finish()  # a break after the stuck entry is the graver news: nothing is kept
     raise stuck
 
 
@@ -115,7 +113,7 @@ def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:
 
 def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
            transaction: Callable[[], Any], check: bool = True, trusted: int = 0, observe: Any = None,
-           feed: Verifying | None = None) -> int:
+           feed: Stored | None = None) -> int:
     applied, names = 0, units.UnitNames(app.recorder)  # history rows learn their undo unit with their entry
     while True:
         with transaction(), frozen(db):
@@ -132,7 +130,7 @@ def _drain(app: Any, db: Database, progress: Callable[[int], None] | None,
 
 
 def _next_batch(app: Any, db: Database, check: bool = True, stop: int | None = None,
-                trusted: int = 0, observe: Any = None, feed: Verifying | None = None) -> tuple[int, Exception | None]:
+                trusted: int = 0, observe: Any = None, feed: Stored | None = None) -> tuple[int, Exception | None]:
     """Inside a write transaction: apply the next batch of entries (those that verify) and move the position.
 
     An entry that cannot be applied leaves no row behind (its savepoint is rolled back);
