@@ -50,6 +50,8 @@ class Walk:
     def check(self, entry: int, oid: Any, version: int, topic: str, state: bytes, expected: str,
               command: Command | None) -> Break | None:
         """The next entry with the hash it must carry and the command row starting at it (or None)."""
+        if isinstance(state, str):  # the program writes bytes: a text value was written by something else
+            return Break(entry, f"entry #{entry} was rewritten outside the program (its data is stored as text)")
         if link_hash(self.previous, entry, oid, version, topic, state, command, self.v2_from) != expected:
             what = "it or its command-log row" if self.v2_from is not None and entry >= self.v2_from else "it"
             return Break(entry, f"entry #{entry} does not match its hash ({what} was edited, moved, "

@@ -79,3 +79,27 @@ def test_a_fresh_audit_finds_rows_put_in_another_rulesets_table(demo):
                           env=env(), capture_output=True, text=True, timeout=300)
     assert done.returncode == 1, done.stderr
     assert "beer_run_sheets" in json_module.loads(done.stdout)["read_tables_differ"]
+
+
+def test_tables_that_cannot_take_an_entry_when_rebuilt_are_reported_by_audit_not_raised(tmp_path, monkeypatch):
+    """The read tables took every entry when they were applied; rebuilt now (another build of the
+    program, say) they stop at one: audit reports where (exit 1, `stuck_entry`), not an error."""
+    import json
+
+    from projections import runner
+    from tests.conftest import Table
+
+    t = Table(tmp_path / "campaign.db")
+    t("demo")
+    real = runner.apply_entry
+
+    def refusing(db, entry, event):
+        if entry == 10:
+            raise ValueError("this build cannot read it")
+        real(db, entry, event)
+
+    monkeypatch.setattr(runner, "apply_entry", refusing)
+    result = t("audit", "--json", ok=False)
+    report = json.loads(result.stdout)
+    assert (result.exit_code, report["stuck_entry"], report["broken_entry"], report["clean"]) == (1, 10, None, False)
+    assert "cannot read it" in report["stuck"]

@@ -228,6 +228,20 @@ def test_audit_names_the_entry_of_every_tampering(copy, tamper, forged, rebuild)
     assert f"#{expected}" in report["chain"]
 
 
+def test_an_entry_stored_again_as_text_with_the_same_words_is_named_by_audit_not_a_crash(copy):
+    """SQLite's replace() hands back TEXT even when it replaces nothing: the words, and so the hash,
+    are the same, but the program never reads such an entry back. Audit named nothing and then
+    failed on the entry (MapperDeserialisationError); it is a change made outside the program."""
+    t, conn, _ = copy
+    conn.execute("UPDATE stored_events SET state = replace(state, 'no such words', '') WHERE rowid = 20")
+    assert _one(conn, "SELECT typeof(state) FROM stored_events WHERE rowid = 20")[0] == "text"
+    result = t("audit", "--json", ok=False)
+    report = json.loads(result.stdout)
+    assert (result.exit_code, report["broken_entry"], report["clean"]) == (1, 20, False), report
+    assert "stored as text" in report["chain"] and "Traceback" not in result.output
+    assert "#20" in t.refused("note", "after the edit")
+
+
 def test_a_deleted_snapshot_changes_nothing_the_record_says(copy):
     """A snapshot is a shortcut: without it the aggregate replays from its entries."""
     t, conn, anchor = copy
