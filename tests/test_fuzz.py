@@ -105,7 +105,8 @@ def _copy(source: Path, target: Path) -> None:
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(data=st.data())
-def test_random_command_lines_never_break_a_campaign(demos, tmp_path, ruleset, data):
+def test_random_command_lines_never_break_a_campaign(demos, tmp_path, monkeypatch, ruleset, data):
+    monkeypatch.chdir(tmp_path)  # a drawn `-o d10` writes there, not into the checkout
     path = tmp_path / f"fuzz-{next(COUNTER)}.db"
     _copy(demos[ruleset], path)
     table = Table(path)
