@@ -122,11 +122,11 @@ def _audit_in_one_pass(app: Any, db: Any, anchor: str | None) -> dict[str, Any]:
     """The ledger read once: a rebuild into a scratch file verifies the chain as it reads the rows,
     and every entry it maps feeds the lists (`Scan`) and the snapshot check; then the anchor and
     signatures, the read tables caught up, and compared with the scratch file."""
-    from ledger.audit import Scan, SnapshotCheck, check_snapshots, scan, audit as audit_ledger
+    from ledger.audit import Scan, SnapshotCheck, check_snapshots, empty_lists, scan, audit as audit_ledger
     from ledger.chain import chained
     from projections import compare, notes, runner
 
-    lists: dict[str, Any] = {"overrides": [], "house_rules": [], "reversals": [], "dice": {}, "undone_program_rolls": []}
+    lists = empty_lists()
     found, snapshots = Scan(lists), SnapshotCheck(app, chained(app.recorder))
     with compare.scratch_rebuild(app, observe=lambda entry, e: (found.see(entry, e), snapshots.see(entry, e))) \
             as scratch:
@@ -174,7 +174,7 @@ def _audit_apart(app: Any, db: Any, anchor: str | None, chain_only: bool) -> dic
         return report
     catch_up_warning(app, db)
     if report["broken_entry"] is None:
-        report["read_tables_differ"] = compare.matches_rebuild(app, db, runner.position(db), verified=True)
+        report["read_tables_differ"] = compare.matches_rebuild(app, db, runner.position(db))
         scan(app, report)
     report["read_notes"] = notes.since(db)
     report["clean"] = report["broken_entry"] is None and not report.get("read_tables_differ")

@@ -40,9 +40,7 @@ def audit(app: Any, anchor: str | None = None, chain_only: bool = False, lists: 
                               "broken_by_anchor": bool(by_anchor), "broken_by_key": bool(by_key),
                               "signed_from": signed_from,
                               "entries": recorder.max_notification_id() or 0,  # a count: kept, see entry_count
-                              "entry_count": recorder.max_notification_id() or 0,
-                              "overrides": [], "house_rules": [], "reversals": [],
-                              "dice": {}, "undone_program_rolls": []}
+                              "entry_count": recorder.max_notification_id() or 0, **empty_lists()}
     if chain_only:
         report["chain_only"] = True
     elif broken is None:
@@ -51,6 +49,11 @@ def audit(app: Any, anchor: str | None = None, chain_only: bool = False, lists: 
         report["corrections"] = [{"entries": [first, last], "entry_range": [first, last], "corrects": detail["corrects"]}
                                  for first, last, _, _, detail in recorder.commands_saying("corrects")]
     return report
+
+
+def empty_lists() -> dict[str, Any]:
+    """What the audit lists (a `Scan` fills them), empty."""
+    return {"overrides": [], "house_rules": [], "reversals": [], "dice": {}, "undone_program_rolls": []}
 
 
 def check_anchor(recorder: ChainQueries, anchor: str | None) -> Break | None:

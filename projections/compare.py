@@ -18,22 +18,18 @@ from projections import bulk, rulesets, runner
 from projections.runner import as_of, connect, rebuild
 
 
-def matches_rebuild(app: Any, db: Database, last: int | None = None, verified: bool = False,
-                    observe: Any = None) -> list[str]:
+def matches_rebuild(app: Any, db: Database, last: int | None = None) -> list[str]:
     """Rebuild into a scratch file and name every read table that differs from this one (up to
-    entry `last` only, for read tables that could not catch up: a read-only file). `verified`:
-    the caller has just verified the whole chain, so the scratch rebuild need not again. `observe`
-    sees each entry the scratch rebuild applies (not with `last`: the caller reads the ledger then)."""
+    entry `last` only, for read tables that could not catch up: a read-only file)."""
     if last is not None:
         with as_of(app, last) as fresh:
             return differing(db, fresh)
-    with tempfile.TemporaryDirectory() as scratch:
-        fresh = connect(str(Path(scratch) / "rebuild.db"))
-        try:
-            rebuild(app, fresh, check=not verified, observe=observe)
-            return differing(db, fresh)
-        finally:
-            fresh.conn.close()
+    with scratch_rebuild(app) as scratch:
+        if scratch.broken is not None:
+            raise scratch.broken.error()
+        if scratch.stuck is not None:
+            raise scratch.stuck
+        return differing(db, scratch.fresh)
 
 
 @dataclass
