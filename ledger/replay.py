@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import sqlite3
 import weakref
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ledger import rulesets, units
 from ledger import undo as undoing
@@ -18,6 +16,7 @@ from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.table import Table
 from ledger.units import Unit, every_unit
 from ledger.unit_log import WithoutTouches, round_incarnations
+from ledger.what_if import scratch  # noqa: F401  (the rulesets' replays take their scratch ledger from here)
 
 
 @dataclass(frozen=True)
@@ -145,75 +144,6 @@ def _reversed_at(app: Any, found: Found) -> int:
         if isinstance(e, Reversible.Reversed) and e.unit == found.unit.key:
             return n.id
     return first
-
-
-def notifications(app: Any, upto: int) -> Iterator[Any]:
-    """The ledger's first `upto` entries, in batches (memory stays flat)."""
-    start = 0
-    while start < upto:
-        batch = app.recorder.select_notifications(start, min(500, upto - start), inclusive_of_start=False, stop=upto)
-        if not batch:
-            break
-        yield from batch
-        start = batch[-1].id
-
-
-def scratch(app: Any, upto: int, directory: str) -> Any:
-    """A copy of the ledger's first `upto` entries, to play on without touching the real one."""
-    from ledger.application import open_ledger
-    path = str(Path(directory) / "scratch.db")
-    copy = open_ledger(path, store="eventsourcing.sqlite")
-    if _copied_whole(app, path, upto):
-        return copy
-    batch: list[Any] = []
-    for n in notifications(app, upto):
-        batch.append(n)
-        if len(batch) == 500:
-            copy.recorder.insert_events(batch)
-            batch = []
-    if batch:
-        copy.recorder.insert_events(batch)
-    return copy
-
-
-def _copied_whole(app: Any, path: str, upto: int) -> bool:
-    """Copy an SQLite ledger's first `upto` entries into the scratch file at `path` as they lie in
-    the store (events, chain, command log, and the snapshots of versions made by then: INSERT ...
-    SELECT over an attached file), not one by one through the recorder, which hashes each again and
-    leaves every aggregate to load from its first event (what a late round's replay spent its time on).
-    False when the ledger is elsewhere (PostgreSQL, memory): the caller copies entries then."""
-    from urllib.parse import quote
-
-    from ledger.chain import ChainedSQLiteRecorder
-    source = getattr(getattr(app.recorder.datastore, "pool", None), "db_name", None)
-    if not isinstance(app.recorder, ChainedSQLiteRecorder) or not source or ":memory:" in source \
-            or "mode=memory" in source:
-        return False
-    if not source.startswith("file:"):
-        source = f"file:{quote(str(Path(source).resolve()))}?mode=ro"
-    conn = sqlite3.connect(f"file:{quote(path)}", uri=True)
-    try:
-        conn.execute("ATTACH DATABASE ? AS source", (source,))
-        with conn:
-            conn.execute("INSERT INTO stored_events (rowid, originator_id, originator_version, topic, state) "
-                         "SELECT rowid, originator_id, originator_version, topic, state FROM source.stored_events "
-                         "WHERE rowid <= ? ORDER BY rowid", (upto,))
-            conn.execute("INSERT INTO ledger_chain SELECT entry, hash FROM source.ledger_chain WHERE entry <= ?", (upto,))
-            conn.execute("INSERT INTO ledger_commands SELECT first_entry, last_entry, command, unit, detail "
-                         "FROM source.ledger_commands WHERE last_entry <= ?", (upto,))
-            cut = conn.execute("SELECT first_entry FROM source.ledger_commands WHERE first_entry <= ? "
-                               "AND last_entry > ?", (upto, upto)).fetchone()
-            if cut:  # a command the copy ends inside: its entries so far, as one unnamed command
-                conn.execute("INSERT INTO ledger_commands VALUES (?, ?, '?', NULL, '{}')", (cut[0], upto))
-            conn.execute("INSERT INTO ledger_meta SELECT key, value FROM source.ledger_meta")
-            conn.execute("INSERT INTO stored_snapshots SELECT s.originator_id, s.originator_version, s.topic, s.state "
-                         "FROM source.stored_events e CROSS JOIN source.stored_snapshots s ON s.originator_id = "
-                         "e.originator_id AND s.originator_version = e.originator_version WHERE e.rowid <= ?",
-                         (upto,))  # those of versions made by then: an aggregate loads from its latest
-        conn.execute("DETACH DATABASE source")
-    finally:
-        conn.close()
-    return True
 
 
 def side_by_side(recorded: dict[str, Any], replayed: dict[str, Any]) -> list[dict[str, Any]]:

@@ -44,7 +44,7 @@ def compare_roll(app: Any, found: "Found", roll: tuple[Any, Any], sets: dict[str
 
     def attempt(c: Choices) -> dict[str, Any]:
         with tempfile.TemporaryDirectory() as tmp:
-            return figures(play(scratch(app, unit.first - 1, tmp), c))
+            return figures(play(scratch(app, unit.first - 1, tmp, lazily=True), c))  # plays the roll alone
     given = _value("faces", sets["faces"], choices) if "faces" in sets else None
     changed["faces"], notes = _faces(attempt, changed, given)
     try:

@@ -1,7 +1,7 @@
 """Replay finds a named round from its own rows of the command log (indexed), not the whole log:
 the units it finds must be exactly those the whole log names, after undos, corrections and
 replays of undone rounds, in any case of the name."""
-from ledger import replay
+from ledger import replay, what_if
 from ledger.application import open_ledger
 from tests.test_replay import demo  # noqa: F401 (the demo fixture)
 
@@ -61,18 +61,45 @@ def test_an_aggregate_version_at_an_entry_is_the_stores_answer(demo):  # noqa: F
             [log.version_at(aggregate_id, e) for e in range(last + 2)], aggregate_id
 
 
-def test_a_scratch_copied_in_bulk_replays_as_one_copied_entry_by_entry(demo, monkeypatch, tmp_path):  # noqa: F811
+def test_a_scratch_copied_in_bulk_or_as_read_replays_as_one_copied_entry_by_entry(demo, monkeypatch, tmp_path):  # noqa: F811
     from tests.conftest import Table
     from tests.test_replay import _rounds
     other = Table(tmp_path / "d2d6.db")
     other("demo", "--system", "decision-2d6")
-    app = open_ledger(other.path)
+    from ledger.ids import CAMPAIGN_ID
+    app = open_ledger(other.path)  # the campaign loads from a snapshot: its first event says its ruleset
+    app.take_snapshot(CAMPAIGN_ID, version=app.repository.get(CAMPAIGN_ID).version)
     rolls = [f.unit.key for f in replay.incarnations(app.recorder)
              if " roll (#" in f.unit.key and not any(w in f.unit.key for w in ("supply", "tracker"))]
     asked = [(demo, k, ()) for k in _rounds(demo)] + [(demo, "Vault Guards:2", ("--leader", "Kira"))] \
         + [(other, k, ()) for k in rolls]
+    lazily, fill = [], what_if._lazily
+    monkeypatch.setattr(what_if, "_lazily", lambda app, copy, path, upto: lazily.append(upto) or fill(app, copy, path, upto))
     bulk = [t.json("replay", key, *more) for t, key, more in asked]
+    assert len(lazily) >= len(asked)  # every round's and roll's what-if was filled as it read
     copies = []
-    monkeypatch.setattr(replay, "_copied_whole", lambda *a: copies.append(a) and False)
+    monkeypatch.setattr(what_if, "_copied_whole", lambda *a: copies.append(a) and False)
+    monkeypatch.setattr(what_if, "_lazily", lambda *a: False)
     assert [t.json("replay", key, *more) for t, key, more in asked] == bulk
     assert len(copies) >= len(asked) and len(bulk) > 5 and rolls
+
+
+def test_the_latest_round_replays_from_a_what_if_filled_as_read_as_from_a_whole_copy(demo, monkeypatch):  # noqa: F811
+    """The latest round's what-if copies only the aggregates it reads (what_if.Lazily), not every
+    entry before it, and from a snapshot where there is one: the same report as a whole copy gives."""
+    from ledger.ids import CAMPAIGN_ID
+
+    app = open_ledger(demo.path)  # a snapshot the what-if must load from: the campaign's, a few events back
+    app.take_snapshot(CAMPAIGN_ID, version=app.repository.get(CAMPAIGN_ID).version - 3)
+    app.close()
+    demo("challenge", "open", "Late Door", "--threat", "minor", "--type", "phantom", "--rating", "2", "--rounds", "2")
+    demo("cohort-turn", "Late Door", "--leader", "Kira", "--faces", "6,5,2,1,3")
+    demo("challenge-turn", "Late Door", "--faces", "6")
+    demo("stress", "Late Door", "--stress", "Ash=1")
+    asked = [(), ("Late Door:1",), ("Late Door:1", "--leader", "Bo", "--stress", "Bo=1"), ("Late Door:1", "--leader", "Bo")]
+    filled, fill = [], what_if._lazily
+    monkeypatch.setattr(what_if, "_lazily", lambda app, copy, path, upto: filled.append(upto) or fill(app, copy, path, upto))
+    as_read = [demo.json("replay", *args) for args in asked]
+    assert len(filled) == len(asked) and as_read[2]["after_round"] != as_read[1]["after_round"]
+    monkeypatch.setattr(what_if, "_lazily", lambda *a: False)
+    assert [demo.json("replay", *args) for args in asked] == as_read

@@ -116,7 +116,7 @@ def compare(app: Any, found: Found, changes: Changes) -> dict[str, Any]:
     trial = changed(record, changes)
     last = unit.ranges[-1][1]
     with tempfile.TemporaryDirectory() as tmp:
-        what_if = scratch(app, _start(app, unit) - 1, tmp)
+        what_if = scratch(app, _start(app, unit) - 1, tmp, lazily=True)  # later play reads aggregates alone
         copied = what_if.recorder.max_notification_id() or 0
         replayed = play(what_if, trial)
         notes = replayed.pop("notes")
