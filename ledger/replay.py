@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from ledger import rulesets, units
 from ledger import undo as undoing
+from ledger.chain import chained
 from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.table import Table
 from ledger.units import Unit, every_unit
@@ -76,6 +78,8 @@ def _replay(app: Any, key: str | None, changes: Any, commit: bool, cascade: bool
 
 def find_unit(app: Any, key: str | None) -> Found:
     """The unit `key` names (default: the latest live round or roll); a live one wins over an undone namesake."""
+    if key is None and (latest := _latest_from_the_end(app)) is not None:
+        return latest  # the newest live round, found from the log's end (not the whole log)
     if key is not None and (quick := named_incarnations(app.recorder, key.strip())):
         every = quick  # a round named: its own rows of the log, not the whole log (see unit_log.py)
     else:
@@ -96,6 +100,42 @@ def find_unit(app: Any, key: str | None) -> Found:
 
 
 LOOK_BACK = 500  # live units looked through for the latest round or roll
+
+
+def _latest_from_the_end(app: Any) -> Found | None:
+    """`_latest_round_or_roll` read from the end of the command log: each round met (newest row
+    first) is looked up by its own rows (`named_incarnations`), and the newest live one wins once
+    the rows start before it. None (read the whole log) when a roll comes first, whose name counts
+    from the campaign's start, when a name is no indexed round, or when nothing is found soon."""
+    from ledger import replay_rolls
+
+    best: Found | None = None
+    for looked, (first, last, command, stored, detail) in enumerate(_rows_newest_first(app.recorder)):
+        if best is not None and first < best.unit.first:
+            return best
+        if looked >= LOOK_BACK:
+            return None
+        if not stored or command in units.NOT_UNITS:
+            continue
+        if units.ROUND.match(stored) and not json.loads(detail or "{}").get("single"):
+            named = named_incarnations(app.recorder, stored)
+            if named is None:
+                return None
+            live = [f for f in named if f.reversal is None]
+            if live and (best is None or live[-1].unit.first > best.unit.first):
+                best = live[-1]
+        elif replay_rolls.roll_event(app, Unit(stored, ((first, last),), stored)) is not None:
+            return None
+    return best
+
+
+def _rows_newest_first(recorder: Any, page: int = 100) -> Iterator[tuple]:
+    """The command log's rows from the newest back, a page at a time."""
+    log, before = chained(recorder), 2**62
+    while rows := log._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                              "WHERE first_entry < ? ORDER BY first_entry DESC LIMIT ?", (before, page)):
+        yield from rows
+        before = rows[-1][0]
 
 
 def _latest_round_or_roll(app: Any, live: list[Found]) -> Found:

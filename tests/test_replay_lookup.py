@@ -103,3 +103,44 @@ def test_the_latest_round_replays_from_a_what_if_filled_as_read_as_from_a_whole_
     assert len(filled) == len(asked) and as_read[2]["after_round"] != as_read[1]["after_round"]
     monkeypatch.setattr(what_if, "_lazily", lambda *a: False)
     assert [demo.json("replay", *args) for args in asked] == as_read
+
+
+def test_the_latest_round_found_from_the_logs_end_is_the_one_the_whole_log_finds(demo, monkeypatch, tmp_path):  # noqa: F811
+    """`replay` alone finds the newest live round from the end of the command log (its rows, then
+    that round's own rows), not the whole log: the same round as the whole log, through undos, a
+    correction, a round played again after its undo, rounds interleaved, and a roll (the whole log)."""
+    from tests.conftest import Table
+    from tests.test_replay_corrected import CORRECTED
+
+    def both(t):
+        app = open_ledger(t.path)
+        quick, whole = replay._latest_from_the_end(app), None
+        with monkeypatch.context() as m:
+            m.setattr(replay, "_latest_from_the_end", lambda app: None)
+            whole = replay.find_unit(app, None)
+        assert replay.find_unit(app, None) == whole
+        app.close()
+        return quick, whole
+
+    quick = [both(demo)[0]]
+    demo("undo", "--yes")  # the newest unit: the round then comes before it, or is it
+    quick.append(both(demo)[0])
+    demo(*CORRECTED, "--commit")
+    quick.append(both(demo)[0])
+    demo("challenge", "open", "Late Door", "--threat", "minor", "--type", "phantom", "--rating", "2", "--rounds", "2")
+    demo("cohort-turn", "Late Door", "--leader", "Kira", "--faces", "6,5,2,1,3")  # Late Door:1 begun ...
+    demo("note", "between the turns")
+    quick.append(both(demo)[0])
+    demo("challenge", "open", "Side Gate", "--threat", "minor", "--type", "phantom", "--rating", "2", "--rounds", "2")
+    demo("cohort-turn", "Side Gate", "--leader", "Kira", "--faces", "6,5,2,1,3")  # a round begun later ...
+    demo("challenge-turn", "Side Gate", "--faces", "1")
+    demo("challenge-turn", "Late Door", "--faces", "6")
+    demo("stress", "Late Door", "--stress", "Ash=1")  # ... than Late Door:1, whose rows end the log
+    quick.append(both(demo)[0])
+    demo("undo", "--yes", "--cascade")
+    quick.append(both(demo)[0])
+    assert [q and q.unit.key for q in quick][3:5] == ["Late Door:1", "Side Gate:1"]
+    assert sum(q is not None for q in quick) >= 4  # found from the end, most of the time
+    other = Table(tmp_path / "d2d6.db")
+    other("demo", "--system", "decision-2d6")
+    assert both(other)[0] is None  # a roll among the newest units: named from the campaign's start
