@@ -17,8 +17,8 @@ included), timed with its peak resident memory (wait4). The floors:
 - import: a process that reads the JSON Lines file, decodes every line and inserts the same rows
   into a fresh SQLite file in one transaction;
 - export: a process that reads every stored event, decodes its JSON and writes one line each;
-- a turn, replay of an early round, `sheet --at` an early entry: the same command on a
-  1,000-entry campaign (they should not grow with the campaign).
+- a turn, replay of an early round and of the latest (`replay` alone), `sheet --at` an early
+  entry: the same command on a 1,000-entry campaign (they should not grow with the campaign).
 
 The last line is `ratio: X`, the worst operation's ratio to its floor at the largest size run.
 An operation that runs longer than --timeout seconds is stopped and shown as `>T`.
@@ -211,6 +211,7 @@ class Bench:
         self.campaign(work, "pools")  # once, untimed: the cached file's migrations and first catch-up,
         # which a campaign file in use had long ago (at a million entries, indexes on the command log)
         figures["replay early round"] = self.campaign(work, "replay", EARLY_ROUND)
+        figures["replay latest round"] = self.campaign(work, "replay")  # `replay` alone: the newest round
         figures["sheet --at early"] = self.campaign(work, "sheet", "--at", EARLY_ENTRY)
         one_round(self.cmd, work, 0)  # warm-up
         turns = [one_round(self.cmd, work, i) for i in range(1, TURNS + 1)]
