@@ -85,6 +85,14 @@ class ChainQueries:
         return self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
                             "WHERE first_entry >= ? AND first_entry <= ? ORDER BY first_entry", (first, last))
 
+    def command_rows_newest_first(self, page: int = 100) -> Iterator[tuple[int, int, str, str | None, str | None]]:
+        """Command-log rows from the newest back, a page at a time (the same fields as `command_rows_in_order`)."""
+        before = 2**62
+        while rows := self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                                   "WHERE first_entry < ? ORDER BY first_entry DESC LIMIT ?", (before, page)):
+            yield from rows
+            before = rows[-1][0]
+
     def hashes(self, first: int, last: int) -> dict[int, str]:
         rows = self._select("SELECT entry, hash FROM ledger_chain WHERE entry >= ? AND entry <= ?", (first, last))
         return dict(rows)

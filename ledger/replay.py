@@ -9,7 +9,7 @@ import importlib
 import json
 import weakref
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from ledger import rulesets, units
 from ledger import undo as undoing
@@ -110,7 +110,7 @@ def _latest_from_the_end(app: Any) -> Found | None:
     from ledger import replay_rolls
 
     best: Found | None = None
-    for looked, (first, last, command, stored, detail) in enumerate(_rows_newest_first(app.recorder)):
+    for looked, (first, last, command, stored, detail) in enumerate(chained(app.recorder).command_rows_newest_first()):
         if best is not None and first < best.unit.first:
             return best
         if looked >= LOOK_BACK:
@@ -127,15 +127,6 @@ def _latest_from_the_end(app: Any) -> Found | None:
         elif replay_rolls.roll_event(app, Unit(stored, ((first, last),), stored)) is not None:
             return None
     return best
-
-
-def _rows_newest_first(recorder: Any, page: int = 100) -> Iterator[tuple]:
-    """The command log's rows from the newest back, a page at a time."""
-    log, before = chained(recorder), 2**62
-    while rows := log._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
-                              "WHERE first_entry < ? ORDER BY first_entry DESC LIMIT ?", (before, page)):
-        yield from rows
-        before = rows[-1][0]
 
 
 def _latest_round_or_roll(app: Any, live: list[Found]) -> Found:

@@ -19,6 +19,11 @@ from urllib.parse import quote
 from uuid import UUID
 
 
+COPY_EVENTS = ("INSERT OR IGNORE INTO stored_events (rowid, originator_id, originator_version, topic, state) "
+               "SELECT rowid, originator_id, originator_version, topic, state FROM source.stored_events WHERE ")
+"""The ledger's entries into the what-if, each keeping its entry number (the rows' condition follows)."""
+
+
 def scratch(app: Any, upto: int, directory: str, lazily: bool = False) -> Any:
     """A copy of the ledger's first `upto` entries, to play on without touching the real one
     (`lazily`: only what the what-if reads of them, see the module's doc)."""
@@ -74,9 +79,7 @@ def _copied_whole(app: Any, path: str, upto: int) -> bool:
     try:
         conn.execute("ATTACH DATABASE ? AS source", (source,))
         with conn:
-            conn.execute("INSERT INTO stored_events (rowid, originator_id, originator_version, topic, state) "
-                         "SELECT rowid, originator_id, originator_version, topic, state FROM source.stored_events "
-                         "WHERE rowid <= ? ORDER BY rowid", (upto,))
+            conn.execute(COPY_EVENTS + "rowid <= ? ORDER BY rowid", (upto,))
             conn.execute("INSERT INTO ledger_chain SELECT entry, hash FROM source.ledger_chain WHERE entry <= ?", (upto,))
             conn.execute("INSERT INTO ledger_commands SELECT first_entry, last_entry, command, unit, detail "
                          "FROM source.ledger_commands WHERE last_entry <= ?", (upto,))
@@ -123,9 +126,7 @@ class Lazily:
         self.upto, self.done = upto, set()
         with self.conn:
             self.conn.execute("BEGIN")
-            self.conn.execute("INSERT INTO stored_events (rowid, originator_id, originator_version, topic, state) "
-                              "SELECT rowid, originator_id, originator_version, topic, state "
-                              "FROM source.stored_events WHERE rowid = ?", (upto,))
+            self.conn.execute(COPY_EVENTS + "rowid = ?", (upto,))
             self.conn.execute("INSERT INTO ledger_chain SELECT entry, hash FROM source.ledger_chain WHERE entry = ?",
                               (upto,))
             self.conn.execute("INSERT INTO ledger_meta SELECT key, value FROM source.ledger_meta")
@@ -154,7 +155,5 @@ class Lazily:
             conn.execute("INSERT OR IGNORE INTO stored_snapshots SELECT originator_id, originator_version, topic, "
                          "state FROM source.stored_snapshots WHERE originator_id = ? AND originator_version = ?",
                          (key, taken))
-            conn.execute("INSERT OR IGNORE INTO stored_events (rowid, originator_id, originator_version, topic, state) "
-                         "SELECT rowid, originator_id, originator_version, topic, state FROM source.stored_events "
-                         "WHERE originator_id = ? AND (originator_version = 1 OR originator_version > ?) "
+            conn.execute(COPY_EVENTS + "originator_id = ? AND (originator_version = 1 OR originator_version > ?) "
                          "AND originator_version <= ?", (key, taken, newest[0]))

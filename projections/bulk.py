@@ -19,26 +19,30 @@ HASH_SIZE = 8 * 1024 * 1024  # bytes: a fixed cap, so memory stays flat however 
 _CONTENT = re.compile(r"""content\s*=\s*['"\[]?(\w+)""", re.IGNORECASE)
 
 
-def fts_indexes(db: Any, tables: tuple[str, ...]) -> list[str]:
-    """The FTS5 tables indexing any of `tables` (external content)."""
+def fts_indexes(db: Any, tables: tuple[str, ...] | None = None) -> list[str]:
+    """The FTS5 tables indexing any of `tables` (external content; None: any table)."""
     found = []
     for name, sql in db.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE "
                                      "'%VIRTUAL TABLE%USING FTS5%'"):
         content = _CONTENT.search(sql or "")
-        if content and content.group(1) in tables:
+        if content and (tables is None or content.group(1) in tables):
             found.append(name)
     return found
+
+
+def _filling(db: Any, indexes: list[str]) -> list[tuple[str, str]]:
+    """The triggers (name, sql) that fill any of the full-text `indexes`."""
+    return [(name, sql) for name, sql in db.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+            if any(index in sql for index in indexes)]
 
 
 def unsearchable(db: Any) -> None:
     """A scratch read file's full-text indexes dropped, with the triggers that fill them: nothing
     searches a file made only to be compared (audit), and indexing a million history rows
     was 1.7 s of its rebuild. Never on a campaign's own read file."""
-    indexes = [name for name, sql in db.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'")
-               if _CONTENT.search(sql or "") and "FTS5" in (sql or "").upper()]
-    for name, sql in list(db.conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")):
-        if any(index in sql for index in indexes):
-            db.conn.execute(f"DROP TRIGGER [{name}]")
+    indexes = fts_indexes(db)
+    for name, _ in _filling(db, indexes):
+        db.conn.execute(f"DROP TRIGGER [{name}]")
     for index in indexes:
         db.conn.execute(f"DROP TABLE [{index}]")
 
@@ -51,9 +55,7 @@ def indexes_built_after(db: Any, tables: tuple[str, ...]) -> Iterator[None]:
     if not indexes:
         yield
         return
-    triggers = [(name, sql) for name, sql in db.conn.execute(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN "
-        f"({','.join('?' * len(tables))})", list(tables)) if any(index in sql for index in indexes)]
+    triggers = _filling(db, indexes)
     for name, _ in triggers:
         db.conn.execute(f"DROP TRIGGER [{name}]")
     yield
