@@ -8,10 +8,9 @@ event's own figures, never a re-computation; an undone roll replays as a what-if
 from __future__ import annotations
 
 import json
-import tempfile
 from typing import TYPE_CHECKING, Any, Callable
 
-from ledger import rulesets
+from ledger import rulesets, scratch_folders
 from ledger.errors import BadInput, LedgerError
 from ledger.units import Unit
 
@@ -43,7 +42,7 @@ def compare_roll(app: Any, found: "Found", roll: tuple[Any, Any], sets: dict[str
     changed = {**choices, **{k: _value(k, v, choices) for k, v in sets.items() if k != "faces"}}
 
     def attempt(c: Choices) -> dict[str, Any]:
-        with tempfile.TemporaryDirectory() as tmp:
+        with scratch_folders.folder("replay") as tmp:
             return figures(play(scratch(app, unit.first - 1, tmp, lazily=True), c))  # plays the roll alone
     given = _value("faces", sets["faces"], choices) if "faces" in sets else None
     changed["faces"], notes = _faces(attempt, changed, given)

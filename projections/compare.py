@@ -3,7 +3,6 @@ with a rebuild in a scratch file: both streamed, so memory stays flat however lo
 from __future__ import annotations
 
 import itertools
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any, Iterator
 
 from sqlite_utils import Database
 
+from ledger import scratch_folders
 from ledger.chain_verify import Break, ChainBroken
 from ledger.errors import ReadModelStuck
 
@@ -46,7 +46,7 @@ def scratch_rebuild(app: Any, observe: Any = None) -> Iterator[Scratch]:
     """The whole ledger rebuilt into a scratch file, the hash chain and command log verified as
     the rows are read (an audit's one read of the ledger: the chain, the tables, the lists and the
     snapshots); kept until the caller has compared it with the read tables (`differing`)."""
-    with tempfile.TemporaryDirectory() as scratch:
+    with scratch_folders.folder("audit") as scratch:
         found = Scratch(connect(str(Path(scratch) / "rebuild.db")))
         try:
             bulk.unsearchable(found.fresh)

@@ -7,14 +7,14 @@ file instead, so a read still answers in full.
 """
 from __future__ import annotations
 
-import shutil
+import contextlib
 import sqlite3
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
 from sqlite_utils import Database
 
+from ledger import scratch_folders
 from migrations import migrations
 from projections import runner, verifying
 
@@ -26,13 +26,18 @@ def connect(app: Any, uri: str) -> tuple[Database, Callable[[], None]]:
     if not migrations.pending(db):
         return db, db.conn.close
     db.conn.close()
-    scratch = tempfile.mkdtemp(prefix="campaign-read-")
-    fresh = runner.connect(str(Path(scratch) / "read.db"))
-    runner.catch_up(app, fresh)
+    kept = contextlib.ExitStack()
+    scratch = kept.enter_context(scratch_folders.folder("read"))
+    try:
+        fresh = runner.connect(str(Path(scratch) / "read.db"))
+        runner.catch_up(app, fresh)
+    except BaseException:
+        kept.close()
+        raise
 
     def done() -> None:
         fresh.conn.close()
-        shutil.rmtree(scratch, ignore_errors=True)
+        kept.close()
     return fresh, done
 
 

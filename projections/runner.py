@@ -270,10 +270,11 @@ def tables(db: Database) -> Iterator[tuple[str, list[dict]]]:
 def as_of(app: Any, last: int) -> Iterator[Database]:
     """The read model as it stood after entry `last`, rebuilt in a scratch file (time travel
     for read tables that keep no history of their own)."""
-    import tempfile
     from pathlib import Path
 
-    with tempfile.TemporaryDirectory() as scratch:
+    from ledger import scratch_folders
+
+    with scratch_folders.folder("as-of") as scratch:
         db = connect(str(Path(scratch) / "as_of.db"))
         rulesets.use_campaign(db, app)
         names = units.UnitNames(app.recorder)

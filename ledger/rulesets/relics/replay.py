@@ -10,9 +10,9 @@ lists only live units, so the lookup of units, reversed ones included, lives her
 """
 from __future__ import annotations
 
-import tempfile
 from typing import Any
 
+from ledger import scratch_folders
 from ledger.campaign import Campaign
 from ledger.chain import chained
 from ledger.rulesets.relics.challenge import Challenge
@@ -115,7 +115,7 @@ def compare(app: Any, found: Found, changes: Changes) -> dict[str, Any]:
     record = recorded_choices(app, unit)
     trial = changed(record, changes)
     last = unit.ranges[-1][1]
-    with tempfile.TemporaryDirectory() as tmp:
+    with scratch_folders.folder("replay") as tmp:
         what_if = scratch(app, _start(app, unit) - 1, tmp, lazily=True)  # later play reads aggregates alone
         copied = what_if.recorder.max_notification_id() or 0
         replayed = play(what_if, trial)
