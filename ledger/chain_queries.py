@@ -120,11 +120,6 @@ class ChainQueries:
                             f"WHERE originator_id = ? AND {self.id_column} <= ?", (oid, entry))
         return rows[0][0] if rows and rows[0][0] is not None else None
 
-    def later_reversal(self, entry: int) -> bool:
-        """Did an undo, a committed correction or any command that reverses units come after `entry`?"""
-        return bool(self._select("SELECT 1 FROM ledger_commands WHERE first_entry > ? AND (command IN "
-                                 "('undo', 'replay') OR detail LIKE ?) LIMIT 1", (entry, '%"reverses"%')))
-
     def broken(self, entry: int, reason: str) -> "Break":
         return Break(entry, reason)
 

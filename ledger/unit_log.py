@@ -68,13 +68,6 @@ def round_incarnations(recorder: Any, key: str) -> list[tuple[Unit, tuple[int, i
     return every_unit(_Rows(sorted(dict((r[0], r) for r in rows).values())))
 
 
-def reversal_after(recorder: Any, entry: int) -> bool:
-    """`later_reversal` (ledger/chain_queries.py) asked in the reversal index's own words, so it is
-    one index probe: a LIKE given as a parameter is no term the planner can match to the index."""
-    return bool(chained(recorder)._select(f"SELECT 1 FROM ledger_commands WHERE {REVERSING} AND first_entry > ? "
-                                          "LIMIT 1", (entry,)))
-
-
 class _Rows(ChainQueries):
     """A few command-log rows, read as the log (what `every_unit` walks), touches read as empty."""
 

@@ -22,7 +22,6 @@ from ledger.replay import Found, incarnations, scratch, side_by_side
 from ledger.rulesets.relics.replay_choices import Changes, changed, described, events_of, recorded_choices
 from ledger.rulesets.relics.replay_play import play, play_on  # noqa: F401 (the commit plays on a Table)
 from ledger.units import Unit
-from ledger.unit_log import reversal_after
 
 
 def _start(app: Any, unit: Unit) -> int:
@@ -149,10 +148,13 @@ def _as_recorded(app: Any, what_if: Any, found: Found, copied: int) -> bool:
     did, and the campaign now is the record's: nothing later need be played again (so a replay of
     an early round costs what the round costs, not what the campaign since costs).
 
-    Only for a round that stands, with no undo or correction after it (those the what-if treats
-    apart: see `_later`)."""
+    Undos and corrections after it change nothing here: they are later entries like any other,
+    and playing only what still stands (`_later`) ends where the record does, since reversing a
+    unit leaves the state a campaign played without it would hold (ledger/undo.py; the undo tests
+    check it against a scratch campaign). Not for a round that was itself undone or corrected:
+    its what-if keeps the round the record took back."""
     unit = found.unit
-    if found.reversal is not None or reversal_after(app.recorder, unit.last):
+    if found.reversal is not None:
         return False
     touched = {e.originator_id for e in events_of(app, unit)}
     touched |= {n.originator_id for n in what_if.recorder.select_notifications(copied, 10**6, inclusive_of_start=False)}
