@@ -18,7 +18,8 @@ included), timed with its peak resident memory (wait4). The floors:
   into a fresh SQLite file in one transaction;
 - export: a process that reads every stored event, decodes its JSON and writes one line each;
 - a turn, replay of an early round and of the latest (`replay` alone), `sheet --at` an early
-  entry: the same command on a 1,000-entry campaign (they should not grow with the campaign).
+  entry, and replay of the early round again once a later round was undone: the same command on
+  a 1,000-entry campaign (they should not grow with the campaign).
 
 The last line is `ratio: X`, the worst operation's ratio to its floor at the largest size run.
 An operation that runs longer than --timeout seconds is stopped and shown as `>T`.
@@ -216,6 +217,8 @@ class Bench:
         one_round(self.cmd, work, 0)  # warm-up
         turns = [one_round(self.cmd, work, i) for i in range(1, TURNS + 1)]
         figures["turn"] = (statistics.median(turns), 0.0)
+        self.campaign(work, "undo", "--yes")  # untimed: the last turn's round taken back
+        figures["replay after an undo"] = self.campaign(work, "replay", EARLY_ROUND)  # a GM who ever undid
         return figures
 
     def measure(self, size: int) -> None:
