@@ -54,4 +54,13 @@ def _running(pid: int) -> bool:
         return False
     except (PermissionError, OverflowError, OSError):
         return True  # another user's, or not ours to judge: kept
-    return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Killed and not yet reaped by its parent (on Linux, where /proc says so): it runs no more."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[-1].split()[:1] == [b"Z"]
+    except OSError:
+        return False

@@ -38,12 +38,17 @@ def test_a_killed_process_s_folder_goes_with_the_next_one_made_and_a_running_one
         theirs.mkdir()
         unrelated = tmp_path / "campaign-scratch-notapid-x"
         unrelated.mkdir()
+        killed = subprocess.Popen([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGKILL)"])
+        os.waitid(os.P_PID, killed.pid, os.WEXITED | os.WNOWAIT)  # dead, not reaped: a zombie its parent keeps
+        unreaped = tmp_path / f"{scratch_folders.PREFIX}{killed.pid}-audit-def"
+        unreaped.mkdir()
         monkeypatch.setenv("TMPDIR", str(tmp_path))
         monkeypatch.setattr("tempfile.tempdir", None)  # asked again: TMPDIR
         with scratch_folders.folder("replay") as mine:
             assert Path(mine).parent == tmp_path and Path(mine).is_dir()
-            assert not left.exists()
+            assert not left.exists() and not unreaped.exists()
             assert theirs.is_dir() and unrelated.is_dir()
+        killed.wait()
         assert not Path(mine).exists()
     finally:
         running.communicate(b"")
