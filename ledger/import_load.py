@@ -120,18 +120,33 @@ class Rows:
 
 class Played:
     """Every aggregate, each entry played through it in order (what a cold load would do), as the
-    rebuild that builds the read tables maps them (`see` is its `observe`)."""
+    rebuild that builds the read tables maps them (`see` is its `observe`). An aggregate is let go
+    once its last entry (`versions`, from the load) is played, its last snapshot taken then: a
+    campaign's resolved Challenges are not held to the end (memory stays flat however long it is)."""
 
-    def __init__(self, app: Any) -> None:
-        self.app = app
+    def __init__(self, app: Any, versions: dict[UUID, int]) -> None:
+        self.app, self.versions = app, versions
         self.live: dict[UUID, Any] = {}
         self.taken: list[StoredEvent] = []
 
     def see(self, entry: int, event: Any) -> None:
         """The entry's event through its aggregate (an error names the entry: the rebuild refuses it)."""
-        aggregate = event.mutate(self.live.get(event.originator_id))
-        self.live[event.originator_id] = aggregate
-        if aggregate is not None and event.originator_version % SNAPSHOT_STEP == 0:
+        aggregate_id, version = event.originator_id, event.originator_version
+        aggregate = event.mutate(self.live.get(aggregate_id))
+        self.live[aggregate_id] = aggregate
+        if aggregate is None:
+            return
+        if version % SNAPSHOT_STEP == 0:
+            self.take(aggregate)
+        if version == self.versions.get(aggregate_id):  # its last entry: nothing more will change it
+            self._last(aggregate, version)
+            del self.live[aggregate_id]
+
+    def _last(self, aggregate: Any, version: int) -> None:
+        """A long aggregate's snapshot at its last version (at a 1000th it was taken already)."""
+        from ledger.application import SNAPSHOT_EVERY
+
+        if version >= SNAPSHOT_EVERY and version % SNAPSHOT_STEP:
             self.take(aggregate)
 
     def take(self, aggregate: Any) -> None:
@@ -139,15 +154,9 @@ class Played:
         snapshot_class = getattr(type(aggregate), "Snapshot", type(self.app).snapshot_class)
         self.taken.append(self.app.snapshots.mapper.to_stored_event(snapshot_class.take(aggregate)))
 
-    def snapshots(self, versions: dict[UUID, int]) -> int:
+    def snapshots(self) -> int:
         """Every aggregate of at least SNAPSHOT_EVERY events, at every 1000th version and its last,
         written to the scratch ledger; how many."""
-        from ledger.application import SNAPSHOT_EVERY
-
-        for aggregate_id, last in versions.items():
-            aggregate = self.live.get(aggregate_id)
-            if last >= SNAPSHOT_EVERY and last % SNAPSHOT_STEP and aggregate is not None:
-                self.take(aggregate)
         with self.app.recorder.datastore.transaction(commit=True) as c:
             c.executemany(self.app.snapshots.recorder.insert_events_statement,
                           [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in self.taken])
