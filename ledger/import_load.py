@@ -5,10 +5,11 @@ with the hash it was checked against (not hashed a second time). Then the read t
 by the rebuild path, and each event it maps is played through its aggregate on the way (`Played`,
 the rebuild's `observe`: one mapping an entry for both), so a file whose hashes were recomputed
 over broken data is refused by the entry that does not replay. Snapshots of long aggregates are
-taken on the way, from the aggregates in memory, and written once every entry played. The scratch
-file is thrown away by the caller when any line is refused, so a refusal leaves nothing behind;
-it is committed every COMMIT_EVERY batches only so that its write-ahead log stays small on a
-million entries.
+taken on the way, from the aggregates in memory, and written after each batch on the rebuild's
+own connection, in its transaction (`Played.write`); an aggregate is let go after its last entry.
+The scratch file is thrown away by the caller when any line is refused, so a refusal leaves
+nothing behind; it is committed every COMMIT_EVERY batches only so that its write-ahead log
+stays small on a million entries.
 """
 from __future__ import annotations
 
@@ -128,6 +129,7 @@ class Played:
         self.app, self.versions = app, versions
         self.live: dict[UUID, Any] = {}
         self.taken: list[StoredEvent] = []
+        self.written = 0
 
     def see(self, entry: int, event: Any) -> None:
         """The entry's event through its aggregate (an error names the entry: the rebuild refuses it)."""
@@ -154,11 +156,24 @@ class Played:
         snapshot_class = getattr(type(aggregate), "Snapshot", type(self.app).snapshot_class)
         self.taken.append(self.app.snapshots.mapper.to_stored_event(snapshot_class.take(aggregate)))
 
+    def write(self, conn: Any) -> None:
+        """The snapshots taken so far, written on `conn` (the rebuild's own connection to the scratch
+        file, inside its transaction, after each batch: one per long aggregate held to the end was
+        6,000 at a million entries) and let go."""
+        if self.taken:
+            conn.executemany(self.app.snapshots.recorder.insert_events_statement, self._rows())
+            self.written += len(self.taken)
+            self.taken.clear()
+
     def snapshots(self) -> int:
         """Every aggregate of at least SNAPSHOT_EVERY events, at every 1000th version and its last,
-        written to the scratch ledger; how many."""
+        written to the scratch ledger (those `write` has not written yet); how many in all."""
         with self.app.recorder.datastore.transaction(commit=True) as c:
-            c.executemany(self.app.snapshots.recorder.insert_events_statement,
-                          [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in self.taken])
-        return len(self.taken)
+            c.executemany(self.app.snapshots.recorder.insert_events_statement, self._rows())
+        self.written += len(self.taken)
+        self.taken.clear()
+        return self.written
+
+    def _rows(self) -> list[tuple]:
+        return [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in self.taken]
 

@@ -92,8 +92,10 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
         app = open_ledger(scratch, store="eventsourcing.sqlite")
         count, versions = import_load.load(app, _lines(path), progress)
         written = count
-        played = import_load.Played(app, versions)  # the read tables, by the rebuild path, and the aggregates
-        replay(app, scratch, progress, played.see)  # with them: an entry either cannot take is refused by its number
+        # the read tables, by the rebuild path, and the aggregates with them (their snapshots written as it
+        # goes): an entry either cannot take is refused by its number
+        played = import_load.Played(app, versions)
+        replay(app, scratch, progress, played.see, played.write)
         played.snapshots()
         if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
             from ledger import import_postgres  # checked; now the scratch ledger's rows go to the server's

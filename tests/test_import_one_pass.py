@@ -80,6 +80,27 @@ def test_snapshots_taken_on_the_way_are_those_the_application_would_take(tmp_pat
         app.close()
 
 
+def test_snapshots_are_written_batch_by_batch_and_no_aggregate_is_held_past_its_last_entry(tmp_path, monkeypatch):
+    """Memory stays flat on a long campaign: what import takes as it plays goes out with each batch."""
+    from ledger import application
+
+    monkeypatch.setattr(application, "SNAPSHOT_EVERY", 5)
+    monkeypatch.setattr(import_load, "SNAPSHOT_STEP", 4)
+    monkeypatch.setattr(runner, "BATCH", 10)
+    waiting, held, end = [], [], []
+    write, see, snapshots = import_load.Played.write, import_load.Played.see, import_load.Played.snapshots
+    monkeypatch.setattr(import_load.Played, "write", lambda self, conn: waiting.append(len(self.taken)) or write(self, conn))
+    monkeypatch.setattr(import_load.Played, "see", lambda self, n, e: see(self, n, e) or held.append(len(self.live)))
+    monkeypatch.setattr(import_load.Played, "snapshots", lambda self: end.append(len(self.taken)) or snapshots(self))
+    Table(tmp_path / "copy.db")("import", str(FIXTURE))
+    with sqlite3.connect(tmp_path / "copy.db") as conn:
+        stored = conn.execute("SELECT count(*) FROM stored_snapshots").fetchone()[0]
+        aggregates = conn.execute("SELECT count(DISTINCT originator_id) FROM stored_events").fetchone()[0]
+    assert stored > 5 and sum(waiting) == stored and end == [0]  # each batch's, none left for the end
+    assert len([w for w in waiting if w]) > 1
+    assert held[-1] == 0 and max(held) < aggregates  # let go after their last entries, some before the end
+
+
 def _replayed(events: Any) -> Any:
     """From the aggregate's events alone (no snapshot): what its snapshot must equal."""
     aggregate = None
