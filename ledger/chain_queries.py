@@ -85,6 +85,13 @@ class ChainQueries:
         return self._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
                             "WHERE first_entry >= ? AND first_entry <= ? ORDER BY first_entry", (first, last))
 
+    def command_rows_from(self, entry: int, page: int = 100) -> Iterator[tuple[int, int, str, str | None, str | None]]:
+        """Command-log rows starting at `entry` or after, in log order, a page at a time (the fields of
+        `command_rows_in_order`)."""
+        yield from self._batches("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                                 "WHERE first_entry > ? AND first_entry <= ? ORDER BY first_entry LIMIT ?",
+                                 entry - 1, 2**62, page)
+
     def command_rows_newest_first(self, page: int = 100) -> Iterator[tuple[int, int, str, str | None, str | None]]:
         """Command-log rows from the newest back, a page at a time (the same fields as `command_rows_in_order`)."""
         before = 2**62

@@ -166,6 +166,39 @@ def named_incarnations(recorder: Any, key: str) -> list[Found] | None:
     return [Found(unit, reversal) for unit, reversal in units if unit.key.casefold() == key.casefold()] or None
 
 
+def incarnations_after(recorder: Any, entry: int, passing: tuple[str, ...] = ()) -> list[Found] | None:
+    """`incarnations` of the units that own a command after `entry` and of those a command after it
+    reversed (what playing the later entries again asks), read by their round names
+    (`named_incarnations`: the rows filed under each and the reversals after), not the whole log.
+    Commands in `passing` (notes: never played) are not asked about. None when one of them is no
+    round (its name counts from the campaign's start) or more than LOOK_BACK commands follow:
+    the caller reads the whole log then."""
+    from ledger.unit_log import light
+
+    names: dict[str, None] = {}
+    for looked, (_, _, command, stored, detail) in enumerate(chained(recorder).command_rows_from(entry + 1)):
+        if looked >= LOOK_BACK:
+            return None
+        given = light(detail)
+        for key in given.get("reverses", []):
+            if not isinstance(key, str) or not units.ROUND.match(key):
+                return None
+            names[key] = None
+        if not stored or command in units.NOT_UNITS or command in passing:
+            continue
+        if not units.ROUND.match(stored) or given.get("single"):
+            return None
+        names[stored] = None
+    every: dict[tuple[str, int], Found] = {}
+    for name in names:
+        named = named_incarnations(recorder, name)
+        if named is None:  # a name the index cannot fold (not ASCII): the whole log
+            return None
+        for found in named:
+            every[found.unit.key, found.unit.first] = found
+    return list(every.values())
+
+
 def _reversed_at(app: Any, found: Found) -> int:
     """The entry of the reversing command that restores this unit (its first, if none names it)."""
     from ledger.reversible import Reversible

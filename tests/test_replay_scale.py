@@ -72,3 +72,42 @@ def test_a_round_that_was_undone_plays_the_later_entries_again(demo, monkeypatch
     report = demo.json("replay", "Vault Guards:2")
     assert report["undone_at"] is not None
     assert verdicts == [False]
+
+
+ROUNDS_ONLY = [["new", "Rounds", "--ruleset", "relics"], ["pc", "add", "Kira", "--expertise", "Phantom=3", "--primary",
+               "Phantom"], ["pc", "add", "Bo", "--expertise", "Phantom=2", "--primary", "Phantom"],
+               ["scenario", "start", "Heist"], ["challenge", "open", "Guards", "--threat", "major", "--type", "phantom",
+                                                  "--rating", "3"]]
+NULL_ROUND = [["cohort-turn", "Guards", "--leader", "Kira", "--faces", "2,2,2,2"], ["challenge-turn", "Guards",
+                                                                                  "--faces", "2,2,2"]]
+CHANGED = ("--challenge-faces", "6,6,6", "--stress", "Kira=2,Bo=1")
+
+
+def test_what_follows_a_round_found_by_round_names_plays_as_found_in_the_whole_log(empty, monkeypatch):
+    """An undone or changed round plays the later entries again; when only rounds, notes and reversals
+    of rounds follow, they are found by those rounds' names (not by every unit since the campaign
+    began): the report must be the one the whole log gives, through undos, a correction and its undo."""
+    from ledger import replay as replaying
+
+    for args in ROUNDS_ONLY + NULL_ROUND * 3:
+        empty(*args)
+    empty("note", "after round 3")
+    quick = []
+    found = replaying.incarnations_after
+    monkeypatch.setattr(replay, "incarnations_after", lambda *a: quick.append(found(*a)) or quick[-1])
+
+    def both(*args: str) -> None:
+        by_names = empty.json("replay", *args)
+        with monkeypatch.context() as m:
+            m.setattr(replay, "incarnations_after", lambda *a: None)
+            whole = empty.json("replay", *args)
+        assert by_names == whole, args
+
+    for step in (["undo", "Guards:3", "--yes"], ["undo", "Guards:2", "--yes"], ["replay", "Guards:2", "--commit"],
+                 ["undo", "--yes"], ["note", "after the undo"]):
+        empty(*step)
+        quick.clear()
+        both("Guards:3")  # undone: its what-if plays what stands after it
+        both("Guards:2", *CHANGED)
+        both("Guards:1", *CHANGED)
+        assert len(quick) >= 2 and all(q is not None for q in quick), step  # found by names every time

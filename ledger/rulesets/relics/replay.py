@@ -18,7 +18,7 @@ from ledger.chain import chained
 from ledger.rulesets.relics.challenge import Challenge
 from ledger.errors import LedgerError
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
-from ledger.replay import Found, incarnations, scratch, side_by_side
+from ledger.replay import Found, incarnations, incarnations_after, scratch, side_by_side
 from ledger.rulesets.relics.replay_choices import Changes, changed, described, events_of, recorded_choices
 from ledger.rulesets.relics.replay_play import play, play_on  # noqa: F401 (the commit plays on a Table)
 from ledger.units import Unit
@@ -178,7 +178,9 @@ def _later(app: Any, unit: Unit) -> list[tuple[str, Any]]:
     Units reversed since are left out, and so are the undo entries that reversed only
     units from this round on (this round included: an undone round's what-if plays it).
     """
-    every = incarnations(app.recorder)
+    every = incarnations_after(app.recorder, unit.first, NOT_PLAY)  # by the names of what follows
+    if every is None:
+        every = incarnations(app.recorder)
     owner = {first: f for f in every for first, _ in f.unit.ranges}
     reversed_in: dict[int, list[Found]] = {}
     for f in every:
