@@ -183,14 +183,27 @@ class ChainQueries:
                                  0, 2**62, batch)
 
     def stored_entries_with_hashes(self, first: int, last: int, batch: int = 1000) -> Iterator[tuple]:
-        """Entries first..last with their chain hashes and, on a command's first entry, the command."""
+        """Entries first..last with their chain hashes and, on a command's first entry, the command.
+
+        Read a span of `batch` entry numbers at a time, each table bounded to it, not `LIMIT batch`
+        rows: PostgreSQL planned the joined LIMIT query as hash joins over every later row of all three
+        tables, then a sort, so each page cost more than the one before (100,000 entries: `audit
+        --chain` 15.5 s, 1.2 s of it this process's); bounded, it merges three index scans (a page:
+        175 ms -> 1.4 ms). Entries written meanwhile are read too, as with a LIMIT: the newest entry is
+        asked again when the span reaches it."""
         i = f"e.{self.id_column}"
-        yield from self._batches(
-            f"SELECT {i}, e.originator_id, e.originator_version, e.topic, e.state, h.hash, "
-            "m.last_entry, m.command, m.unit, m.detail "
-            f"FROM {self.events_table_name} e LEFT JOIN ledger_chain h ON h.entry = {i} "
-            f"LEFT JOIN ledger_commands m ON m.first_entry = {i} "
-            f"WHERE {i} > ? AND {i} <= ? ORDER BY {i} LIMIT ?", first - 1, last, batch)
+        sql = (f"SELECT {i}, e.originator_id, e.originator_version, e.topic, e.state, h.hash, "
+               "m.last_entry, m.command, m.unit, m.detail "
+               f"FROM {self.events_table_name} e "
+               f"LEFT JOIN ledger_chain h ON h.entry = {i} AND h.entry > ? AND h.entry <= ? "
+               f"LEFT JOIN ledger_commands m ON m.first_entry = {i} AND m.first_entry > ? AND m.first_entry <= ? "
+               f"WHERE {i} > ? AND {i} <= ? ORDER BY {i}")
+        after = first - 1
+        while after < (newest := min(last, self.max_notification_id() or 0)):
+            while after < newest:
+                upto = min(after + batch, newest)
+                yield from self._select(sql, (after, upto) * 3)
+                after = upto
 
     def _batches(self, sql: str, after: int, last: int, batch: int) -> Iterator[tuple]:
         while after < last:
