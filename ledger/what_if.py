@@ -1,13 +1,13 @@
 """What-if ledgers: a scratch copy of the ledger as it stood before a round or roll, to play it
 again on without touching the real one (replay; a committed correction plays on the real one).
 
-Three ways to fill it, cheapest first. `lazily` (replay's): each aggregate is copied from an SQLite
-ledger the first time the what-if reads it, as loading it reads it, so a replay reads a handful of
-aggregates, not every entry before the round. That holds while the what-if only plays commands
-(the round, later rounds and setup commands), which read aggregates; it never plays an undo again
-(replay notes those), which would read the entries it reverses. Otherwise an SQLite ledger's first
-entries are copied in bulk (INSERT ... SELECT over the attached file); a ledger elsewhere
-(PostgreSQL) entry by entry.
+Three ways to fill it, cheapest first. `lazily` (replay's): each aggregate is copied from the
+ledger (an SQLite file, or PostgreSQL: `FromServer`) the first time the what-if reads it, as loading
+it reads it, so a replay reads a handful of aggregates, not every entry before the round. That holds
+while the what-if only plays commands (the round, later rounds and setup commands), which read
+aggregates; it never plays an undo again (replay notes those), which would read the entries it
+reverses. Otherwise an SQLite ledger's first entries are copied in bulk (INSERT ... SELECT over the
+attached file); any other (in memory) entry by entry.
 """
 from __future__ import annotations
 
@@ -99,11 +99,15 @@ def _copied_whole(app: Any, path: str, upto: int) -> bool:
 
 
 def _lazily(app: Any, copy: Any, path: str, upto: int) -> bool:
-    """Fill the what-if `copy` as it reads (see `Lazily`); False when the ledger is not an SQLite file."""
+    """Fill the what-if `copy` as it reads (see `Lazily`, and `FromServer` for a ledger on PostgreSQL);
+    False when the ledger is neither (in memory)."""
     source = _source(app)
-    if source is None:
+    if source is not None:
+        lazy: Lazily = Lazily(path, source, upto)
+    elif getattr(app.recorder, "id_column", None) == "notification_id":
+        lazy = FromServer(path, app, upto)
+    else:
         return False
-    lazy = Lazily(path, source, upto)
     weakref.finalize(copy, lazy.conn.close)
     for recorder in (copy.recorder, getattr(copy.snapshots, "recorder", None)):
         if recorder is not None:
@@ -157,3 +161,60 @@ class Lazily:
                          (key, taken))
             conn.execute(COPY_EVENTS + "originator_id = ? AND (originator_version = 1 OR originator_version > ?) "
                          "AND originator_version <= ?", (key, taken, newest[0]))
+
+
+class FromServer(Lazily):
+    """`Lazily` for a ledger on PostgreSQL: the same rows, read through the ledger's own connection
+    and written into the what-if file (entries keep their numbers, which the server's sequence may
+    skip: the what-if's own entries follow the last one copied at or before `upto`)."""
+
+    def __init__(self, path: str, app: Any, upto: int) -> None:
+        self.conn = sqlite3.connect(f"file:{quote(path)}", uri=True, isolation_level=None, check_same_thread=False)
+        self.recorder, self.upto, self.done = app.recorder, upto, set()
+        self.events = app.recorder.events_table_name
+        self.snapshots = app.snapshots.recorder.events_table_name if app.snapshots is not None else None
+        at = self._select(f"SELECT max(notification_id) FROM {self.events} WHERE notification_id <= ?", (upto,))[0][0]
+        with self.conn:
+            self.conn.execute("BEGIN")
+            if at is not None:
+                self._insert(self._select(self._rows("notification_id = ?"), (at,)))
+                self.conn.executemany("INSERT INTO ledger_chain (entry, hash) VALUES (?, ?)",
+                                      self._select("SELECT entry, hash FROM ledger_chain WHERE entry = ?", (at,)))
+            self.conn.executemany("INSERT INTO ledger_meta (key, value) VALUES (?, ?)",
+                                  self._select("SELECT key, value FROM ledger_meta"))
+
+    def _select(self, sql: str, params: tuple = ()) -> list[tuple]:
+        return self.recorder._select(sql, params)
+
+    def _rows(self, where: str) -> str:
+        return (f"SELECT notification_id, originator_id, originator_version, topic, state FROM {self.events} "
+                f"WHERE {where}")
+
+    def _insert(self, rows: list[tuple]) -> None:
+        self.conn.executemany("INSERT OR IGNORE INTO stored_events (rowid, originator_id, originator_version, topic, "
+                              "state) VALUES (?, ?, ?, ?, ?)",
+                              [(n, UUID(str(oid)).hex, v, topic, bytes(state)) for n, oid, v, topic, state in rows])
+
+    def copy(self, originator_id: UUID | str) -> None:
+        key = originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
+        if key.hex in self.done:
+            return
+        self.done.add(key.hex)
+        newest = self._select(f"SELECT max(originator_version) FROM {self.events} WHERE originator_id = ? "
+                              "AND notification_id <= ?", (key, self.upto))[0][0]
+        if newest is None:  # not made by then: the what-if finds it missing, as the ledger then would
+            return
+        taken, snapshot = 0, []
+        if self.snapshots is not None:
+            snapshot = self._select(f"SELECT originator_id, originator_version, topic, state FROM {self.snapshots} "
+                                    "WHERE originator_id = ? AND originator_version <= ? "
+                                    "ORDER BY originator_version DESC LIMIT 1", (key, newest))
+            taken = snapshot[0][1] if snapshot else 0
+        with self.conn:
+            self.conn.execute("BEGIN")
+            self.conn.executemany("INSERT OR IGNORE INTO stored_snapshots (originator_id, originator_version, topic, "
+                                  "state) VALUES (?, ?, ?, ?)",
+                                  [(UUID(str(o)).hex, v, t, bytes(st)) for o, v, t, st in snapshot])
+            self._insert(self._select(self._rows("originator_id = ? AND (originator_version = 1 OR "
+                                                 "originator_version > ?) AND originator_version <= ?"),
+                                      (key, taken, newest)))

@@ -119,3 +119,32 @@ def test_a_write_finds_its_idempotency_key_by_an_index_on_postgresql(tmp_path, p
         conn.execute("SET enable_seqscan = off")  # a handful of rows: the planner would scan them anyway
         plan = conn.execute("EXPLAIN SELECT 1 FROM ledger_commands WHERE " + _pg(KEY_BY_INDEX), ("add-kira",)).fetchall()
     assert "ledger_commands_key" in str(plan)
+
+
+REPLAYS = {  # what a GM replays, before and after an undo: each ruleset's rounds or rolls, as recorded and changed
+    "relics": [("replay",), ("replay", "Vault Guards:1"), ("replay", "Vault Guards:2", "--challenge-faces", "1,1"),
+               ("undo", "Vault Guards:3", "--yes"), ("replay", "Vault Guards:3"), ("replay", "Vault Guards:1")],
+    "decision-2d6": [("replay",), ("replay", "Billy's Strength roll (#1)", "--set", "faces=1,2"),
+                     ("undo", "--yes"), ("replay", "Ogre's Strength roll (#1)")],
+}
+
+
+@pytest.mark.parametrize("system", list(REPLAYS))
+def test_replays_read_their_what_if_from_the_server_as_from_a_file(tmp_path, postgres_ledger, monkeypatch, system):
+    """A what-if copies from a ledger on PostgreSQL only what it reads (what_if.FromServer), not every
+    entry before the round: every report is the one an SQLite ledger gives."""
+    from ledger import application, what_if
+
+    monkeypatch.setattr(application, "SNAPSHOT_EVERY", 5)  # aggregates load from snapshots too
+    copies = []
+    monkeypatch.setattr(what_if.FromServer, "copy",
+                        lambda self, oid, copy=what_if.FromServer.copy: copies.append(oid) or copy(self, oid))
+    hosted = Table(tmp_path / "hosted.db")
+    hosted("demo", "--system", system)
+    on_server = [hosted(*args).stdout for args in REPLAYS[system]]
+    for key in ("PERSISTENCE_MODULE", "POSTGRES_DBNAME"):
+        monkeypatch.delenv(key)
+    local = Table(tmp_path / "local.db")
+    local("demo", "--system", system)
+    assert [local(*args).stdout for args in REPLAYS[system]] == on_server
+    assert copies  # the server's what-if was filled as read
