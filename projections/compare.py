@@ -82,4 +82,6 @@ def _rows(db: Database, table: str) -> Iterator[tuple]:
     if not columns:
         return iter(())
     order = ", ".join(f"[{k}]" for k in t.pks)
-    return db.conn.execute(f"SELECT {', '.join(f'[{c}]' for c in columns)} FROM [{table}] ORDER BY {order}")
+    sql = f"SELECT {', '.join(f'[{c}]' for c in columns)} FROM [{table}] ORDER BY {order}"
+    streamed = getattr(db, "streamed_rows", None)  # read tables on PostgreSQL: as they arrive, not held whole
+    return streamed(sql) if streamed is not None else db.conn.execute(sql)

@@ -23,6 +23,7 @@ from projections.postgres_sql import HELPERS, result, translate
 from projections.postgres_table import PostgresTable
 
 _DDL = ("CREATE", "ALTER ", "DROP ")
+STREAMED = 1000  # rows a chunk, where the client library can (libpq 17 and later); one at a time before
 
 
 def wanted() -> bool:
@@ -94,6 +95,16 @@ class PostgresRead:
         cursor = self.connection.execute(statement.sql, params) if params is not None else \
             self.connection.execute(statement.sql)
         return _Cursor(cursor, not statement.mentions_rowid)
+
+    def streamed_rows(self, sql: str, parameters: Sequence[Any] | None = None) -> Iterator[tuple]:
+        """A query's rows as they arrive, a chunk at a time (`execute` holds the whole result: an
+        audit comparing a million history rows held them all). Nothing else may run on the
+        connection until the rows are read; a statement naming no `rowid` gets none."""
+        statement = translate(sql, self.keys)
+        params = statement.params(parameters)
+        with self.connection.cursor() as cursor:
+            for row in cursor.stream(statement.sql, params, size=STREAMED if psycopg.pq.version() >= 170000 else 1):
+                yield tuple(result(v) for v in row)
 
     def executemany(self, sql: str, rows: list[Sequence[Any]]) -> None:
         statement = translate(sql, self.keys)
