@@ -14,7 +14,7 @@ from ledger import scratch_folders
 from ledger.chain_verify import Break, ChainBroken
 from ledger.errors import ReadModelStuck
 
-from projections import bulk, rulesets, runner
+from projections import bulk, long_reads, rulesets, runner
 from projections.runner import as_of, connect, rebuild
 
 
@@ -82,6 +82,4 @@ def _rows(db: Database, table: str) -> Iterator[tuple]:
     if not columns:
         return iter(())
     order = ", ".join(f"[{k}]" for k in t.pks)
-    sql = f"SELECT {', '.join(f'[{c}]' for c in columns)} FROM [{table}] ORDER BY {order}"
-    streamed = getattr(db, "streamed_rows", None)  # read tables on PostgreSQL: as they arrive, not held whole
-    return streamed(sql) if streamed is not None else db.conn.execute(sql)
+    return iter(long_reads.cursor(db, f"SELECT {', '.join(f'[{c}]' for c in columns)} FROM [{table}] ORDER BY {order}"))

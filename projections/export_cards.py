@@ -12,7 +12,7 @@ from typing import Any, Iterable, Iterator
 
 from sqlite_utils import Database
 
-from projections import session_log
+from projections import long_reads, session_log
 from projections.campaign_notes import hidden_sql
 from projections.export_notes import InlineNotes
 
@@ -50,9 +50,9 @@ def cards(db: Database, first: int, last: int, day: str = "", gm_notes: bool = F
     before = db.execute("SELECT destiny, doom FROM balances WHERE entry < ? ORDER BY entry DESC LIMIT 1",
                         [first]).fetchone() or (0, 0)
     pools = tuple(before)
-    rows = db.execute("SELECT h.entry, h.time, h.line, h.round, h.reversed_at, b.destiny, b.doom FROM history h "
-                      "LEFT JOIN balances b ON b.entry = h.entry WHERE h.entry BETWEEN ? AND ? "
-                      f"AND {hidden_sql(gm_notes, 'h.entry')} ORDER BY h.entry", [first, last])
+    rows = long_reads.cursor(db, "SELECT h.entry, h.time, h.line, h.round, h.reversed_at, b.destiny, b.doom FROM "
+                             "history h LEFT JOIN balances b ON b.entry = h.entry WHERE h.entry BETWEEN ? AND ? "
+                             f"AND {hidden_sql(gm_notes, 'h.entry')} ORDER BY h.entry", [first, last])
     changes = _Peek(db.execute(
         "SELECT entry, balance, value, delta FROM balance_changes WHERE entry BETWEEN ? AND ? "
         "AND (balance LIKE '%:stress' OR balance LIKE '%:agony') ORDER BY entry, balance", [first, last]))

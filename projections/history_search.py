@@ -14,6 +14,7 @@ from typing import Any, Iterator
 from sqlite_utils import Database
 
 from ledger.errors import BadInput, NotFound
+from projections import long_reads
 
 KINDS = {  # --kind: which history lines each names, by the event type the line came from
     "rolls": "h.type LIKE '%Rolled' OR h.type LIKE '%.Rolled'",
@@ -84,7 +85,7 @@ def sql_of(db: Database, f: Filters) -> tuple[str, list[Any]]:
 
 
 def _dicts(db: Database, sql: str, args: list[Any]):
-    cursor = db.execute(sql, args)
+    cursor = long_reads.cursor(db, sql, args)
     names = [d[0] for d in cursor.description]
     return (dict(zip(names, r)) for r in cursor)
 

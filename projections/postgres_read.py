@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import weakref
 from datetime import datetime, timezone
 from typing import Any, Iterator, Sequence
 
@@ -96,15 +97,30 @@ class PostgresRead:
             self.connection.execute(statement.sql)
         return _Cursor(cursor, not statement.mentions_rowid)
 
-    def streamed_rows(self, sql: str, parameters: Sequence[Any] | None = None) -> Iterator[tuple]:
-        """A query's rows as they arrive, a chunk at a time (`execute` holds the whole result: an
-        audit comparing a million history rows held them all). Nothing else may run on the
-        connection until the rows are read; a statement naming no `rowid` gets none."""
+    def streamed(self, sql: str, parameters: Sequence[Any] | None = None) -> "_Cursor":
+        """`execute` for a long read (projections/long_reads.py), as a cursor whose rows arrive a
+        chunk at a time as they are iterated (`execute` holds the whole result: an audit comparing
+        a million history rows held them all), on a connection of its own, closed with the cursor,
+        so the reader may run other statements meanwhile and read two streams side by side (an
+        export names its notes as it goes). It sees what is committed, as another process would:
+        the read commands read after catching up."""
         statement = translate(sql, self.keys)
-        params = statement.params(parameters)
-        with self.connection.cursor() as cursor:
-            for row in cursor.stream(statement.sql, params, size=STREAMED if psycopg.pq.version() >= 170000 else 1):
-                yield tuple(result(v) for v in row)
+        reader = psycopg.connect(autocommit=True, **server())
+        try:
+            reader.execute(f'SET search_path TO "{self.schema}"')
+            cursor = reader.cursor()
+            rows = cursor.stream(statement.sql, statement.params(parameters),
+                                 size=STREAMED if psycopg.pq.version() >= 170000 else 1)
+            first = next(rows, None)  # the columns are known once the first chunk is in
+        except BaseException:
+            reader.close()
+            raise
+        if first is None:  # no rows, and a stream that ended names no columns: the empty result as `execute` gives it
+            reader.close()
+            return self.execute(sql, parameters)
+        streamed = _Cursor(cursor, not statement.mentions_rowid, rows, first)
+        weakref.finalize(streamed, reader.close)
+        return streamed
 
     def executemany(self, sql: str, rows: list[Sequence[Any]]) -> None:
         statement = translate(sql, self.keys)
@@ -173,8 +189,9 @@ class _Cursor:
     """A result as sqlite3 gives it: tuples of SQLite's values, without the added `rowid` column
     (see postgres_table.py) unless the statement named it."""
 
-    def __init__(self, cursor: psycopg.Cursor | None, hide_rowid: bool) -> None:
-        self._cursor = cursor
+    def __init__(self, cursor: psycopg.Cursor | None, hide_rowid: bool, streamed: Iterator[Any] | None = None,
+                 first: Any = None) -> None:
+        self._cursor, self._streamed, self._first = cursor, streamed, first
         self.rowcount = cursor.rowcount if cursor is not None else -1
         names = [d.name for d in cursor.description] if cursor is not None and cursor.description else []
         self._keep = [i for i, n in enumerate(names) if n != "rowid"] if hide_rowid and "rowid" in names else None
@@ -187,14 +204,28 @@ class _Cursor:
         return tuple(result(v) for v in row)
 
     def fetchone(self) -> tuple | None:
+        if self._streamed is not None:
+            return next(iter(self), None)
         row = self._cursor.fetchone() if self._cursor is not None and self.description else None
         return None if row is None else self._row(row)
 
     def fetchall(self) -> list[tuple]:
+        if self._streamed is not None:
+            return list(self)
         return [self._row(r) for r in self._cursor.fetchall()] if self._cursor is not None and self.description else []
 
     def __iter__(self) -> Iterator[tuple]:
-        return iter(self.fetchall())
+        if self._streamed is None:
+            return iter(self.fetchall())
+        return self._stream()
+
+    def _stream(self) -> Iterator[tuple]:
+        """A streamed result's rows, the first (read to learn the columns) included, each once."""
+        if self._first is not None:
+            first, self._first = self._first, None
+            yield self._row(first)
+        for row in self._streamed:
+            yield self._row(row)
 
 
 def _migrate(db: PostgresRead) -> None:

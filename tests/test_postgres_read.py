@@ -245,8 +245,9 @@ def test_an_audit_streams_the_schemas_rows_and_names_a_table_changed_there(tmp_p
     db = postgres_read.connect(hosted.path)
     try:
         query = "SELECT [entry], [line] FROM [history] ORDER BY [entry]"
-        streamed = list(db.streamed_rows(query))
+        streamed = list(db.streamed(query))
         assert streamed == db.conn.execute(query).fetchall() and len(streamed) == 62
+        assert db.streamed("SELECT [entry] FROM [history] WHERE [entry] < 0").fetchall() == []  # none: no rows
         db.conn.execute("UPDATE history SET line = ? WHERE entry = ?", ["Kira takes 9 Stress", 40])
     finally:
         db.conn.close()
