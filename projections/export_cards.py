@@ -53,8 +53,8 @@ def cards(db: Database, first: int, last: int, day: str = "", gm_notes: bool = F
     rows = long_reads.cursor(db, "SELECT h.entry, h.time, h.line, h.round, h.reversed_at, b.destiny, b.doom FROM "
                              "history h LEFT JOIN balances b ON b.entry = h.entry WHERE h.entry BETWEEN ? AND ? "
                              f"AND {hidden_sql(gm_notes, 'h.entry')} ORDER BY h.entry", [first, last])
-    changes = _Peek(db.execute(
-        "SELECT entry, balance, value, delta FROM balance_changes WHERE entry BETWEEN ? AND ? "
+    changes = _Peek(long_reads.cursor(
+        db, "SELECT entry, balance, value, delta FROM balance_changes WHERE entry BETWEEN ? AND ? "
         "AND (balance LIKE '%:stress' OR balance LIKE '%:agony') ORDER BY entry, balance", [first, last]))
     spans = session_log.spans(db, first, last)
     grouper, notes = session_log.Grouper(spans), InlineNotes(db, first, last, gm_notes, spans)

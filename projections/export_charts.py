@@ -11,6 +11,8 @@ from html import escape
 
 from sqlite_utils import Database
 
+from projections import long_reads
+
 BUCKETS = 160        # chart buckets per series: at most 6 points each, so ~1000 points a series
 WIDTH, HEIGHT = 900, 280
 LEFT, RIGHT, TOP, BOTTOM = 48, 18, 34, 34
@@ -80,8 +82,8 @@ def pools_chart(db: Database, first: int, last: int) -> str:
                            "WHERE entry BETWEEN ? AND ?", [first, last]).fetchone()
     destiny, doom = _Steps(x0, last, start[0]), _Steps(x0, last, start[1])
     undone, previous, offset = _undone(db, first, last), tuple(start), [0, 0]
-    for entry, d, m in db.execute("SELECT entry, destiny, doom FROM balances WHERE entry BETWEEN ? AND ? "
-                                  "ORDER BY entry", [first, last]):
+    for entry, d, m in long_reads.cursor(db, "SELECT entry, destiny, doom FROM balances WHERE entry BETWEEN ? AND ? "
+                                             "ORDER BY entry", [first, last]):
         if entry in undone:  # an undone round, and the undo that took it back, leave the lines alone
             offset = [offset[0] + d - previous[0], offset[1] + m - previous[1]]
         else:
@@ -112,8 +114,9 @@ def stress_chart(db: Database, first: int, last: int) -> str:
         row = db.execute("SELECT value FROM balance_changes WHERE balance = ? AND entry <= ? "
                          "ORDER BY entry DESC LIMIT 1", [balance, x0]).fetchone()
         steps, offset = _Steps(x0, last, row[0] if row else 0), 0
-        for entry, value, delta in db.execute("SELECT entry, value, delta FROM balance_changes WHERE balance = ? "
-                                              "AND entry BETWEEN ? AND ? ORDER BY entry", [balance, first, last]):
+        for entry, value, delta in long_reads.cursor(db, "SELECT entry, value, delta FROM balance_changes WHERE "
+                                                     "balance = ? AND entry BETWEEN ? AND ? ORDER BY entry",
+                                                     [balance, first, last]):
             if entry in undone:
                 offset += delta
             else:
