@@ -33,15 +33,8 @@ class WithoutTouches(ChainQueries):
 
     def commands(self) -> Iterator[tuple[int, int, str, str | None, dict]]:  # type: ignore[override]
         """In log order, a page at a time: a long campaign's log is never held whole."""
-        after = 0
-        while True:
-            rows = self.recorder._select("SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
-                                         "WHERE first_entry > ? ORDER BY first_entry LIMIT ?", (after, PAGE))
-            for first, last, command, unit, detail in rows:
-                yield first, last, command, unit, light(detail)
-            if len(rows) < PAGE:
-                return
-            after = rows[-1][0]
+        for first, last, command, unit, detail in self.recorder.command_rows_from(1, PAGE):
+            yield first, last, command, unit, light(detail)
 
 
 REVERSING = "(command IN ('undo', 'replay') OR detail LIKE '%\"reverses\"%')"  # migrations' m013 indexes these rows

@@ -143,25 +143,36 @@ class Lazily:
         return select
 
     def copy(self, originator_id: UUID | str) -> None:
-        key = originator_id.hex if isinstance(originator_id, UUID) else originator_id
-        if key in self.done:
+        """The aggregate's first event, latest snapshot made by `upto` and the events after it, once."""
+        key = originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
+        if key.hex in self.done:
             return
-        self.done.add(key)
-        conn = self.conn
-        newest = conn.execute("SELECT originator_version FROM source.stored_events WHERE originator_id = ? "
-                              "AND rowid <= ? ORDER BY originator_version DESC LIMIT 1", (key, self.upto)).fetchone()
+        self.done.add(key.hex)
+        newest = self._newest(key)
         if newest is None:  # not made by then: the what-if finds it missing, as the ledger then would
             return
-        taken = conn.execute("SELECT max(originator_version) FROM source.stored_snapshots WHERE originator_id = ? "
-                             "AND originator_version <= ?", (key, newest[0])).fetchone()[0] or 0
-        with conn:
-            conn.execute("BEGIN")
-            conn.execute("INSERT OR IGNORE INTO stored_snapshots SELECT originator_id, originator_version, topic, "
-                         "state FROM source.stored_snapshots WHERE originator_id = ? AND originator_version = ?",
-                         (key, taken))
-            conn.execute(COPY_EVENTS + "originator_id = ? AND (originator_version = 1 OR originator_version > ?) "
-                         "AND originator_version <= ?", (key, taken, newest[0]))
+        with self.conn:
+            self.conn.execute("BEGIN")
+            self._copy(key, self._taken(key, newest), newest)
 
+    def _newest(self, key: UUID) -> int | None:
+        """The aggregate's version at entry `upto` (None: not made by then)."""
+        row = self.conn.execute("SELECT max(originator_version) FROM source.stored_events WHERE originator_id = ? "
+                                "AND rowid <= ?", (key.hex, self.upto)).fetchone()
+        return row[0]
+
+    def _taken(self, key: UUID, newest: int) -> int:
+        """The version of its latest snapshot by then (0: none)."""
+        return self.conn.execute("SELECT max(originator_version) FROM source.stored_snapshots WHERE originator_id = ? "
+                                 "AND originator_version <= ?", (key.hex, newest)).fetchone()[0] or 0
+
+    def _copy(self, key: UUID, taken: int, newest: int) -> None:
+        """That snapshot and the events after it (and the first), inside the copy's transaction."""
+        self.conn.execute("INSERT OR IGNORE INTO stored_snapshots SELECT originator_id, originator_version, topic, "
+                          "state FROM source.stored_snapshots WHERE originator_id = ? AND originator_version = ?",
+                          (key.hex, taken))
+        self.conn.execute(COPY_EVENTS + "originator_id = ? AND (originator_version = 1 OR originator_version > ?) "
+                          "AND originator_version <= ?", (key.hex, taken, newest))
 
 class FromServer(Lazily):
     """`Lazily` for a ledger on PostgreSQL: the same rows, read through the ledger's own connection
@@ -195,26 +206,23 @@ class FromServer(Lazily):
                               "state) VALUES (?, ?, ?, ?, ?)",
                               [(n, UUID(str(oid)).hex, v, topic, bytes(state)) for n, oid, v, topic, state in rows])
 
-    def copy(self, originator_id: UUID | str) -> None:
-        key = originator_id if isinstance(originator_id, UUID) else UUID(str(originator_id))
-        if key.hex in self.done:
-            return
-        self.done.add(key.hex)
-        newest = self._select(f"SELECT max(originator_version) FROM {self.events} WHERE originator_id = ? "
-                              "AND notification_id <= ?", (key, self.upto))[0][0]
-        if newest is None:  # not made by then: the what-if finds it missing, as the ledger then would
-            return
-        taken, snapshot = 0, []
-        if self.snapshots is not None:
-            snapshot = self._select(f"SELECT originator_id, originator_version, topic, state FROM {self.snapshots} "
-                                    "WHERE originator_id = ? AND originator_version <= ? "
-                                    "ORDER BY originator_version DESC LIMIT 1", (key, newest))
-            taken = snapshot[0][1] if snapshot else 0
-        with self.conn:
-            self.conn.execute("BEGIN")
+    def _newest(self, key: UUID) -> int | None:
+        return self._select(f"SELECT max(originator_version) FROM {self.events} WHERE originator_id = ? "
+                            "AND notification_id <= ?", (key, self.upto))[0][0]
+
+    def _taken(self, key: UUID, newest: int) -> int:
+        if self.snapshots is None:
+            return 0
+        return self._select(f"SELECT max(originator_version) FROM {self.snapshots} WHERE originator_id = ? "
+                            "AND originator_version <= ?", (key, newest))[0][0] or 0
+
+    def _copy(self, key: UUID, taken: int, newest: int) -> None:
+        if taken:
             self.conn.executemany("INSERT OR IGNORE INTO stored_snapshots (originator_id, originator_version, topic, "
                                   "state) VALUES (?, ?, ?, ?)",
-                                  [(UUID(str(o)).hex, v, t, bytes(st)) for o, v, t, st in snapshot])
-            self._insert(self._select(self._rows("originator_id = ? AND (originator_version = 1 OR "
-                                                 "originator_version > ?) AND originator_version <= ?"),
-                                      (key, taken, newest)))
+                                  [(UUID(str(o)).hex, v, t, bytes(st)) for o, v, t, st in self._select(
+                                      f"SELECT originator_id, originator_version, topic, state FROM {self.snapshots} "
+                                      "WHERE originator_id = ? AND originator_version = ?", (key, taken))])
+        self._insert(self._select(self._rows("originator_id = ? AND (originator_version = 1 OR "
+                                             "originator_version > ?) AND originator_version <= ?"),
+                                  (key, taken, newest)))
