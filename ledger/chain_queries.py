@@ -175,12 +175,12 @@ class ChainQueries:
                             "GROUP BY originator_id HAVING max(originator_version) >= ?", (at_least,))
         return [(r[0] if isinstance(r[0], UUID) else UUID(r[0]), r[1]) for r in rows]
 
-    def stored_entries(self, batch: int = 1000) -> Iterator[tuple[int, Any, int, str, bytes]]:
-        """Every stored entry as it lies in the store, streamed in order (memory stays flat)."""
+    def stored_entries(self, batch: int = 1000, last: int = 2**62) -> Iterator[tuple[int, Any, int, str, bytes]]:
+        """Every stored entry up to `last` as it lies in the store, streamed in order (memory stays flat)."""
         i = self.id_column
         yield from self._batches(f"SELECT {i}, originator_id, originator_version, topic, state "
                                  f"FROM {self.events_table_name} WHERE {i} > ? AND {i} <= ? ORDER BY {i} LIMIT ?",
-                                 0, 2**62, batch)
+                                 0, last, batch)
 
     def stored_entries_with_hashes(self, first: int, last: int, batch: int = 1000) -> Iterator[tuple]:
         """Entries first..last with their chain hashes and, on a command's first entry, the command.

@@ -24,7 +24,7 @@ from migrations import migrations
 from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
 from projections.bulk import indexes_built_after, rows_rewritten
 from projections.schema_cache import ReadDatabase, flush, memo
-from projections.verifying import Stored, Verifying, verified
+from projections.verifying import Stored, Verifying, verified, whole_chain
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
@@ -84,22 +84,25 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
     ReadModelStuck error that names the entry is raised once that is committed.
     """
     rulesets.use_campaign(db, app)
-    feed = Verifying(app) if whole and check else Stored(app)
-    with rows_rewritten(db), immediate(db), indexes_built_after(db, READ_TABLES):
-        for table in READ_TABLES:
-            db.execute(f"DELETE FROM [{table}]")
-        db.execute("DELETE FROM position WHERE name = ?", [NAME])
-        db.execute("DELETE FROM chain_checked WHERE name = ?", [NAME])
-        try:
-            applied = _drain(app, db, progress, contextlib.nullcontext, check,
-                             2**62 if isinstance(feed, Verifying) else trusted, observe, feed)
-        except ReadModelStuck as e:
-            stuck = e
-        else:
-            feed.finish()
-            return applied
-        feed.finish()  # a break after the stuck entry is the graver news: nothing is kept
-    raise stuck
+    feed = whole_chain(app) if whole and check else Stored(app)
+    try:
+        with rows_rewritten(db), immediate(db), indexes_built_after(db, READ_TABLES):
+            for table in READ_TABLES:
+                db.execute(f"DELETE FROM [{table}]")
+            db.execute("DELETE FROM position WHERE name = ?", [NAME])
+            db.execute("DELETE FROM chain_checked WHERE name = ?", [NAME])
+            try:
+                applied = _drain(app, db, progress, contextlib.nullcontext, check,
+                                 2**62 if isinstance(feed, Verifying) else trusted, observe, feed)
+            except ReadModelStuck as e:
+                stuck = e
+            else:
+                feed.finish()
+                return applied
+            feed.finish()  # a break after the stuck entry is the graver news: nothing is kept
+        raise stuck
+    finally:
+        feed.close()
 
 
 def record_verdict(db: Database, entry: int | None, reason: str | None) -> None:

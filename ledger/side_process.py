@@ -1,0 +1,86 @@
+"""Half of a long job run beside the other half, in a second process, on the machine's other core.
+
+A rebuild (and an audit, which rebuilds into a scratch file) spends part of its time recomputing
+the hash chain over every entry and the rest applying the entries to the read tables. The two
+need only the same stored rows, so on a machine with two cores the chain is recomputed by a
+forked process on its own connection while this one applies the rows: the rebuild takes about
+as long as the longer half, not their sum.
+
+The parent owns the outcome: `finish` waits for the child's result and raises the child's
+exception if it failed; `stop` ends the child when the parent fails first (its error is the one
+the user sees). The child ignores Ctrl-C (the parent stops it), never prints a traceback, and
+leaves without running the parent's exit handlers (the files and connections it inherited are
+not its to close).
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import signal
+from typing import Any, Callable
+
+from ledger.errors import Unusable
+
+
+class ChildFailed(Unusable):
+    """The child stopped without its result (killed), or with an error that could not be sent whole."""
+
+
+KILLED = ("The second process working beside this one stopped without an answer (was it killed?); "
+          "nothing was changed. Run the command again.")
+
+
+class SideProcess:
+    """`work(*args)` in a forked process (it starts with this one's modules and values)."""
+
+    def __init__(self, work: Callable[..., Any], *args: Any) -> None:
+        context = multiprocessing.get_context("fork")
+        self._answer, answer = context.Pipe(duplex=False)  # (receiving end, sending end)
+        self.process = context.Process(target=_run, args=(work, args, answer, self._answer), daemon=True)
+        self.process.start()
+        answer.close()  # the child's end: its exit closes the pipe, so a killed child is seen
+
+    def finish(self) -> Any:
+        """The child's result once it is done (its exception raised if it failed)."""
+        try:
+            kind, value = self._answer.recv()
+        except EOFError:
+            raise ChildFailed(KILLED) from None
+        finally:
+            self._answer.close()
+            self.process.join()
+        if kind == "failed":
+            raise value
+        return value
+
+    def stop(self) -> None:
+        """End the child now (the parent failed: nothing it was doing is wanted)."""
+        self._answer.close()
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join()
+
+
+def _run(work: Callable[..., Any], args: tuple, answer: Any, parents_end: Any) -> None:
+    """The child: the work, its result or error sent back, and out without Python's exit handlers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches both: the parent stops the child
+    parents_end.close()
+    try:
+        try:
+            answer.send(("done", work(*args)))
+        except BaseException as e:  # noqa: BLE001 (everything goes back to the parent, nothing is printed)
+            answer.send(("failed", _sendable(e)))
+    except BaseException:  # noqa: BLE001 (the parent is gone: no one to tell)
+        pass
+    finally:
+        os._exit(0)
+
+
+def _sendable(error: BaseException) -> BaseException:
+    """The error itself when the parent can rebuild it from the pipe, else its words."""
+    try:
+        pickle.loads(pickle.dumps(error))
+        return error
+    except Exception:  # an error whose constructor takes other arguments than its message
+        return ChildFailed(f"{type(error).__name__}: {error}")

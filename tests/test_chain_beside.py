@@ -1,0 +1,132 @@
+"""A rebuild of a long ledger in a file has its whole chain recomputed by a second process while
+it applies the rows (projections/verifying.py `Beside`, ledger/side_process.py): it must leave
+the tables, refusals and precedence that verifying the rows as they are read leaves."""
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+
+import pytest
+
+from ledger.errors import ReadModelStuck
+from ledger.side_process import KILLED
+from projections import runner, verifying
+from tests.test_rebuild_batches import _every_way, _played, _tampered_rebuild
+
+
+@pytest.fixture(params=["as read", "beside"])
+def check(request):
+    """The chain verified as the rows are read, or beside the rebuild (any length of ledger)."""
+    patch = pytest.MonkeyPatch()
+    patch.setattr(verifying, "SIDE_FROM", 0 if request.param == "beside" else 10**12)
+    yield request.param
+    patch.undo()
+
+
+def test_a_long_ledger_in_a_file_is_verified_beside_a_short_one_as_it_is_read(tmp_path, monkeypatch):
+    app = _played(tmp_path, "relics")
+    entries = app.recorder.max_notification_id()
+    for side_from, kind in ((entries, verifying.Beside), (entries + 1, verifying.Verifying)):
+        monkeypatch.setattr(verifying, "SIDE_FROM", side_from)
+        feed = verifying.whole_chain(app)
+        try:
+            assert type(feed) is kind
+        finally:
+            feed.close()
+
+
+@pytest.mark.parametrize("ruleset", ["relics", "beer-run"])
+def test_the_tables_are_those_a_rebuild_verifying_as_it_reads_leaves(tmp_path, monkeypatch, check, ruleset):
+    _every_way(_played(tmp_path, ruleset), tmp_path, monkeypatch)
+
+
+def _edit_entry_20(conn):
+    state = conn.execute("SELECT state FROM stored_events WHERE rowid = 20").fetchone()[0]
+    conn.execute("UPDATE stored_events SET state = ? WHERE rowid = 20", (state.replace(b"1", b"6", 1),))
+
+
+def test_a_break_is_refused_by_its_entry_and_nothing_is_kept(tmp_path, check):
+    before, after, (code, refusal) = _tampered_rebuild(tmp_path, _edit_entry_20)
+    assert code == 1 and refusal.startswith("Error: The ledger's hash chain is broken at entry #20: entry #20 "
+                                            "does not match its hash")
+    assert len(refusal.splitlines()) == 1 and after == before
+
+
+def test_a_stray_command_after_the_last_entry_is_refused_too(tmp_path, check):
+    def stray(conn):
+        last = conn.execute("SELECT max(rowid) FROM stored_events").fetchone()[0]
+        conn.execute("INSERT INTO ledger_commands (first_entry, last_entry, command, unit, detail) "
+                     "VALUES (?, ?, 'gm', NULL, '{}')", (last + 5, last + 5))
+    before, after, (code, refusal) = _tampered_rebuild(tmp_path, stray)
+    assert code == 1 and "which is not in the ledger" in refusal and after == before
+
+
+def _stuck_at(monkeypatch, entry: int) -> None:
+    original = runner.apply_entry
+
+    def refuse(db, n, event):
+        if n == entry:
+            raise ValueError("no table takes this")
+        original(db, n, event)
+    monkeypatch.setattr(runner, "apply_entry", refuse)
+
+
+def test_a_break_after_an_entry_the_tables_cannot_take_is_the_graver_news(tmp_path, monkeypatch, check):
+    def edit_and_stick(conn):  # the tables were caught up before: they take every entry until now
+        _edit_entry_20(conn)
+        _stuck_at(monkeypatch, 7)
+    before, after, (code, refusal) = _tampered_rebuild(tmp_path, edit_and_stick)
+    assert code == 1 and refusal.startswith("Error: The ledger's hash chain is broken at entry #20")
+    assert after == before
+
+
+def test_an_entry_the_tables_cannot_take_keeps_those_before_it(tmp_path, monkeypatch, check):
+    app = _played(tmp_path, "relics")
+    db = runner.connect(str(tmp_path / "read.db"))
+    _stuck_at(monkeypatch, 7)
+    with pytest.raises(ReadModelStuck) as stuck:
+        runner.rebuild(app, db, whole=True)
+    assert stuck.value.entry == 7 and runner.position(db) == 6
+
+
+def test_a_killed_chain_check_refuses_in_one_line_and_keeps_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(verifying, "SIDE_FROM", 0)
+    monkeypatch.setattr(verifying, "_verified_whole", lambda *_: os.kill(os.getpid(), signal.SIGKILL))
+    before, after, (code, refusal) = _tampered_rebuild(tmp_path, lambda conn: None)
+    assert code == 1 and refusal == f"Error: {KILLED}"
+    assert after == before
+
+
+def test_an_error_in_the_chain_check_reaches_the_rebuild(tmp_path, monkeypatch):
+    """Not swallowed, not a hang: the second process's error is raised here, and nothing is kept."""
+    def fails(*_):
+        raise sqlite3.OperationalError("disk I/O error")
+    monkeypatch.setattr(verifying, "SIDE_FROM", 0)
+    monkeypatch.setattr(verifying, "_verified_whole", fails)
+    app = _played(tmp_path, "relics")
+    db = runner.connect(str(tmp_path / "read.db"))
+    runner.catch_up(app, db)
+    before = list(runner.tables(db))
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
+        runner.rebuild(app, db, whole=True)
+    assert list(runner.tables(db)) == before
+
+
+def test_an_audit_reports_the_same_break_and_lists(tmp_path, check):
+    """An audit rebuilds into a scratch file the same way: the same verdict, and when clean the same lists."""
+    import json
+
+    from click.testing import CliRunner
+    from cli import cli
+
+    _played(tmp_path, "relics").close()
+    path = str(tmp_path / "relics.db")
+    clean = json.loads(CliRunner().invoke(cli, ["--db", path, "audit", "--json"]).stdout)
+    assert clean["clean"] and clean["dice"] and clean["chain"] == "intact"
+    with sqlite3.connect(path) as conn:
+        _edit_entry_20(conn)
+    result = CliRunner().invoke(cli, ["--db", path, "audit", "--json"])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and report["broken_entry"] == 20 and not report["clean"]
+    assert report["chain"].startswith("entry #20 does not match its hash")
