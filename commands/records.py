@@ -120,38 +120,33 @@ def audit(ctx: click.Context, anchor: str | None, chain_only: bool) -> None:
 
 def _audit_in_one_pass(app: Any, db: Any, anchor: str | None) -> dict[str, Any]:
     """The ledger read once: a rebuild into a scratch file verifies the chain as it reads the rows,
-    and every entry it maps feeds the lists (`Scan`) and the snapshot check; then the anchor and
+    and every entry it maps feeds the lists and the snapshot check (ledger.audit.Pass; beside the
+    rebuild, in the second process that verifies a long ledger's chain); then the anchor and
     signatures, the read tables caught up, and compared with the scratch file."""
-    from ledger.audit import Scan, SnapshotCheck, check_snapshots, empty_lists, scan, audit as audit_ledger
+    from ledger.audit import Pass, check_snapshots, scan, audit as audit_ledger
     from ledger.chain import chained
     from projections import compare, notes, runner
 
-    lists = empty_lists()
-    found, snapshots = Scan(lists), SnapshotCheck(app, chained(app.recorder))
-    with compare.scratch_rebuild(app, observe=lambda entry, e: (found.see(entry, e), snapshots.see(entry, e))) \
-            as scratch:
+    with compare.scratch_rebuild(app, watch=Pass) as scratch:
         report = audit_ledger(app, anchor, lists=False, snapshots=False, verdict=scratch.broken)
         report["stuck_entry"] = None
         _audit_catch_up(app, db, report)
         if report["broken_entry"] is None and report["stuck_entry"] is None and scratch.stuck is not None:
             # the read tables took every entry before it changed; rebuilt now, they cannot
             report["stuck_entry"], report["stuck"] = scratch.stuck.entry, str(scratch.stuck)
-        if report["broken_entry"] is None and report["stuck_entry"] is None:
-            broken = snapshots.finish()
-            if broken is None:
-                report["read_tables_differ"] = compare.differing(db, scratch.fresh)
-                found.into()
-                report.update(lists)
-            else:  # as a broken chain is reported: the entry, and nothing listed or compared
+        if report["broken_entry"] is None:
+            # the pass stopped short at a stuck entry (it saw no more): the snapshots checked on their own
+            lists, broken = scratch.watched or (None, check_snapshots(app, chained(app.recorder)))
+            if broken is not None:  # as a broken chain is reported: the entry, and nothing listed or compared
                 report.update(chain=broken.reason, broken_entry=broken.entry)
                 runner.record_verdict(db, broken.entry, broken.reason)
-    if report["broken_entry"] is None and report["stuck_entry"] is not None:  # the pass stopped short:
-        broken = check_snapshots(app, chained(app.recorder))                 # check them all here
-        if broken is not None:
-            report.update(chain=broken.reason, broken_entry=broken.entry)
-            runner.record_verdict(db, broken.entry, broken.reason)
-        else:
-            scan(app, report)
+            else:
+                if report["stuck_entry"] is None:
+                    report["read_tables_differ"] = compare.differing(db, scratch.fresh)
+                if lists is None:
+                    scan(app, report)
+                else:
+                    report.update(lists)
     report["read_notes"] = notes.since(db)  # entries applied by working around them: clean, but said
     report["clean"] = report["broken_entry"] is None and report["stuck_entry"] is None \
         and not report.get("read_tables_differ")

@@ -229,6 +229,24 @@ class Scan:
             self.report["dice"][who] = {"entered": self.entered[who], "rolled": self.rolled[who]}
 
 
+class Pass:
+    """What an audit makes of each entry as the ledger streams by (`see`): the lists (`Scan`) and
+    the snapshot check; `result()`, once every entry was seen: the lists, and the first snapshot
+    that does not match its entries (or None): plain data, which a second process can send back."""
+
+    def __init__(self, app: Any) -> None:
+        self.lists = empty_lists()
+        self.found, self.snapshots = Scan(self.lists), SnapshotCheck(app, chained(app.recorder))
+
+    def see(self, entry: int, e: Any) -> None:
+        self.found.see(entry, e)
+        self.snapshots.see(entry, e)
+
+    def result(self) -> tuple[dict[str, Any], Break | None]:
+        self.found.into()
+        return self.lists, self.snapshots.finish()
+
+
 def scan(app: Any, report: dict[str, Any]) -> None:
     """The lists read straight off the ledger, streamed (when no rebuild pass feeds a `Scan`)."""
     found = Scan(report)

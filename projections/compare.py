@@ -16,6 +16,7 @@ from ledger.errors import ReadModelStuck
 
 from projections import bulk, long_reads, rulesets, runner
 from projections.runner import as_of, connect, rebuild
+from projections.verifying import Beside, whole_chain
 
 
 def matches_rebuild(app: Any, db: Database, last: int | None = None) -> list[str]:
@@ -35,27 +36,37 @@ def matches_rebuild(app: Any, db: Database, last: int | None = None) -> list[str
 @dataclass
 class Scratch:
     """A rebuild into a scratch file, and what stopped it: the chain's first break, or the entry
-    the tables could not take (then `broken` is a break later in the chain, if any)."""
+    the tables could not take (then `broken` is a break later in the chain, if any); `watched`:
+    what the caller's watcher made of every entry (None when it did not see them all)."""
     fresh: Database
     broken: Break | None = None
     stuck: ReadModelStuck | None = None
+    watched: Any = None
 
 
 @contextmanager
-def scratch_rebuild(app: Any, observe: Any = None) -> Iterator[Scratch]:
+def scratch_rebuild(app: Any, watch: Any = None) -> Iterator[Scratch]:
     """The whole ledger rebuilt into a scratch file, the hash chain and command log verified as
     the rows are read (an audit's one read of the ledger: the chain, the tables, the lists and the
-    snapshots); kept until the caller has compared it with the read tables (`differing`)."""
+    snapshots); kept until the caller has compared it with the read tables (`differing`).
+    `watch(app)`, if given, sees every verified entry (`see(entry, event)`, then `result()`): in
+    the second process that verifies the chain of a long ledger (verifying.Beside), else here."""
     with scratch_folders.folder("audit") as scratch:
         found = Scratch(connect(str(Path(scratch) / "rebuild.db")))
         try:
             bulk.unsearchable(found.fresh)
+            feed = whole_chain(app, watch)
+            watcher = watch(app) if watch is not None and not isinstance(feed, Beside) else None
             try:
-                rebuild(app, found.fresh, observe=observe, whole=True)
+                rebuild(app, found.fresh, observe=watcher.see if watcher else None, whole=True, feed=feed)
             except ChainBroken as e:
                 found.broken = Break(e.entry, e.reason)
             except ReadModelStuck as e:
                 found.stuck = e
+            if isinstance(feed, Beside):
+                found.watched = feed.watched
+            elif watcher is not None and found.broken is None and found.stuck is None:
+                found.watched = watcher.result()
             yield found
         finally:
             found.fresh.conn.close()

@@ -72,19 +72,22 @@ def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = No
 
 
 def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = None, check: bool = True,
-            trusted: int = 0, observe: Callable[[int, Any], None] | None = None, whole: bool = False) -> int:
+            trusted: int = 0, observe: Callable[[int, Any], None] | None = None, whole: bool = False,
+            feed: Stored | None = None) -> int:
     """Throw the read model away and derive it again from the whole ledger, in one transaction
     (`check=False`: on a chain known to be broken, when the GM forces it; `trusted`: the entries up
     to it were verified whole just before, so they are not hashed again, only those after;
     `observe(entry, event)`: each event applied, once, as it is mapped: the audit's lists;
     `whole`: the whole chain, command log included, is verified as its rows are read for the
-    tables, one read for both: a break anywhere rolls it all back and raises ChainBroken).
+    tables, one read for both: a break anywhere rolls it all back and raises ChainBroken; `feed`:
+    the whole-chain feed the caller made, verifying.whole_chain's).
 
     An entry the tables cannot apply stops it there: what came before is kept, and the
     ReadModelStuck error that names the entry is raised once that is committed.
     """
     rulesets.use_campaign(db, app)
-    feed = whole_chain(app) if whole and check else Stored(app)
+    if feed is None:
+        feed = whole_chain(app) if whole and check else Stored(app)
     try:
         with rows_rewritten(db), immediate(db), indexes_built_after(db, READ_TABLES):
             for table in READ_TABLES:

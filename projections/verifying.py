@@ -85,13 +85,16 @@ class Beside(Verifying):
     the same entries plainly and applies them: on two cores a rebuild takes about as long as the
     longer of the two, not their sum. The entries read are those stored when it began (the chain
     check reads at least as far); `finish` waits for the verdict and raises its break, so the
-    caller's transaction rolls back as it does when `Verifying` meets the break."""
+    caller's transaction rolls back as it does when `Verifying` meets the break. `watch(app)`, if
+    given, is fed every verified entry in the second process instead of here (an audit's lists and
+    snapshot check: `see(entry, event)`, then `result()`, kept in `watched`)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, watch: Any = None) -> None:
         from ledger.side_process import SideProcess
 
         self.last = app.recorder.max_notification_id() or 0
-        self.side: Any = SideProcess(_verified_whole, type(app), dict(app.env))
+        self.watched: Any = None
+        self.side: Any = SideProcess(_verified_whole, type(app), dict(app.env), watch)
         super().__init__(app)
 
     def _rows(self, chain: Any) -> Any:
@@ -100,7 +103,7 @@ class Beside(Verifying):
     def finish(self) -> None:
         side, self.side = self.side, None
         if side is not None:
-            broken = side.finish()
+            broken, self.watched = side.finish()
             if broken is not None:
                 raise broken.error()
 
@@ -111,13 +114,24 @@ class Beside(Verifying):
             self.side = None
 
 
-def _verified_whole(kind: type, env: dict) -> Any:
-    """The second process: its own connection to the same ledger, the whole chain recomputed; the first break or None."""
+def _verified_whole(kind: type, env: dict, watch: Any = None) -> tuple[Any, Any]:
+    """The second process, on its own connection to the same ledger: the whole chain recomputed,
+    each verified entry mapped for `watch` if given; the first break or None, and what it watched."""
     from ledger.chain import chained
 
     app = kind(env=env)
     try:
-        return chained(app.recorder).verify_all()
+        if watch is None:
+            return chained(app.recorder).verify_all(), None
+        watcher, feed = watch(app), Verifying(app)
+        while batch := feed.take(1000):
+            for n in batch:
+                if watcher is not None:
+                    try:
+                        watcher.see(n.id, app.mapper.to_domain_event(n))
+                    except Exception:  # an entry that cannot be read (the tables are stuck there): stop
+                        watcher = None  # watching, as a pass stopped short does, and go on verifying
+        return (feed.verdict[0] if feed.verdict else None), watcher.result() if watcher is not None else None
     finally:
         app.close()
 
@@ -125,14 +139,15 @@ def _verified_whole(kind: type, env: dict) -> Any:
 SIDE_FROM = 10_000  # entries: a shorter ledger is verified as it is read (a second process costs more than it saves)
 
 
-def whole_chain(app: Any) -> Verifying:
+def whole_chain(app: Any, watch: Any = None) -> Verifying:
     """The feed of a rebuild that verifies the whole chain: beside it, in a second process, when
     the ledger is a long one in a file on a machine with a second core; else as it is read."""
     env = getattr(app, "env", None) or {}
-    in_a_file = env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and ":memory:" not in env.get("SQLITE_DBNAME", "") \
-        and "mode=memory" not in env.get("SQLITE_DBNAME", "")
+    name = env.get("SQLITE_DBNAME", "")
+    in_a_file = env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and ":memory:" not in name \
+        and "mode=memory" not in name
     if in_a_file and (os.cpu_count() or 1) > 1 and (app.recorder.max_notification_id() or 0) >= SIDE_FROM:
-        return Beside(app)
+        return Beside(app, watch)
     return Verifying(app)
 
 

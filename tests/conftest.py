@@ -76,3 +76,15 @@ def table(tmp_path: Path) -> Table:
 @pytest.fixture
 def empty(tmp_path: Path) -> Table:
     return Table(tmp_path / "campaign.db")
+
+
+@pytest.fixture(params=["as read", "beside"])
+def chain_check(request):
+    """The whole chain verified as a rebuild reads the rows, or beside it in a second process
+    (projections/verifying.py `Beside`: a long ledger in a file), whatever the ledger's length."""
+    from projections import verifying
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(verifying, "SIDE_FROM", 0 if request.param == "beside" else 10**12)
+    yield request.param
+    patch.undo()

@@ -15,15 +15,6 @@ from projections import runner, verifying
 from tests.test_rebuild_batches import _every_way, _played, _tampered_rebuild
 
 
-@pytest.fixture(params=["as read", "beside"])
-def check(request):
-    """The chain verified as the rows are read, or beside the rebuild (any length of ledger)."""
-    patch = pytest.MonkeyPatch()
-    patch.setattr(verifying, "SIDE_FROM", 0 if request.param == "beside" else 10**12)
-    yield request.param
-    patch.undo()
-
-
 def test_a_long_ledger_in_a_file_is_verified_beside_a_short_one_as_it_is_read(tmp_path, monkeypatch):
     app = _played(tmp_path, "relics")
     entries = app.recorder.max_notification_id()
@@ -37,7 +28,7 @@ def test_a_long_ledger_in_a_file_is_verified_beside_a_short_one_as_it_is_read(tm
 
 
 @pytest.mark.parametrize("ruleset", ["relics", "beer-run"])
-def test_the_tables_are_those_a_rebuild_verifying_as_it_reads_leaves(tmp_path, monkeypatch, check, ruleset):
+def test_the_tables_are_those_a_rebuild_verifying_as_it_reads_leaves(tmp_path, monkeypatch, chain_check, ruleset):
     _every_way(_played(tmp_path, ruleset), tmp_path, monkeypatch)
 
 
@@ -46,14 +37,14 @@ def _edit_entry_20(conn):
     conn.execute("UPDATE stored_events SET state = ? WHERE rowid = 20", (state.replace(b"1", b"6", 1),))
 
 
-def test_a_break_is_refused_by_its_entry_and_nothing_is_kept(tmp_path, check):
+def test_a_break_is_refused_by_its_entry_and_nothing_is_kept(tmp_path, chain_check):
     before, after, (code, refusal) = _tampered_rebuild(tmp_path, _edit_entry_20)
     assert code == 1 and refusal.startswith("Error: The ledger's hash chain is broken at entry #20: entry #20 "
                                             "does not match its hash")
     assert len(refusal.splitlines()) == 1 and after == before
 
 
-def test_a_stray_command_after_the_last_entry_is_refused_too(tmp_path, check):
+def test_a_stray_command_after_the_last_entry_is_refused_too(tmp_path, chain_check):
     def stray(conn):
         last = conn.execute("SELECT max(rowid) FROM stored_events").fetchone()[0]
         conn.execute("INSERT INTO ledger_commands (first_entry, last_entry, command, unit, detail) "
@@ -72,7 +63,7 @@ def _stuck_at(monkeypatch, entry: int) -> None:
     monkeypatch.setattr(runner, "apply_entry", refuse)
 
 
-def test_a_break_after_an_entry_the_tables_cannot_take_is_the_graver_news(tmp_path, monkeypatch, check):
+def test_a_break_after_an_entry_the_tables_cannot_take_is_the_graver_news(tmp_path, monkeypatch, chain_check):
     def edit_and_stick(conn):  # the tables were caught up before: they take every entry until now
         _edit_entry_20(conn)
         _stuck_at(monkeypatch, 7)
@@ -81,7 +72,7 @@ def test_a_break_after_an_entry_the_tables_cannot_take_is_the_graver_news(tmp_pa
     assert after == before
 
 
-def test_an_entry_the_tables_cannot_take_keeps_those_before_it(tmp_path, monkeypatch, check):
+def test_an_entry_the_tables_cannot_take_keeps_those_before_it(tmp_path, monkeypatch, chain_check):
     app = _played(tmp_path, "relics")
     db = runner.connect(str(tmp_path / "read.db"))
     _stuck_at(monkeypatch, 7)
@@ -113,7 +104,7 @@ def test_an_error_in_the_chain_check_reaches_the_rebuild(tmp_path, monkeypatch):
     assert list(runner.tables(db)) == before
 
 
-def test_an_audit_reports_the_same_break_and_lists(tmp_path, check):
+def test_an_audit_reports_the_same_break_and_lists(tmp_path, chain_check):
     """An audit rebuilds into a scratch file the same way: the same verdict, and when clean the same lists."""
     import json
 
@@ -130,3 +121,28 @@ def test_an_audit_reports_the_same_break_and_lists(tmp_path, check):
     report = json.loads(result.stdout)
     assert result.exit_code == 1 and report["broken_entry"] == 20 and not report["clean"]
     assert report["chain"].startswith("entry #20 does not match its hash")
+
+
+@pytest.mark.parametrize("stuck", [False, True])
+def test_an_audit_beside_says_what_an_audit_as_read_says(tmp_path, monkeypatch, stuck):
+    """Every field of the report: the lists, the dice, the verdicts (the pass beside saw every entry)."""
+    import json
+
+    from click.testing import CliRunner
+    from cli import cli
+
+    from tests.conftest import Table
+
+    t = Table(tmp_path / "campaign.db")
+    t("demo")
+    t("undo", "--yes")
+    if stuck:
+        _stuck_at(monkeypatch, 10)
+    reports = []
+    for side_from in (10**12, 0):
+        monkeypatch.setattr(verifying, "SIDE_FROM", side_from)
+        result = CliRunner().invoke(cli, ["--db", t.path, "audit", "--json"])
+        reports.append((result.exit_code, json.loads(result.stdout)))
+    assert reports[0] == reports[1]
+    assert reports[0][1]["reversals"] and reports[0][1]["dice"]
+    assert reports[0][1]["stuck_entry"] == (10 if stuck else None)

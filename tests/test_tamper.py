@@ -214,7 +214,7 @@ CASES = ([(f, False) for f in FORGEABLE + PLAIN] + [(f, True) for f in FORGEABLE
 @pytest.mark.parametrize("rebuild", [False, True], ids=["", "rebuild"])
 @pytest.mark.parametrize("tamper,forged", CASES,
                          ids=[f.__name__ + ("-recomputed" if forged else "") for f, forged in CASES])
-def test_audit_names_the_entry_of_every_tampering(copy, tamper, forged, rebuild):
+def test_audit_names_the_entry_of_every_tampering(copy, tamper, forged, rebuild, chain_check):
     t, conn, anchor = copy
     expected = tamper(conn, forged)
     if forged:
@@ -242,7 +242,7 @@ def test_an_entry_stored_again_as_text_with_the_same_words_is_named_by_audit_not
     assert "#20" in t.refused("note", "after the edit")
 
 
-def test_a_deleted_snapshot_changes_nothing_the_record_says(copy):
+def test_a_deleted_snapshot_changes_nothing_the_record_says(copy, chain_check):
     """A snapshot is a shortcut: without it the aggregate replays from its entries."""
     t, conn, anchor = copy
     sheets = t.json("sheet")
@@ -251,7 +251,7 @@ def test_a_deleted_snapshot_changes_nothing_the_record_says(copy):
     assert t.json("sheet") == sheets
 
 
-def test_a_forged_snapshot_is_found_before_commands_build_on_it(copy):
+def test_a_forged_snapshot_is_found_before_commands_build_on_it(copy, chain_check):
     t, conn, _ = copy
     entry = snapshots_edit(conn, False)
     t("rebuild")  # the entries are intact: rebuild is allowed, the snapshot is audit's to find
