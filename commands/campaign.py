@@ -203,6 +203,7 @@ def rebuild(ctx: click.Context, force: bool) -> None:
     Example: campaign rebuild
     """
     from ledger.chain import ChainBroken, chained
+    from ledger.chain_halves import verify_whole
     from projections import runner, verifying
 
     app, db = open_campaign(ctx)
@@ -216,7 +217,7 @@ def rebuild(ctx: click.Context, force: bool) -> None:
         if broken is not None and not force:
             raise broken.error().refusing("rebuild", "`campaign rebuild --force` copies it into the tables anyway")
         if applied is None:
-            broken = chained(app.recorder).verify_all() or broken  # the first break, for the verdict kept
+            broken = verify_whole(app) or broken  # the first break, for the verdict kept
             applied = runner.rebuild(app, db, None, check=False)
     runner.record_verdict(db, broken and broken.entry, broken and broken.reason)
     noted(db)

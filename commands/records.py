@@ -28,14 +28,14 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
 
     Example: campaign undo "Vault Guards:2" --cascade --dry-run
     """
-    from ledger.chain import chained
+    from ledger.chain_halves import verify_whole
     from projections.text import undo_text
 
     app, _ = open_campaign(ctx, reading=list_ or dry_run)
     if list_:
         emit(ctx, app.undo_list(limit), _units_text)
         return
-    broken = chained(app.recorder).verify_all()  # undo reads the whole command log: check it whole
+    broken = verify_whole(app)  # undo reads the whole command log: check it whole
     if broken is not None:
         raise broken.error().refusing("undo", "run `campaign audit`")
     key = ctx.find_root().obj.get("key")

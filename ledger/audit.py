@@ -15,6 +15,7 @@ from uuid import UUID
 
 from ledger import rulesets
 from ledger.chain import Break, ChainQueries, chained, parse_anchor, sign
+from ledger.chain_halves import verify_whole
 from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 
@@ -30,7 +31,7 @@ def audit(app: Any, anchor: str | None = None, chain_only: bool = False, lists: 
     `snapshots=False`: it checks the snapshots with a `SnapshotCheck` instead; `verdict`: the
     caller verified the whole chain in its own pass (compare.scratch_rebuild), and this is its break."""
     recorder = chained(app.recorder)
-    broken = recorder.verify_all() if verdict is UNVERIFIED else verdict
+    broken = verify_whole(app) if verdict is UNVERIFIED else verdict
     by_anchor = check_anchor(recorder, anchor) if broken is None else None
     signed_from = _signed_from(recorder)
     by_key = check_signatures(recorder, signed_from) if broken is None and by_anchor is None else None

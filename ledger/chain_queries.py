@@ -142,6 +142,19 @@ class ChainQueries:
         return verified_rows(self.stored_entries_with_hashes(1, 2**62), self._chained_between, self.v2_from(),
                              self._stray_command, verdict)
 
+    def verify_span(self, first: int, last: int | None) -> "Break | None":
+        """`verify_all` over entries first..last only (None: to the end, with the checks of the
+        chain's end), from the stored hash before `first` and the command open there: the whole
+        chain checked as two spans at once gives the verdict checking it whole gives, since a fault
+        in what the second span starts from is the first span's to find (ledger/chain_halves.py)."""
+        previous, open_until = (self.hash_of(first - 1), self.command_end(first - 1)) if first > 1 else (GENESIS, None)
+        verdict: list = []
+        for _ in verified_rows(self.stored_entries_with_hashes(first, 2**62 if last is None else last),
+                               self._chained_between, self.v2_from(), self._stray_command, verdict,
+                               first - 1, previous, open_until, last):
+            pass
+        return verdict[0] if verdict else None
+
     def _chained_between(self, after: int, before: int | None) -> int | None:
         """The first entry the chain lists after `after` and before `before` (None: at all)."""
         rows = self._select("SELECT min(entry) FROM ledger_chain WHERE entry > ? AND entry < ?",

@@ -123,15 +123,19 @@ def verify_stored(rows: Iterable[tuple], chained_between: Callable[[int, int | N
 
 
 def verified_rows(rows: Iterable[tuple], chained_between: Callable[[int, int | None], int | None],
-                  v2_from: int | None, stray_after: "Any",
-                  verdict: list[Break]) -> Iterator[tuple[int, Any, int, str, bytes]]:
+                  v2_from: int | None, stray_after: "Any", verdict: list[Break], after: int = 0,
+                  previous: str = GENESIS, open_until: int | None = None,
+                  upto: int | None = None) -> Iterator[tuple[int, Any, int, str, bytes]]:
     """`verify_stored` as a stream: each entry (entry, originator, version, topic, state) once it
     verified, so a rebuild applies the rows the check reads instead of reading them twice; the
     first break, if any, is put in `verdict` and nothing after it is given. The chain's own list
     is asked only where the entries skip a number (a stored entry missing shows there: its hash
-    stays in the chain), not read beside every row."""
-    walk = Walk({}, {}, v2_from)
-    last = 0
+    stays in the chain), not read beside every row. A span of the chain (`after`, with the stored
+    hash and the end of the command open there, up to `upto`) is checked as the whole check
+    checks it: the chain's end (a stray command row, a command running past the last entry) only
+    by the span that reaches it (`upto` None)."""
+    walk = Walk({}, {}, v2_from, previous, open_until)
+    last = after
     for entry, oid, version, topic, state, hash_, c_last, c_name, c_unit, c_detail in rows:
         if entry != last + 1 and (missing := chained_between(last, entry)) is not None:
             verdict.append(Break(missing, f"entry #{missing} is missing"))
@@ -146,9 +150,10 @@ def verified_rows(rows: Iterable[tuple], chained_between: Callable[[int, int | N
             return
         last = entry
         yield entry, oid, version, topic, state
-    missing = chained_between(last, None)
+    missing = chained_between(last, None if upto is None else upto + 1)
     if missing is not None:
         verdict.append(Break(missing, f"entry #{missing} is missing"))
+    if missing is not None or upto is not None:  # a span short of the end: the end is another's to check
         return
     stray = stray_after(last)
     if stray is not None:

@@ -27,6 +27,20 @@ class ChildFailed(Unusable):
     """The child stopped without its result (killed), or with an error that could not be sent whole."""
 
 
+SIDE_FROM = 10_000  # entries: a shorter ledger is read by one process (a second costs more than it saves)
+
+
+def worth_it(app: Any) -> bool:
+    """Whether a whole-ledger job on `app` should share its work with a second process: the
+    ledger is a long one, in a file (the second process opens it again; a server's ledger and a
+    memory one are read by one), on a machine with a second core."""
+    env = getattr(app, "env", None) or {}
+    name = env.get("SQLITE_DBNAME", "")
+    in_a_file = env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and ":memory:" not in name \
+        and "mode=memory" not in name
+    return in_a_file and (os.cpu_count() or 1) > 1 and (app.recorder.max_notification_id() or 0) >= SIDE_FROM
+
+
 KILLED = ("The second process working beside this one stopped without an answer (was it killed?); "
           "nothing was changed. Run the command again.")
 

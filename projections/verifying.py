@@ -5,7 +5,6 @@ whole chain as it reads its rows (`Verifying`); and a break known without readin
 from __future__ import annotations
 
 import itertools
-import os
 from typing import Any, NamedTuple
 
 from sqlite_utils import Database
@@ -136,19 +135,12 @@ def _verified_whole(kind: type, env: dict, watch: Any = None) -> tuple[Any, Any]
         app.close()
 
 
-SIDE_FROM = 10_000  # entries: a shorter ledger is verified as it is read (a second process costs more than it saves)
-
-
 def whole_chain(app: Any, watch: Any = None) -> Verifying:
     """The feed of a rebuild that verifies the whole chain: beside it, in a second process, when
-    the ledger is a long one in a file on a machine with a second core; else as it is read."""
-    env = getattr(app, "env", None) or {}
-    name = env.get("SQLITE_DBNAME", "")
-    in_a_file = env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and ":memory:" not in name \
-        and "mode=memory" not in name
-    if in_a_file and (os.cpu_count() or 1) > 1 and (app.recorder.max_notification_id() or 0) >= SIDE_FROM:
-        return Beside(app, watch)
-    return Verifying(app)
+    that is worth it (ledger.side_process.worth_it: a long ledger in a file, two cores); else as it is read."""
+    from ledger.side_process import worth_it
+
+    return Beside(app, watch) if worth_it(app) else Verifying(app)
 
 
 def recorded_break(app: Any, db: Database) -> Any:

@@ -80,11 +80,11 @@ def empty(tmp_path: Path) -> Table:
 
 @pytest.fixture(params=["as read", "beside"])
 def chain_check(request):
-    """The whole chain verified as a rebuild reads the rows, or beside it in a second process
-    (projections/verifying.py `Beside`: a long ledger in a file), whatever the ledger's length."""
-    from projections import verifying
+    """The whole chain verified by one process, or shared with a second (projections/verifying.py
+    `Beside`, ledger/chain_halves.py: a long ledger in a file), whatever the ledger's length."""
+    from ledger import side_process
 
     patch = pytest.MonkeyPatch()
-    patch.setattr(verifying, "SIDE_FROM", 0 if request.param == "beside" else 10**12)
+    patch.setattr(side_process, "SIDE_FROM", 0 if request.param == "beside" else 10**12)
     yield request.param
     patch.undo()

@@ -16,7 +16,7 @@ CHAIN = [(f, False) for f in FORGEABLE + [chain_edit, chain_delete, chain_insert
 
 
 @pytest.mark.parametrize("tamper,forged", CHAIN, ids=[f.__name__ + ("-recomputed" if forged else "") for f, forged in CHAIN])
-def test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forged):  # noqa: F811
+def test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forged, chain_check):  # noqa: F811
     t, conn, anchor = copy
     tamper(conn, forged)
     if forged:
@@ -27,6 +27,27 @@ def test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forg
     report = json.loads(quick.stdout)
     assert quick.exit_code == 1 and report["chain_only"] and not report["clean"]
     assert (report["broken_entry"], report["chain"]) == (full["broken_entry"], full["chain"])
+
+
+@pytest.mark.parametrize("tamper,forged", CHAIN, ids=[f.__name__ + ("-recomputed" if forged else "") for f, forged in CHAIN])
+def test_the_chain_checked_as_two_spans_finds_what_checking_it_whole_finds(copy, tamper, forged):  # noqa: F811
+    """ledger/chain_halves.py: the first span's break, else the second's, at every place it may be cut."""
+    from ledger.application import open_ledger
+    from ledger.chain import chained
+
+    t, conn, _ = copy
+    tamper(conn, forged)
+    if forged:
+        recompute(conn)
+    app = open_ledger(t.path)
+    try:
+        chain = chained(app.recorder)
+        whole = chain.verify_all()
+        assert whole is not None or forged
+        for middle in range(0, (app.recorder.max_notification_id() or 0) + 2):
+            assert (chain.verify_span(1, middle) or chain.verify_span(middle + 1, None)) == whole, middle
+    finally:
+        app.close()
 
 
 def test_the_quick_check_of_a_clean_campaign_is_clean_and_compares_no_tables(copy):  # noqa: F811

@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 
 from ledger.errors import ReadModelStuck
+from ledger import side_process
 from ledger.side_process import KILLED
 from projections import runner, verifying
 from tests.test_rebuild_batches import _every_way, _played, _tampered_rebuild
@@ -19,7 +20,7 @@ def test_a_long_ledger_in_a_file_is_verified_beside_a_short_one_as_it_is_read(tm
     app = _played(tmp_path, "relics")
     entries = app.recorder.max_notification_id()
     for side_from, kind in ((entries, verifying.Beside), (entries + 1, verifying.Verifying)):
-        monkeypatch.setattr(verifying, "SIDE_FROM", side_from)
+        monkeypatch.setattr(side_process, "SIDE_FROM", side_from)
         feed = verifying.whole_chain(app)
         try:
             assert type(feed) is kind
@@ -82,7 +83,7 @@ def test_an_entry_the_tables_cannot_take_keeps_those_before_it(tmp_path, monkeyp
 
 
 def test_a_killed_chain_check_refuses_in_one_line_and_keeps_nothing(tmp_path, monkeypatch):
-    monkeypatch.setattr(verifying, "SIDE_FROM", 0)
+    monkeypatch.setattr(side_process, "SIDE_FROM", 0)
     monkeypatch.setattr(verifying, "_verified_whole", lambda *_: os.kill(os.getpid(), signal.SIGKILL))
     before, after, (code, refusal) = _tampered_rebuild(tmp_path, lambda conn: None)
     assert code == 1 and refusal == f"Error: {KILLED}"
@@ -93,7 +94,7 @@ def test_an_error_in_the_chain_check_reaches_the_rebuild(tmp_path, monkeypatch):
     """Not swallowed, not a hang: the second process's error is raised here, and nothing is kept."""
     def fails(*_):
         raise sqlite3.OperationalError("disk I/O error")
-    monkeypatch.setattr(verifying, "SIDE_FROM", 0)
+    monkeypatch.setattr(side_process, "SIDE_FROM", 0)
     monkeypatch.setattr(verifying, "_verified_whole", fails)
     app = _played(tmp_path, "relics")
     db = runner.connect(str(tmp_path / "read.db"))
@@ -140,9 +141,37 @@ def test_an_audit_beside_says_what_an_audit_as_read_says(tmp_path, monkeypatch, 
         _stuck_at(monkeypatch, 10)
     reports = []
     for side_from in (10**12, 0):
-        monkeypatch.setattr(verifying, "SIDE_FROM", side_from)
+        monkeypatch.setattr(side_process, "SIDE_FROM", side_from)
         result = CliRunner().invoke(cli, ["--db", t.path, "audit", "--json"])
         reports.append((result.exit_code, json.loads(result.stdout)))
     assert reports[0] == reports[1]
     assert reports[0][1]["reversals"] and reports[0][1]["dice"]
     assert reports[0][1]["stuck_entry"] == (10 if stuck else None)
+
+
+def test_undo_refuses_a_broken_chain_checked_in_two_halves(tmp_path, monkeypatch):
+    """ledger/chain_halves.py with a second process: the break is named as checking it whole names it."""
+    from tests.conftest import Table
+
+    monkeypatch.setattr(side_process, "SIDE_FROM", 0)
+    started = []
+    real = side_process.SideProcess.__init__
+    monkeypatch.setattr(side_process.SideProcess, "__init__", lambda self, *a: started.append(a[0]) or real(self, *a))
+    t = Table(tmp_path / "campaign.db")
+    t("demo")
+    with sqlite3.connect(t.path) as conn:
+        _edit_entry_20(conn)
+    refusal = t.refused("undo", "--yes")
+    assert refusal.startswith("Error: The ledger's hash chain is broken at entry #20: entry #20 does not match")
+    assert "undo refused" in refusal and any(work.__name__ == "_from" for work in started)
+
+
+def test_a_killed_second_half_refuses_in_one_line(tmp_path, monkeypatch):
+    from ledger import chain_halves
+    from tests.conftest import Table
+
+    monkeypatch.setattr(side_process, "SIDE_FROM", 0)
+    monkeypatch.setattr(chain_halves, "_from", lambda *_: os.kill(os.getpid(), signal.SIGKILL))
+    t = Table(tmp_path / "campaign.db")
+    t("demo")
+    assert t.refused("undo", "--yes") == f"Error: {KILLED}"
