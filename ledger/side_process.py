@@ -51,7 +51,7 @@ class SideProcess:
     def __init__(self, work: Callable[..., Any], *args: Any) -> None:
         context = multiprocessing.get_context("fork")
         self._answer, answer = context.Pipe(duplex=False)  # (receiving end, sending end)
-        self.process = context.Process(target=_run, args=(work, args, answer, self._answer), daemon=True)
+        self.process = context.Process(target=_run, args=(work, args, answer, self._answer, os.getpid()), daemon=True)
         self.process.start()
         answer.close()  # the child's end: its exit closes the pipe, so a killed child is seen
 
@@ -76,9 +76,10 @@ class SideProcess:
         self.process.join()
 
 
-def _run(work: Callable[..., Any], args: tuple, answer: Any, parents_end: Any) -> None:
+def _run(work: Callable[..., Any], args: tuple, answer: Any, parents_end: Any, parent: int) -> None:
     """The child: the work, its result or error sent back, and out without Python's exit handlers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches both: the parent stops the child
+    _die_with(parent)
     parents_end.close()
     try:
         try:
@@ -88,6 +89,19 @@ def _run(work: Callable[..., Any], args: tuple, answer: Any, parents_end: Any) -
     except BaseException:  # noqa: BLE001 (the parent is gone: no one to tell)
         pass
     finally:
+        os._exit(0)
+
+
+def _die_with(parent: int) -> None:
+    """On Linux the child is killed when the parent dies (a command killed mid-way leaves no work
+    running on: without this an audit's second process read on to its end, seconds, for no one)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:  # not Linux: the child finishes its work, finds the pipe closed and leaves
+        return
+    if os.getppid() != parent:  # the parent died before that took hold
         os._exit(0)
 
 
