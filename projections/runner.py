@@ -85,10 +85,10 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
     An entry the tables cannot apply stops it there: what came before is kept, and the
     ReadModelStuck error that names the entry is raised once that is committed.
     """
-    rulesets.use_campaign(db, app)
     if feed is None:
         feed = whole_chain(app) if whole and check else Stored(app)
     try:
+        rulesets.use_campaign(db, app)
         with rows_rewritten(db), immediate(db), indexes_built_after(db, READ_TABLES):
             for table in READ_TABLES:
                 db.execute(f"DELETE FROM [{table}]")

@@ -16,7 +16,7 @@ CHAIN = [(f, False) for f in FORGEABLE + [chain_edit, chain_delete, chain_insert
 
 
 @pytest.mark.parametrize("tamper,forged", CHAIN, ids=[f.__name__ + ("-recomputed" if forged else "") for f, forged in CHAIN])
-def test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forged, chain_check):  # noqa: F811
+def test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forged):  # noqa: F811
     t, conn, anchor = copy
     tamper(conn, forged)
     if forged:
@@ -27,6 +27,15 @@ def test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forg
     report = json.loads(quick.stdout)
     assert quick.exit_code == 1 and report["chain_only"] and not report["clean"]
     assert (report["broken_entry"], report["chain"]) == (full["broken_entry"], full["chain"])
+
+
+@pytest.mark.parametrize("tamper,forged", CHAIN[:2] + CHAIN[-1:])
+def test_the_quick_check_in_two_halves_names_the_entry_too(copy, tamper, forged, monkeypatch):  # noqa: F811
+    """ledger/chain_halves.py through a second process (a long ledger's; here at any length)."""
+    from ledger import side_process
+
+    monkeypatch.setattr(side_process, "SIDE_FROM", 0)
+    test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forged)
 
 
 @pytest.mark.parametrize("tamper,forged", CHAIN, ids=[f.__name__ + ("-recomputed" if forged else "") for f, forged in CHAIN])

@@ -214,7 +214,7 @@ CASES = ([(f, False) for f in FORGEABLE + PLAIN] + [(f, True) for f in FORGEABLE
 @pytest.mark.parametrize("rebuild", [False, True], ids=["", "rebuild"])
 @pytest.mark.parametrize("tamper,forged", CASES,
                          ids=[f.__name__ + ("-recomputed" if forged else "") for f, forged in CASES])
-def test_audit_names_the_entry_of_every_tampering(copy, tamper, forged, rebuild, chain_check):
+def test_audit_names_the_entry_of_every_tampering(copy, tamper, forged, rebuild):
     t, conn, anchor = copy
     expected = tamper(conn, forged)
     if forged:
@@ -226,6 +226,20 @@ def test_audit_names_the_entry_of_every_tampering(copy, tamper, forged, rebuild,
     report = json.loads(result.stdout)
     assert (result.exit_code, report["broken_entry"]) == (1, expected), report["chain"]
     assert f"#{expected}" in report["chain"]
+
+
+BESIDE = [(events_edit, False), (events_edit, True), (commands_delete, False), (chain_insert, False),
+          (snapshots_edit, False)]
+
+
+@pytest.mark.parametrize("tamper,forged", BESIDE, ids=[f.__name__ + ("-recomputed" if forged else "") for f, forged in BESIDE])
+def test_audit_beside_names_the_entry_too(copy, tamper, forged, monkeypatch):
+    """The chain, lists and snapshots checked by a second process (a long ledger's audit; here at
+    any length): the same entry named, a snapshot's and a forgery's (through the anchor) included."""
+    from ledger import side_process
+
+    monkeypatch.setattr(side_process, "SIDE_FROM", 0)
+    test_audit_names_the_entry_of_every_tampering(copy, tamper, forged, False)
 
 
 def test_an_entry_stored_again_as_text_with_the_same_words_is_named_by_audit_not_a_crash(copy):
