@@ -133,8 +133,7 @@ class ChainQueries:
     def verify_all(self) -> "Break | None":
         """Recompute the whole chain, command log included (audit, rebuild), streamed: entries,
         hashes and command rows read together in batches, never held whole."""
-        return verify_stored(self.stored_entries_with_hashes(1, 2**62), self._chained_between, self.v2_from(),
-                             self._stray_command)
+        return self.verify_span(1, None)
 
     def verified_entries(self, verdict: list) -> Iterator[tuple[int, Any, int, str, bytes]]:
         """`verify_all` as a stream of the entries it verified, in order (see chain_verify.verified_rows):
@@ -148,12 +147,9 @@ class ChainQueries:
         chain checked as two spans at once gives the verdict checking it whole gives, since a fault
         in what the second span starts from is the first span's to find (ledger/chain_halves.py)."""
         previous, open_until = (self.hash_of(first - 1), self.command_end(first - 1)) if first > 1 else (GENESIS, None)
-        verdict: list = []
-        for _ in verified_rows(self.stored_entries_with_hashes(first, 2**62 if last is None else last),
-                               self._chained_between, self.v2_from(), self._stray_command, verdict,
-                               first - 1, previous, open_until, last):
-            pass
-        return verdict[0] if verdict else None
+        return verify_stored(self.stored_entries_with_hashes(first, 2**62 if last is None else last),
+                             self._chained_between, self.v2_from(), self._stray_command,
+                             after=first - 1, previous=previous, open_until=open_until, upto=last)
 
     def _chained_between(self, after: int, before: int | None) -> int | None:
         """The first entry the chain lists after `after` and before `before` (None: at all)."""

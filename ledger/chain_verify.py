@@ -110,14 +110,15 @@ def verify(rows: Iterable[tuple[int, Any, int, str, bytes]], chain: dict[int, st
 
 
 def verify_stored(rows: Iterable[tuple], chained_between: Callable[[int, int | None], int | None],
-                  v2_from: int | None, stray_after: "Any") -> Break | None:
+                  v2_from: int | None, stray_after: "Any", **span: Any) -> Break | None:
     """`verify` over the store as it streams: rows are (entry, originator, version, topic, state,
     hash or None, and the command-log row starting there: last entry, command, unit, detail, or
     four None), `chained_between(after, before)` the first entry the chain lists strictly between
     the two (`before` None: after `after` at all), `stray_after(last)` the first command-log row
-    past the last entry or off the chain. The same verdicts as `verify`, in flat memory."""
+    past the last entry or off the chain; `span`: where a span of the chain starts and ends (see
+    `verified_rows`). The same verdicts as `verify`, in flat memory."""
     verdict: list[Break] = []
-    for _ in verified_rows(rows, chained_between, v2_from, stray_after, verdict):
+    for _ in verified_rows(rows, chained_between, v2_from, stray_after, verdict, **span):
         pass
     return verdict[0] if verdict else None
 

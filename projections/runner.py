@@ -79,8 +79,9 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
     to it were verified whole just before, so they are not hashed again, only those after;
     `observe(entry, event)`: each event applied, once, as it is mapped: the audit's lists;
     `whole`: the whole chain, command log included, is verified as its rows are read for the
-    tables, one read for both: a break anywhere rolls it all back and raises ChainBroken; `feed`:
-    the whole-chain feed the caller made, verifying.whole_chain's).
+    tables, one read for both, or beside them by a second process on a long ledger (verifying.
+    whole_chain): a break anywhere rolls it all back and raises ChainBroken; `feed`: the
+    whole-chain feed the caller made, whole_chain's, so it can read what the second process saw).
 
     An entry the tables cannot apply stops it there: what came before is kept, and the
     ReadModelStuck error that names the entry is raised once that is committed.

@@ -13,14 +13,21 @@ from tests.test_tamper import chain_delete, chain_edit, chain_insert, chain_reor
 
 CHAIN = [(f, False) for f in FORGEABLE + [chain_edit, chain_delete, chain_insert, chain_reorder]] + \
     [(f, True) for f in FORGEABLE]
+IDS = [f.__name__ + ("-recomputed" if forged else "") for f, forged in CHAIN]
 
 
-@pytest.mark.parametrize("tamper,forged", CHAIN, ids=[f.__name__ + ("-recomputed" if forged else "") for f, forged in CHAIN])
-def test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forged):  # noqa: F811
+def _tampered(copy, tamper, forged):  # noqa: F811
+    """The copy's campaign tampered with (hashes recomputed after, for a forger): the Table and the anchor."""
     t, conn, anchor = copy
     tamper(conn, forged)
     if forged:
         recompute(conn)
+    return t, anchor
+
+
+@pytest.mark.parametrize("tamper,forged", CHAIN, ids=IDS)
+def test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forged):  # noqa: F811
+    t, anchor = _tampered(copy, tamper, forged)
     given = ["--anchor", anchor] if forged else []
     quick = t("audit", "--chain", "--json", *given, ok=False)
     full = json.loads(t("audit", "--json", *given, ok=False).stdout)
@@ -38,16 +45,13 @@ def test_the_quick_check_in_two_halves_names_the_entry_too(copy, tamper, forged,
     test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forged)
 
 
-@pytest.mark.parametrize("tamper,forged", CHAIN, ids=[f.__name__ + ("-recomputed" if forged else "") for f, forged in CHAIN])
+@pytest.mark.parametrize("tamper,forged", CHAIN, ids=IDS)
 def test_the_chain_checked_as_two_spans_finds_what_checking_it_whole_finds(copy, tamper, forged):  # noqa: F811
     """ledger/chain_halves.py: the first span's break, else the second's, at every place it may be cut."""
     from ledger.application import open_ledger
     from ledger.chain import chained
 
-    t, conn, _ = copy
-    tamper(conn, forged)
-    if forged:
-        recompute(conn)
+    t, _ = _tampered(copy, tamper, forged)
     app = open_ledger(t.path)
     try:
         chain = chained(app.recorder)
