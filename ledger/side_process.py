@@ -38,7 +38,22 @@ def worth_it(app: Any) -> bool:
     name = env.get("SQLITE_DBNAME", "")
     in_a_file = env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and ":memory:" not in name \
         and "mode=memory" not in name
-    return in_a_file and (os.cpu_count() or 1) > 1 and (app.recorder.max_notification_id() or 0) >= SIDE_FROM
+    return in_a_file and cores() > 1 and (app.recorder.max_notification_id() or 0) >= SIDE_FROM
+
+
+def cores(quota_file: str = "/sys/fs/cgroup/cpu.max") -> float:
+    """The cores this process may run on: those its affinity allows, no more than its container's
+    CPU quota grants (a container pinned to one core, or given one core's time, would only make the
+    second process share it: the same work and the cost of a fork)."""
+    allowed = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        with open(quota_file) as f:
+            quota, period = f.read().split()[:2]
+        if quota != "max":
+            return min(allowed, int(quota) / int(period))
+    except (OSError, ValueError):
+        pass
+    return allowed
 
 
 KILLED = ("The second process working beside this one stopped without an answer (was it killed?); "

@@ -175,3 +175,29 @@ def test_a_killed_second_half_refuses_in_one_line(tmp_path, monkeypatch):
     t = Table(tmp_path / "campaign.db")
     t("demo")
     assert t.refused("undo", "--yes") == f"Error: {KILLED}"
+
+
+@pytest.mark.parametrize("quota, allowed, expected", [
+    ("max 100000\n", {0, 1}, 2),       # no quota: the cores its affinity allows
+    ("100000 100000\n", {0, 1}, 1.0),  # one core's time on a two-core machine
+    ("150000 100000\n", {0}, 1),       # pinned to one core, whatever the quota
+    (None, {0, 1}, 2),                 # no cgroup file (not Linux's v2 cgroups)
+    ("garbled", {0, 1}, 2),
+])
+def test_cores_counts_only_the_cores_the_process_may_use(tmp_path, monkeypatch, quota, allowed, expected):
+    path = tmp_path / "cpu.max"
+    if quota is not None:
+        path.write_text(quota)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: allowed)
+    assert side_process.cores(str(path)) == expected
+
+
+def test_a_process_pinned_to_one_core_reads_a_long_ledger_alone(tmp_path, monkeypatch):
+    app = _played(tmp_path, "relics")
+    monkeypatch.setattr(side_process, "SIDE_FROM", 0)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    feed = verifying.whole_chain(app)
+    try:
+        assert type(feed) is verifying.Verifying
+    finally:
+        feed.close()
