@@ -11,7 +11,7 @@ from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 from ledger.undo import LABELS
 from projections import campaign_notes, rulesets
-from projections.schema_cache import append, flush, memo
+from projections.schema_cache import ReadDatabase, append, flush, memo
 
 
 TABLES = ("history",)
@@ -136,17 +136,14 @@ class _Names:
 
 def _known_names(db: Database, modules: tuple, kept: Any = False) -> dict[str, str] | None:
     """Names already looked up in this batch (most entries name a PC or Challenge named just
-    before), or None outside a batch. Temporary triggers on the naming tables empty it on any
-    insert, rename or delete, whichever projection or undo makes it, so it never says a stale name."""
+    before), or None outside a batch. Any insert, rename or delete on a naming table empties it
+    (`_watched`), whichever projection or undo makes it, so it never says a stale name."""
     kept = memo(db) if kept is False else kept
     if kept is None:
         return None
     known = kept.get(NAMES)
-    if known is None:  # the triggers are made once while the schema stands (kept with it, see schema_cache)
-        watched = db._kept("names watched", lambda: [modules, _watch_names(db, modules)])
-        if watched[0] is not modules:
-            watched[:] = [modules, _watch_names(db, modules)]
-        if not watched[1]:
+    if known is None:
+        if not _watched(db, modules):
             return None
         known = kept[NAMES] = {}
     return known
@@ -155,21 +152,43 @@ def _known_names(db: Database, modules: tuple, kept: Any = False) -> dict[str, s
 NAMES = "history.names"
 
 
-def _watch_names(db: Database, modules: tuple) -> bool:
-    """Triggers (on this connection only, in its temp schema) that forget the names kept when a
-    naming table changes; False when a naming table is a view (nothing kept then)."""
+def _watched(db: Any, modules: tuple) -> bool:
+    """Whether a change to a naming table forgets the names kept (set up once while the schema
+    stands, kept with it: see schema_cache): temporary triggers tell a SQLite read file, and a
+    read store on PostgreSQL sees each statement that writes (`watch_writes`). False when a naming
+    table is a view (a write to what it shows would not be seen)."""
+    if not isinstance(db, ReadDatabase) and not hasattr(db, "watch_writes"):
+        return False
+    watched = db._kept("names watched", lambda: [modules, _watch_names(db, modules)])
+    if watched[0] is not modules:
+        watched[:] = [modules, _watch_names(db, modules)]
+    return watched[1]
+
+
+def _naming_tables(db: Any, modules: tuple) -> list[tuple[str, str]] | None:
+    """The rulesets' naming tables (table, column) the read store holds; None when one is a view."""
     present = dict(db.conn.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')").fetchall())
     pairs = [pair for module in modules for pair in getattr(module, "NAMED", ()) if pair[0] in present]
-    if any(present[table] != "table" for table, _ in pairs):
+    return None if any(present[table] != "table" for table, _ in pairs) else pairs
+
+
+def _names_changed(ref: Any) -> None:
+    kept = memo(ref())
+    if kept:
+        kept.pop(NAMES, None)
+
+
+def _watch_names(db: Any, modules: tuple) -> bool:
+    """Triggers (on this connection only, in its temp schema), or the read store's own watch, that
+    forget the names kept when a naming table changes."""
+    pairs = _naming_tables(db, modules)
+    if pairs is None:
         return False
     ref = weakref.ref(db)
-
-    def changed() -> None:
-        kept = memo(ref())
-        if kept:
-            kept.pop(NAMES, None)
-
-    db.conn.create_function("campaign_names_changed", 0, changed)
+    if not isinstance(db, ReadDatabase):
+        db.watch_writes({table for table, _ in pairs}, lambda: _names_changed(ref))
+        return True
+    db.conn.create_function("campaign_names_changed", 0, lambda: _names_changed(ref))
     for table, column in pairs:
         for when, what in (("INSERT", "i"), (f"UPDATE OF [{column}]", "u"), ("DELETE", "d")):
             db.conn.execute(f"CREATE TEMP TRIGGER IF NOT EXISTS [names_{table}_{what}] AFTER {when} ON main.[{table}] "

@@ -16,14 +16,19 @@ import os
 import re
 import weakref
 from datetime import datetime, timezone
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import psycopg
 
 from projections.postgres_sql import HELPERS, result, translate
 from projections.postgres_table import PostgresTable
+from projections.schema_cache import BatchMemo, flush
 
 _DDL = ("CREATE", "ALTER ", "DROP ")
+_NOT_WRITING = ("SELECT", "SAVEPO", "RELEAS", "BEGIN", "COMMIT")  # statements that change no row (a ROLLBACK
+# does, but the runner forgets the whole memo with it)
+_WRITES_TO = re.compile(r"\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)"
+                        r"\s+(?:main\.)?[\[\"`]?(\w+)", re.IGNORECASE)
 STREAMED = 1000  # rows a chunk, where the client library can (libpq 17 and later); one at a time before
 
 
@@ -72,8 +77,11 @@ def drop(path: str) -> None:
         conn.execute(f'DROP SCHEMA IF EXISTS "{schema_name(path)}" CASCADE')
 
 
-class PostgresRead:
-    """sqlite-utils' Database, the part the projections use, over one schema of PostgreSQL."""
+class PostgresRead(BatchMemo):
+    """sqlite-utils' Database, the part the projections use, over one schema of PostgreSQL; while
+    the read tables catch up, the rows appended to them wait for the batch's end as in a SQLite
+    read file (schema_cache.BatchMemo), so they go in by one pipelined executemany, not one round
+    trip each."""
 
     def __init__(self, connection: psycopg.Connection, schema: str) -> None:
         self.connection, self.schema = connection, schema
@@ -81,6 +89,8 @@ class PostgresRead:
         self._shape: dict[str, list[tuple[str, str]]] | None = None
         self._keys: dict[str, tuple[str, ...]] = {}
         self._tables: dict[str, PostgresTable] = {}
+        self._schema_kept: dict[Any, Any] = {}  # what the projections worked out from the schema (see _kept)
+        self._watching: tuple[frozenset[str], Callable[[], None]] | None = None
         connection.execute(f'SET search_path TO "{schema}"')
 
     def execute(self, sql: str, parameters: Sequence[Any] | None = None) -> "_Cursor":
@@ -90,7 +100,11 @@ class PostgresRead:
             self.connection.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [self.schema])
             return _Cursor(None, False)
         if word.startswith(_DDL):
-            self._shape = None
+            flush(self)  # the rows waiting go in before the schema changes under them
+            self.forget()
+            self._shape, self._watching = None, None
+            self._schema_kept.clear()
+        self._seen(sql)
         statement = translate(sql, self.keys)
         params = statement.params(parameters)
         cursor = self.connection.execute(statement.sql, params) if params is not None else \
@@ -122,10 +136,33 @@ class PostgresRead:
         weakref.finalize(streamed, reader.close)
         return streamed
 
-    def executemany(self, sql: str, rows: list[Sequence[Any]]) -> None:
+    def executemany(self, sql: str, rows: list[Sequence[Any]]) -> "_Cursor":
+        """Every row in one pipeline (psycopg sends them without waiting for each answer); the
+        cursor's rowcount is the rows they changed, all statements together, as sqlite3's."""
+        self._seen(sql)
         statement = translate(sql, self.keys)
         with self.connection.cursor() as cursor:
             cursor.executemany(statement.sql, [statement.params(r) for r in rows])
+            return _Cursor(cursor, True)
+
+    def watch_writes(self, tables: set[str], changed: Callable[[], None]) -> None:
+        """Call `changed` before any statement that may write to one of `tables` (what SQLite's
+        temporary triggers do for a read file: projections/history.py keeps names while they hold)."""
+        self._watching = (frozenset(tables), changed)
+
+    def _seen(self, sql: str) -> None:
+        if self._watching is None or sql.lstrip()[:6].upper() in _NOT_WRITING:
+            return
+        target = _WRITES_TO.match(sql)
+        if target is None or target.group(1) in self._watching[0]:  # a write it cannot place: told too
+            self._watching[1]()
+
+    def _kept(self, key: Any, read: Callable[[], Any]) -> Any:
+        """`read()` once until the schema changes (ReadDatabase._kept, always on here: only this
+        store's own DDL, the migrations, changes its schema)."""
+        if key not in self._schema_kept:
+            self._schema_kept[key] = read()
+        return self._schema_kept[key]
 
     def table(self, name: str, **_: Any) -> PostgresTable:
         if name not in self._tables:
@@ -175,8 +212,8 @@ class _Conn:
     def execute(self, sql: str, parameters: Sequence[Any] | None = None) -> "_Cursor":
         return self._db.execute(sql, parameters)
 
-    def executemany(self, sql: str, rows: Any) -> None:
-        self._db.executemany(sql, list(rows))
+    def executemany(self, sql: str, rows: Any) -> "_Cursor":
+        return self._db.executemany(sql, list(rows))
 
     def commit(self) -> None:
         """Statements outside BEGIN commit as they run (autocommit), as sqlite3's isolation_level=None."""

@@ -23,7 +23,7 @@ from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
 from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
 from projections.bulk import indexes_built_after, rows_rewritten
-from projections.schema_cache import ReadDatabase, flush, memo
+from projections.schema_cache import BatchMemo, ReadDatabase, flush, memo
 from projections.verifying import Stored, Verifying, verified, whole_chain
 
 MODULES: tuple = ()
@@ -236,8 +236,9 @@ def unmake(db: Database, aggregate_id: UUID) -> None:
 
 
 def frozen(db: Database) -> Any:
-    """The read file's schema read once for a catch-up (see projections/schema_cache.py)."""
-    return db.frozen() if isinstance(db, ReadDatabase) else contextlib.nullcontext(db)
+    """The read file's schema read once for a catch-up, and the batch's memo (see
+    projections/schema_cache.py)."""
+    return db.frozen() if isinstance(db, BatchMemo) else contextlib.nullcontext(db)
 
 
 def _name_units(db: Database, names: units.UnitNames) -> None:
@@ -248,7 +249,7 @@ def _name_units(db: Database, names: units.UnitNames) -> None:
 
 
 def forget(db: Database) -> None:
-    if isinstance(db, ReadDatabase):
+    if isinstance(db, BatchMemo):
         db.forget()
 
 

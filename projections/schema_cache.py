@@ -24,30 +24,48 @@ from sqlite_utils.db import NotFoundError, Table
 _DDL = ("CREATE", "ALTER ", "DROP T", "DROP V", "DROP I")
 
 
-class ReadDatabase(Database):
-    """sqlite-utils' Database, with the schema kept while `frozen()`, and a memo the projections
-    may keep rows in for the same span (see `memo`)."""
+class BatchMemo:
+    """A read store that keeps a memo while the read tables catch up (see `memo`): the rows
+    `append` and `update_later` hold for the batch, and what the projections read once."""
 
-    _schema: dict[Any, Any] | None = None
     _memo: dict[Any, Any] | None = None
 
     @contextlib.contextmanager
-    def frozen(self) -> Iterator["ReadDatabase"]:
-        outer = self._schema
+    def frozen(self) -> Iterator[Any]:
+        outer = self._memo
         if outer is None:
-            self._schema, self._memo = {}, {}
+            self._memo = {}
         try:
             yield self
             if outer is None:
                 flush(self)  # rows still waiting: the block ends with them written
         finally:
             if outer is None:
-                self._schema = self._memo = None
+                self._memo = None
 
     def forget(self) -> None:
         """Drop what the projections kept: rows were rolled back under them (a savepoint)."""
         if self._memo:
             self._memo.clear()
+
+
+class ReadDatabase(BatchMemo, Database):
+    """sqlite-utils' Database, with the schema kept while `frozen()`, and a memo the projections
+    may keep rows in for the same span (see `memo`)."""
+
+    _schema: dict[Any, Any] | None = None
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator["ReadDatabase"]:
+        outer = self._schema
+        if outer is None:
+            self._schema = {}
+        try:
+            with super().frozen():
+                yield self
+        finally:
+            if outer is None:
+                self._schema = None
 
     def _kept(self, key: Any, read: Any) -> Any:
         if self._schema is None:
@@ -85,8 +103,8 @@ class ReadDatabase(Database):
 def memo(db: Any) -> dict[Any, Any] | None:
     """A dict the projections may keep what they read in while the read tables catch up (one
     batch: a rollback or any DDL empties it), so each entry need not read it again; None outside
-    that, or for a read store that is not this SQLite one (they then read every time)."""
-    return getattr(db, "_memo", None) if isinstance(db, ReadDatabase) else None
+    that, or for a read store that keeps none (they then read every time)."""
+    return db._memo if isinstance(db, BatchMemo) else None
 
 
 class _KeptTable(Table):

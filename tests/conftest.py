@@ -63,6 +63,10 @@ class Table:
 
 @pytest.fixture
 def table(tmp_path: Path) -> Table:
+    return heist(tmp_path)
+
+
+def heist(tmp_path: Path) -> Table:
     """A relics campaign: Kira (Phantom 3) and Bo (Phantom 3, Venger 4), a Minor Phantom 4 Challenge."""
     t = Table(tmp_path / "campaign.db")
     t("new", "Test Heist")

@@ -69,6 +69,8 @@ def test_every_rulesets_demo_gives_the_same_read_tables_on_postgresql_as_in_sqli
     assert hosted.json("audit")["read_tables_differ"] == []  # compared with a rebuild in a scratch file
     on_server = _tables(hosted.path, postgres=True)
     assert sum(len(rows) for rows in on_server.values()) > 20
+    hosted("rebuild")  # the whole demo in one batch: rows written together, names kept while they hold
+    assert _tables(hosted.path, postgres=True) == on_server
     monkeypatch.delenv("CAMPAIGN_READ")  # the same ledger, read into an SQLite file
     local = Table(tmp_path / "local.db")
     local("history")
@@ -112,6 +114,25 @@ def test_rebuild_audit_export_and_import_work_with_the_read_tables_on_postgresql
     assert copy.json("audit")["clean"]
     assert copy.json("sheet") == t.json("sheet")
     assert _timeless(_tables(copy.path, postgres=True)) == _timeless(before)
+
+
+def test_names_kept_in_a_batch_on_postgresql_follow_renames_undos_and_unmade_pcs(tmp_path, server, monkeypatch):
+    """The schema keeps the names a batch looked up as a read file does (projections/history.py),
+    forgetting them on any write to a naming table: a rebuild (one batch) gives what catching up a
+    command at a time gave, and what an SQLite read file gives."""
+    from tests.conftest import heist
+    from tests.test_rebuild_batches import assert_named_as_then, renamed_undone_and_remade
+
+    hosted = heist(tmp_path)
+    renamed_undone_and_remade(hosted)
+    caught_up = _tables(hosted.path, postgres=True)
+    assert_named_as_then([r["line"] for r in caught_up["history"]])
+    hosted("rebuild")
+    assert _tables(hosted.path, postgres=True) == caught_up
+    monkeypatch.delenv("CAMPAIGN_READ")
+    local = Table(tmp_path / "local.db")
+    local("history")
+    assert _tables(local.path, postgres=False) == caught_up
 
 
 def test_an_undone_correction_reads_the_same_on_postgresql_as_in_sqlite(tmp_path, server, monkeypatch):

@@ -65,6 +65,16 @@ def test_names_kept_in_a_batch_follow_renames_undos_and_unmade_pcs(table, tmp_pa
     """A batch keeps the names it looked up and the pools row in memory: a rename, an undone rename,
     a PC unmade by undo and made again, and a savepoint rolled back must each leave the rows that
     applying one entry per batch leaves, with each history line naming who it named then."""
+    renamed_undone_and_remade(table)
+    app = open_ledger(table.path)
+    batched, _ = _every_way(app, tmp_path, monkeypatch)
+    lines = [r[0] for r in batched.execute("SELECT line FROM history ORDER BY entry")]
+    assert_named_as_then(lines)
+    assert batched.execute("SELECT count(*) FROM history WHERE unit IS NULL").fetchone()[0] == 0
+
+
+def renamed_undone_and_remade(table) -> None:
+    """On the `table` fixture's campaign: a rename, an undone rename, a PC unmade by undo and made again."""
     table("trait", "add", "Kira", "Keen Eye", "+2 / 1d")
     table("pc", "rename", "Kira", "Kira Vale")
     table("trait", "add", "Kira Vale", "Quick", "+1 / 1d")
@@ -76,12 +86,12 @@ def test_names_kept_in_a_batch_follow_renames_undos_and_unmade_pcs(table, tmp_pa
     table("pc", "add", "Zed", "--expertise", "Phantom=3", "--primary", "Phantom")
     table("trait", "add", "Zed", "Sly", "+1 / 1d")
     table("cohort-turn", "Guards", "--leader", "Bo the Bold", "--faces", "1,1,2,2,1,1,2")
-    app = open_ledger(table.path)
-    batched, _ = _every_way(app, tmp_path, monkeypatch)
-    lines = [r[0] for r in batched.execute("SELECT line FROM history ORDER BY entry")]
+
+
+def assert_named_as_then(lines: list[str]) -> None:
+    """Each history line names who it named then (a name kept past a rename or an unmade PC would not)."""
     assert any(line.startswith("Kira Vale gained the trait Quick") for line in lines)
     assert any(line.startswith("Zed gained the trait Sly") for line in lines)
-    assert batched.execute("SELECT count(*) FROM history WHERE unit IS NULL").fetchone()[0] == 0
 
 
 def _tampered_rebuild(tmp_path, tamper) -> tuple[list, list, str]:
