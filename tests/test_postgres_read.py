@@ -275,3 +275,21 @@ def test_an_audit_streams_the_schemas_rows_and_names_a_table_changed_there(tmp_p
     result = hosted("audit", "--json", ok=False)
     audit = json.loads(result.stdout)
     assert result.exit_code == 1 and audit["read_tables_differ"] == ["history"] and not audit["clean"]
+
+
+@pytest.mark.parametrize("sql, copy", [
+    ("INSERT INTO history (entry, line) VALUES (?, ?)", "COPY history (entry, line) FROM STDIN"),
+    ("INSERT INTO [balances] ([entry], [destiny]) VALUES (?, ?)", 'COPY "balances" ("entry", "destiny") FROM STDIN'),
+    ("INSERT OR REPLACE INTO pools (id, doom) VALUES (?, ?)", None),  # a conflict clause: COPY has none
+    ("INSERT OR IGNORE INTO unit_taken (name) VALUES (?)", None),
+    ("INSERT INTO pools (id, doom) VALUES (1, ?)", None),            # a value written in the statement
+    ("INSERT INTO t (a, b) VALUES (?, lower(?))", None),
+    ("UPDATE history SET unit = ? WHERE entry = ?", None),
+])
+def test_only_a_plain_insert_of_parameters_is_copied(sql, copy):
+    """A batch's appended rows go in by COPY (postgres_read._plain_insert); any other statement
+    keeps its own meaning through executemany."""
+    from projections.postgres_read import _plain_insert
+    from projections.postgres_sql import translate
+
+    assert _plain_insert(translate(sql, lambda table: ("id",)).sql) == copy
