@@ -38,7 +38,8 @@ class Importing:
         return None  # found empty when the transaction began, and locked since
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        """eventsourcing's insert and the chain's rows (ChainedPostgresRecorder), on this transaction's cursor."""
+        """eventsourcing's insert and the chain's rows (ChainedPostgresRecorder), on this transaction's cursor
+        (`keys_checked`: each command's key is once in the file, import_load.Rows, and the ledger was found empty)."""
         self.recorder._insert_stored_events(self.curs, stored_events, **kwargs)
         return self.recorder._fetch_ids_after_insert_events(self.curs, stored_events, **kwargs)
 
@@ -86,7 +87,7 @@ def write_all(server: Any, scratch: Any, total: int) -> int:
         with one_transaction(server) as importing:
             written, v2_from = 0, chained(scratch.recorder).v2_from() or total + 1
             for events, commands in _batches(scratch):
-                importing.insert_events(events, commands=commands, chain_v2_from=v2_from)
+                importing.insert_events(events, commands=commands, chain_v2_from=v2_from, keys_checked=True)
                 written += len(events)
             copy_snapshots(scratch, server, importing, SNAPSHOT_EVERY)
     except LedgerError:
