@@ -20,15 +20,11 @@ from typing import Any, Callable, Iterator, Sequence
 
 import psycopg
 
-from projections.postgres_sql import HELPERS, result, translate
+from projections.postgres_sql import HELPERS, copy_of, result, translate, written_table
 from projections.postgres_table import PostgresTable
 from projections.schema_cache import BatchMemo, flush
 
 _DDL = ("CREATE", "ALTER ", "DROP ")
-_NOT_WRITING = ("SELECT", "SAVEPO", "RELEAS", "BEGIN", "COMMIT")  # statements that change no row (a ROLLBACK
-# does, but the runner forgets the whole memo with it)
-_WRITES_TO = re.compile(r"\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)"
-                        r"\s+(?:main\.)?[\[\"`]?(\w+)", re.IGNORECASE)
 STREAMED = 1000  # rows a chunk, where the client library can (libpq 17 and later); one at a time before
 
 
@@ -80,8 +76,8 @@ def drop(path: str) -> None:
 class PostgresRead(BatchMemo):
     """sqlite-utils' Database, the part the projections use, over one schema of PostgreSQL; while
     the read tables catch up, the rows appended to them wait for the batch's end as in a SQLite
-    read file (schema_cache.BatchMemo), so they go in by one pipelined executemany, not one round
-    trip each."""
+    read file (schema_cache.BatchMemo), so they go in by one COPY (or pipelined executemany), not
+    one round trip each."""
 
     def __init__(self, connection: psycopg.Connection, schema: str) -> None:
         self.connection, self.schema = connection, schema
@@ -141,14 +137,14 @@ class PostgresRead(BatchMemo):
         cursor's rowcount is the rows they changed, all statements together, as sqlite3's."""
         self._seen(sql)
         statement = translate(sql, self.keys)
+        copy = copy_of(statement.sql)
         with self.connection.cursor() as cursor:
-            copy = _plain_insert(statement.sql)
             if copy is None:
                 cursor.executemany(statement.sql, [statement.params(r) for r in rows])
-                return _Cursor(cursor, True)
-            with cursor.copy(copy) as rows_in:  # a batch's appended rows: COPY takes them 5x faster
-                for r in rows:
-                    rows_in.write_row(statement.params(r))
+            else:
+                with cursor.copy(copy) as rows_in:  # a batch's appended rows: COPY takes them 5x faster
+                    for r in rows:
+                        rows_in.write_row(statement.params(r))
             return _Cursor(cursor, True)
 
     def watch_writes(self, tables: set[str], changed: Callable[[], None]) -> None:
@@ -157,11 +153,9 @@ class PostgresRead(BatchMemo):
         self._watching = (frozenset(tables), changed)
 
     def _seen(self, sql: str) -> None:
-        if self._watching is None or sql.lstrip()[:6].upper() in _NOT_WRITING:
-            return
-        target = _WRITES_TO.match(sql)
-        if target is None or target.group(1) in self._watching[0]:  # a write it cannot place: told too
-            self._watching[1]()
+        if self._watching is not None and (table := written_table(sql)) is not None:
+            if table == "" or table in self._watching[0]:  # a write it cannot place: told too
+                self._watching[1]()
 
     def _kept(self, key: Any, read: Callable[[], Any]) -> Any:
         """`read()` once until the schema changes (ReadDatabase._kept, always on here: only this
@@ -269,16 +263,6 @@ class _Cursor:
             yield self._row(first)
         for row in self._streamed:
             yield self._row(row)
-
-
-_PLAIN_INSERT = re.compile(r'INSERT\s+INTO\s+("\w+"|\w+)\s*\(([^)]*)\)\s*VALUES\s*\((?:\s*%s\s*,)*\s*%s\s*\)', re.IGNORECASE)
-
-
-def _plain_insert(sql: str) -> str | None:
-    """The COPY that inserts what a plain INSERT of one row of parameters inserts (no conflict
-    clause, no expression): the same rows, refused by the same keys, without a statement each."""
-    m = _PLAIN_INSERT.fullmatch(sql.strip())
-    return None if m is None else f"COPY {m.group(1)} ({m.group(2)}) FROM STDIN"
 
 
 def _migrate(db: PostgresRead) -> None:

@@ -166,6 +166,32 @@ def on_conflict(pks: Sequence[str], columns: Sequence[str]) -> str:
     return f" ON CONFLICT ({target}) DO UPDATE SET " + ", ".join(f'"{c}" = EXCLUDED."{c}"' for c in rest)
 
 
+_PLAIN_INSERT = re.compile(r'INSERT\s+INTO\s+("\w+"|\w+)\s*\(([^)]*)\)\s*VALUES\s*\((?:\s*%s\s*,)*\s*%s\s*\)',
+                           re.IGNORECASE)
+
+
+def copy_of(sql: str) -> str | None:
+    """The COPY that inserts what a translated plain INSERT of one row of parameters inserts (no
+    conflict clause, no expression): the same rows, refused by the same keys, without a statement each."""
+    m = _PLAIN_INSERT.fullmatch(sql.strip())
+    return None if m is None else f"COPY {m.group(1)} ({m.group(2)}) FROM STDIN"
+
+
+_NOT_WRITING = ("SELECT", "SAVEPO", "RELEAS", "BEGIN", "COMMIT")  # no row changed (a ROLLBACK changes
+# rows back, but the runner forgets the whole memo with it)
+_WRITES_TO = re.compile(r"\s*(?:INSERT(?:\s+OR\s+\w+)?\s+INTO|REPLACE\s+INTO|UPDATE(?:\s+OR\s+\w+)?|DELETE\s+FROM)"
+                        r"\s+(?:main\.)?[\[\"`]?(\w+)", re.IGNORECASE)
+
+
+def written_table(sql: str) -> str | None:
+    """The table a SQLite statement writes to; None when it writes none, "" when it may write but
+    the table cannot be told (a statement of another shape)."""
+    if sql.lstrip()[:6].upper() in _NOT_WRITING:
+        return None
+    target = _WRITES_TO.match(sql)
+    return "" if target is None else target.group(1)
+
+
 def value(v: Any) -> Any:
     """A parameter as SQLite would store it, sent untyped so the column decides."""
     if v is None or isinstance(v, (str, bytes)):

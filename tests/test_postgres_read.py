@@ -287,9 +287,25 @@ def test_an_audit_streams_the_schemas_rows_and_names_a_table_changed_there(tmp_p
     ("UPDATE history SET unit = ? WHERE entry = ?", None),
 ])
 def test_only_a_plain_insert_of_parameters_is_copied(sql, copy):
-    """A batch's appended rows go in by COPY (postgres_read._plain_insert); any other statement
+    """A batch's appended rows go in by COPY (postgres_sql.copy_of); any other statement
     keeps its own meaning through executemany."""
-    from projections.postgres_read import _plain_insert
-    from projections.postgres_sql import translate
+    from projections.postgres_sql import copy_of, translate
 
-    assert _plain_insert(translate(sql, lambda table: ("id",)).sql) == copy
+    assert copy_of(translate(sql, lambda table: ("id",)).sql) == copy
+
+
+@pytest.mark.parametrize("sql, table", [
+    ("INSERT INTO sheets (id, name) VALUES (?, ?)", "sheets"),
+    ("INSERT OR REPLACE INTO [challenges] ([id], [name]) VALUES (?, ?)", "challenges"),
+    ("  update [sheets] SET [name] = ? WHERE [id] = ?", "sheets"),
+    ("DELETE FROM main.challenges WHERE id = ?", "challenges"),
+    ("SELECT name FROM sheets WHERE id = ?", None),
+    ("SAVEPOINT batch", None),
+    ("WITH gone AS (SELECT 1) DELETE FROM sheets", ""),  # a write of another shape: the watch is told
+])
+def test_the_table_a_statement_writes_is_told_or_the_watch_is_told_it_cannot_be(sql, table):
+    """What PostgresRead.watch_writes reads (postgres_sql.written_table): the names a batch keeps are
+    forgotten on any write that may reach a naming table."""
+    from projections.postgres_sql import written_table
+
+    assert written_table(sql) == table
