@@ -11,7 +11,7 @@ from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 from ledger.undo import LABELS
 from projections import campaign_notes, rulesets
-from projections.schema_cache import ReadDatabase, append, flush, memo
+from projections.schema_cache import append, flush, memo
 
 
 TABLES = ("history",)
@@ -154,10 +154,10 @@ NAMES = "history.names"
 
 def _watched(db: Any, modules: tuple) -> bool:
     """Whether a change to a naming table forgets the names kept (set up once while the schema
-    stands, kept with it: see schema_cache): temporary triggers tell a SQLite read file, and a
-    read store on PostgreSQL sees each statement that writes (`watch_writes`). False when a naming
-    table is a view (a write to what it shows would not be seen)."""
-    if not isinstance(db, ReadDatabase) and not hasattr(db, "watch_writes"):
+    stands, kept with it: see schema_cache): the read store watches its own writes
+    (`watch_writes`: temporary triggers in a SQLite read file, each statement on PostgreSQL).
+    False when a naming table is a view (a write to what it shows would not be seen)."""
+    if not hasattr(db, "watch_writes"):
         return False
     watched = db._kept("names watched", lambda: [modules, _watch_names(db, modules)])
     if watched[0] is not modules:
@@ -165,35 +165,21 @@ def _watched(db: Any, modules: tuple) -> bool:
     return watched[1]
 
 
-def _naming_tables(db: Any, modules: tuple) -> list[tuple[str, str]] | None:
-    """The rulesets' naming tables (table, column) the read store holds; None when one is a view."""
+def _watch_names(db: Any, modules: tuple) -> bool:
+    """Ask the read store to forget the names kept on any write to a naming table."""
     present = dict(db.conn.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')").fetchall())
     pairs = [pair for module in modules for pair in getattr(module, "NAMED", ()) if pair[0] in present]
-    return None if any(present[table] != "table" for table, _ in pairs) else pairs
+    if any(present[table] != "table" for table, _ in pairs):
+        return False
+    ref = weakref.ref(db)
+    db.watch_writes(pairs, lambda: _names_changed(ref))
+    return True
 
 
 def _names_changed(ref: Any) -> None:
     kept = memo(ref())
     if kept:
         kept.pop(NAMES, None)
-
-
-def _watch_names(db: Any, modules: tuple) -> bool:
-    """Triggers (on this connection only, in its temp schema), or the read store's own watch, that
-    forget the names kept when a naming table changes."""
-    pairs = _naming_tables(db, modules)
-    if pairs is None:
-        return False
-    ref = weakref.ref(db)
-    if not isinstance(db, ReadDatabase):
-        db.watch_writes({table for table, _ in pairs}, lambda: _names_changed(ref))
-        return True
-    db.conn.create_function("campaign_names_changed", 0, lambda: _names_changed(ref))
-    for table, column in pairs:
-        for when, what in (("INSERT", "i"), (f"UPDATE OF [{column}]", "u"), ("DELETE", "d")):
-            db.conn.execute(f"CREATE TEMP TRIGGER IF NOT EXISTS [names_{table}_{what}] AFTER {when} ON main.[{table}] "
-                            "BEGIN SELECT campaign_names_changed(); END")
-    return True
 
 
 _NAMED_SQL: "weakref.WeakKeyDictionary[Any, tuple[tuple, str]]" = weakref.WeakKeyDictionary()

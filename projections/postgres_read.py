@@ -147,10 +147,10 @@ class PostgresRead(BatchMemo):
                         rows_in.write_row(statement.params(r))
             return _Cursor(cursor, True)
 
-    def watch_writes(self, tables: set[str], changed: Callable[[], None]) -> None:
-        """Call `changed` before any statement that may write to one of `tables` (what SQLite's
-        temporary triggers do for a read file: projections/history.py keeps names while they hold)."""
-        self._watching = (frozenset(tables), changed)
+    def watch_writes(self, columns: list[tuple[str, str]], changed: Callable[[], None]) -> None:
+        """Call `changed` before any statement that may write to a table of `columns` ((table,
+        column) pairs: any write, whichever column), as a read file's triggers do (ReadDatabase)."""
+        self._watching = (frozenset(table for table, _ in columns), changed)
 
     def _seen(self, sql: str) -> None:
         if self._watching is not None and (table := written_table(sql)) is not None:

@@ -67,6 +67,16 @@ class ReadDatabase(BatchMemo, Database):
             if outer is None:
                 self._schema = None
 
+    def watch_writes(self, columns: list[tuple[str, str]], changed: Any) -> None:
+        """Call `changed` after any insert, delete, or change of the named column, on each (table,
+        column) of `columns`, whichever code makes it: temporary triggers on this connection only,
+        in its temp schema (projections/history.py keeps names while they hold)."""
+        self.conn.create_function("campaign_watched_changed", 0, changed)
+        for table, column in columns:
+            for when, what in (("INSERT", "i"), (f"UPDATE OF [{column}]", "u"), ("DELETE", "d")):
+                self.conn.execute(f"CREATE TEMP TRIGGER IF NOT EXISTS [names_{table}_{what}] AFTER {when} ON "
+                                  f"main.[{table}] BEGIN SELECT campaign_watched_changed(); END")
+
     def _kept(self, key: Any, read: Any) -> Any:
         if self._schema is None:
             return read()
