@@ -10,7 +10,7 @@ import click
 from commands import choices
 
 from ledger.errors import BadInput, NotFound, Unusable
-from commands.plumbing import as_list, bind_read_file, catch_up_warning, emit, json_option, known_character, noted, one_or_all, open_campaign, progress_bar, read_view, write_command
+from commands.plumbing import as_list, bind_read_file, catch_up_warning, emit, json_option, known_character, noted, one_or_all, open_campaign, progress_bar, read_view, ruleset_of, write_command
 from commands.parsing import at_option, entry_at, parse_settings
 
 
@@ -130,9 +130,8 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
 def views_of(db: Any) -> Any:
     """The campaign's ruleset's CLI views (its `Ruleset.views` module: sheets, pools and their text)."""
     from ledger import rulesets
-    from projections import views
 
-    return rulesets.find(views.campaign(db).get("ruleset") or rulesets.declared()[0].id).cli_views()
+    return rulesets.find(ruleset_of(db)).cli_views()
 
 
 def as_of(app: Any, db: Any, at: str | None, shown: Any = None):

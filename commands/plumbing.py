@@ -160,13 +160,24 @@ def known_character(name: str | None, rows: list) -> list:
     return rows
 
 
+def ruleset_of(db: Any) -> str:
+    """The campaign's ruleset, as its read tables say; a ledger with no campaign yet is refused in
+    one line (no ruleset's view stands in for it)."""
+    from ledger.errors import NO_CAMPAIGN, NotFound
+    from projections import views
+
+    found = views.campaign(db).get("ruleset")
+    if not found:
+        raise NotFound(NO_CAMPAIGN)
+    return found
+
+
 def only_ruleset(db: Any, ruleset: str) -> None:
     """A ruleset's read view on another ruleset's campaign is refused in one line (by the campaign,
     exit 1, as its commands are: the command itself is well formed)."""
     from ledger.errors import RuleViolation
-    from projections import views
 
-    found = views.campaign(db).get("ruleset")
+    found = ruleset_of(db)
     if found != ruleset:
         raise RuleViolation(f"This is {'an' if (found or 'x')[0] in 'aeiou' else 'a'} {found} campaign; "
                        f"that command is for {ruleset} campaigns.")

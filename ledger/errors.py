@@ -34,6 +34,12 @@ class NotFound(LedgerError):
     """A PC, Challenge, trait or campaign the command names does not exist."""
 
 
+# A ledger with no campaign in it (a new PostgreSQL database, one an import killed part way left
+# empty): every command that needs the campaign says so, writes and reads alike.
+NO_CAMPAIGN = ("This ledger holds no campaign yet; create one with `campaign new NAME` "
+               "(or `campaign import FILE`).")
+
+
 class Conflict(LedgerError):
     """Another process changed the campaign at the same moment, even after retrying."""
 

@@ -13,7 +13,7 @@ from eventsourcing.application import AggregateNotFoundError
 
 from ledger import dice
 from ledger.campaign import Campaign
-from ledger.errors import NotFound, RuleViolation
+from ledger.errors import NO_CAMPAIGN, NotFound, RuleViolation
 from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
 from ledger.reversible import creation, recording, unmade
 
@@ -117,7 +117,7 @@ class Table:
 
     @property
     def campaign(self) -> Campaign:
-        return self._get(CAMPAIGN_ID, lambda: "This file holds no campaign yet; create one with `campaign new`.")
+        return self._get(CAMPAIGN_ID, lambda: NO_CAMPAIGN)
 
     def refuse(self, rule: str) -> None:
         """Refuse a broken rule, unless the GM overrides it: then the ledger records both."""

@@ -309,3 +309,16 @@ def test_the_table_a_statement_writes_is_told_or_the_watch_is_told_it_cannot_be(
     from projections.postgres_sql import written_table
 
     assert written_table(sql) == table
+
+
+def test_a_ledger_with_no_campaign_yet_says_so_instead_of_showing_a_ruleset(tmp_path, server):
+    """A new database, or one a killed import left empty: the sheets and pools of no ruleset
+    stand in for the campaign that is not there (they said "An action-dice campaign keeps no pools")."""
+    from ledger.errors import NO_CAMPAIGN
+
+    empty = Table(tmp_path / "empty.db")
+    for read in (("pools",), ("sheet",), ("sheet", "--json"), ("action-dice", "sheet")):
+        assert empty.refused(*read) == f"Error: {NO_CAMPAIGN}"
+    assert empty("history").stdout.strip() == "No entries."
+    empty("new", "Fresh Start")
+    assert empty("sheet").exit_code == 0
