@@ -133,7 +133,7 @@ def br_pools(ctx: click.Context) -> None:
     Example: campaign beer-run pools
     """
     from projections.rulesets.beer_run import tables as views
-    read_view(ctx, lambda app, db: views.pools(db), pools_text)
+    read_view(ctx, lambda app, db: only_ruleset(db, "beer-run") or views.pools(db), pools_text)
 
 
 @beer_run.command("statement")
@@ -146,7 +146,7 @@ def br_statement(ctx: click.Context, name: str | None) -> None:
     Example: campaign beer-run statement Ann
     """
     from projections.rulesets.beer_run import tables as views
-    read_view(ctx, lambda app, db: views.statement(db, name), br_statement_text)
+    read_view(ctx, lambda app, db: only_ruleset(db, "beer-run") or views.statement(db, name), br_statement_text)
 
 
 @beer_run.command("status")
@@ -161,6 +161,7 @@ def br_status(ctx: click.Context, conflict: str | None) -> None:
     from projections.rulesets.beer_run import tables as views
 
     def query(app: Any, db: Any) -> list:
+        only_ruleset(db, "beer-run")
         names = [conflict] if conflict else [c["name"] for c in views.conflicts(db, open_only=True)]
         return [app.beer_run_conflict_state(n) for n in names]
     read_view(ctx, query, br_status_text)

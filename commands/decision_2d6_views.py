@@ -110,6 +110,7 @@ def d2d6_pools(ctx: click.Context, name: str | None) -> None:
     from projections.rulesets.decision_2d6 import tables as read
 
     app, db = caught_up(ctx)
+    only_ruleset(db, "decision-2d6")
     emit(ctx, {"name": name, "rows": read.statement(db, name)} if name else read.pools(db), pools_text)
 
 @decision_2d6.command("rolls")

@@ -143,5 +143,7 @@ def test_action_rolls_and_conditions_show_and_undo_restores_them(tmp_path: Path)
 
 
 def test_a_rulesets_view_on_another_rulesets_campaign_is_refused(table):
-    assert "that command is for beer-run campaigns" in table.refused(BR, "conflicts")
+    for view in (("conflicts",), ("pools",), ("statement",), ("status",)):  # pools, statement and status
+        assert "that command is for beer-run campaigns" in table.refused(BR, *view)  # answered "no characters yet"
     assert "that command is for decision-2d6 campaigns" in table.refused(D, "rolls")
+    assert "that command is for decision-2d6 campaigns" in table.refused(D, "pools")
