@@ -179,7 +179,7 @@ def only_ruleset(db: Any, ruleset: str) -> None:
 
     found = ruleset_of(db)
     if found != ruleset:
-        raise RuleViolation(f"This is {'an' if (found or 'x')[0] in 'aeiou' else 'a'} {found} campaign; "
+        raise RuleViolation(f"This is {'an' if found[0] in 'aeiou' else 'a'} {found} campaign; "
                        f"that command is for {ruleset} campaigns.")
 
 

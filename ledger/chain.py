@@ -42,7 +42,7 @@ KEYS_INDEX = ("CREATE INDEX IF NOT EXISTS ledger_commands_key ON ledger_commands
 
 def write_chain(select: Callable[[str, tuple], list], execute: Callable[[str, tuple], Any],
                 ids: Sequence[int], stored_events: Sequence[StoredEvent], kwargs: dict[str, Any],
-                key_where: str | None = None, execute_many: Callable[[str, list], Any] | None = None) -> None:
+                key_where: str | None, execute_many: Callable[[str, list], Any]) -> None:
     """Chain the new entries and file them under their command(s), inside the inserting transaction
     (`key_where`: the store's indexed test of a command's key, see KEY_BY_INDEX; `execute_many`:
     the rows of a table in one call, a round trip saved per row on a server; `keys_checked` in
@@ -65,16 +65,15 @@ def write_chain(select: Callable[[str, tuple], list], execute: Callable[[str, tu
                 raise IntegrityError(f"The command key {key} is already in the command log.")
             keys.add(key)
         starts[ids[start]] = (ids[end], name, unit, json.dumps(detail or {}))
-    many = execute_many or (lambda sql, rows: [execute(sql, row) for row in rows])
-    many("INSERT INTO ledger_commands VALUES (?, ?, ?, ?, ?)", [(first, *row) for first, row in starts.items()])
+    execute_many("INSERT INTO ledger_commands VALUES (?, ?, ?, ?, ?)", [(first, *row) for first, row in starts.items()])
     chain = []
     for entry, s in zip(ids, stored_events):
         previous = link_hash(previous, entry, s.originator_id, s.originator_version, s.topic, s.state,
                              starts.get(entry), v2_from)
         chain.append((entry, previous))
-    many("INSERT INTO ledger_chain (entry, hash) VALUES (?, ?)", chain)
+    execute_many("INSERT INTO ledger_chain (entry, hash) VALUES (?, ?)", chain)
     if os.environ.get("CAMPAIGN_KEY"):
-        many("INSERT INTO ledger_signatures (entry, mac) VALUES (?, ?)", [(entry, sign(hash_)) for entry, hash_ in chain])
+        execute_many("INSERT INTO ledger_signatures (entry, mac) VALUES (?, ?)", [(entry, sign(hash_)) for entry, hash_ in chain])
 
 
 def _check_key_unused(select: Callable[[str, tuple], list], key: str | None, key_where: str | None = None) -> None:

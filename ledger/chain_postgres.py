@@ -37,7 +37,7 @@ class ChainedPostgresRecorder(ChainQueries, PostgresApplicationRecorder):
                 curs.execute(_pg(sql), params)
                 return [tuple(r.values()) for r in curs.fetchall()]
             write_chain(select, lambda sql, params: curs.execute(_pg(sql), params), ids, stored_events, kwargs,
-                        self.KEY_WHERE, lambda sql, rows: rows and curs.executemany(_pg(sql), rows))
+                        self.KEY_WHERE, lambda sql, rows: curs.executemany(_pg(sql), rows))
         return ids
 
     def _select(self, sql: str, params: tuple = ()) -> list[tuple]:

@@ -74,7 +74,7 @@ class ReadDatabase(BatchMemo, Database):
         self.conn.create_function("campaign_watched_changed", 0, changed)
         for table, column in columns:
             for when, what in (("INSERT", "i"), (f"UPDATE OF [{column}]", "u"), ("DELETE", "d")):
-                self.conn.execute(f"CREATE TEMP TRIGGER IF NOT EXISTS [names_{table}_{what}] AFTER {when} ON "
+                self.conn.execute(f"CREATE TEMP TRIGGER IF NOT EXISTS [watched_{table}_{what}] AFTER {when} ON "
                                   f"main.[{table}] BEGIN SELECT campaign_watched_changed(); END")
 
     def _kept(self, key: Any, read: Any) -> Any:
