@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from typing import Iterator
 
 import click
 
@@ -30,9 +31,15 @@ def storage_message(ctx: click.Context, e: BaseException) -> str | None:
 
 
 def server_message(e: BaseException) -> str | None:
-    """An unreachable PostgreSQL ledger, named by host and port (the GM can check the server or the settings)."""
+    """An unreachable PostgreSQL ledger, named by host and port (the GM can check the server or the
+    settings); or no PostgreSQL client library in this installation (the README's first command installs
+    the program without it)."""
     if os.environ.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
         return None
+    if any(isinstance(x, ImportError) and (x.name or "").split(".")[0] in ("psycopg", "psycopg_pool")
+           for x in _causes(e)):  # eventsourcing wraps it twice when it resolves its persistence module
+        return ("PERSISTENCE_MODULE asks for a PostgreSQL ledger, but this installation has no PostgreSQL "
+                "client: install it with `pip install -e '.[postgres]'` in the project. Nothing was recorded.")
     text = f"{e} {e.__cause__ or ''}".lower()
     if not any(s in text for s in ("couldn't get a connection", "connection refused", "could not connect",
                                    "timeout expired", "connection failed", "could not translate host")):
@@ -42,6 +49,15 @@ def server_message(e: BaseException) -> str | None:
     return (f"cannot reach the PostgreSQL ledger at {host}:{port} (database "
             f"{os.environ.get('POSTGRES_DBNAME', '?')}) within {seconds} s; is the server running? "
             "Nothing was recorded.")
+
+
+def _causes(e: BaseException | None) -> Iterator[BaseException]:
+    """The error and each one it was raised from or during, innermost last (a few levels)."""
+    for _ in range(8):
+        if e is None:
+            return
+        yield e
+        e = e.__cause__ or e.__context__
 
 
 def _free_bytes(folder: str) -> int:

@@ -148,3 +148,24 @@ def test_replays_read_their_what_if_from_the_server_as_from_a_file(tmp_path, pos
     local("demo", "--system", system)
     assert [local(*args).stdout for args in REPLAYS[system]] == on_server
     assert copies  # the server's what-if was filled as read
+
+
+
+def test_a_postgresql_ledger_without_its_client_library_installed_is_named_in_one_line(monkeypatch):
+    """The README's first command installs the program without the PostgreSQL extra: asking for a
+    PostgreSQL ledger then says what to install (it said "failed unexpectedly (ModuleNotFoundError...)")."""
+    from commands.failures import server_message
+
+    missing = ModuleNotFoundError("No module named 'psycopg'", name="psycopg")
+    monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.postgres")
+    assert server_message(missing) == (
+        "PERSISTENCE_MODULE asks for a PostgreSQL ledger, but this installation has no PostgreSQL client: "
+        "install it with `pip install -e '.[postgres]'` in the project. Nothing was recorded.")
+    topic = RuntimeError("Failed to resolve topic 'eventsourcing.postgres': No module named 'psycopg'")
+    topic.__cause__ = missing
+    wrapped = RuntimeError("Failed to resolve persistence module topic: 'eventsourcing.postgres'")
+    wrapped.__cause__ = topic  # as eventsourcing's InfrastructureFactoryError carries it, two levels down
+    assert server_message(wrapped) == server_message(missing)
+    assert server_message(ModuleNotFoundError("No module named 'numpy'", name="numpy")) is None
+    monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.sqlite")
+    assert server_message(missing) is None
