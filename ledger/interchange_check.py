@@ -10,6 +10,7 @@ from uuid import UUID
 
 from ledger.chain import GENESIS, link_hash
 from ledger.errors import Unusable
+from ledger.topic_guard import ForeignTopic, check_data
 
 FORMAT = "campaign-ledger/1"
 
@@ -97,6 +98,11 @@ def _check_shape(row: dict[str, Any], number: int, topics: frozenset[str] | None
     if row.get("type") not in (topics if topics is not None else known_topics()):
         raise Unusable(f"Line {number} holds an event type this program does not know ({str(row.get('type'))[:80]}); "
                        "nothing was imported.")
+    try:  # the topics its data names (a creation's aggregate, a `Remade` entry's): resolving one imports it
+        check_data(row["type"], row.get("data"))
+    except ForeignTopic as foreign:
+        raise Unusable(f"Line {number} names code this program does not know ({str(foreign.topic)[:80]}); "
+                       "nothing was imported.") from None
     try:
         aggregate = UUID(str(row.get("aggregate")))
     except ValueError:

@@ -118,11 +118,15 @@ def creation(event: Any) -> dict[str, Any]:
 
 
 def creation_event(id_: Any, created: dict[str, Any], timestamp: Any, version: int = 1) -> Any:
-    """The creation event a `remade` stands for (the read tables apply it as they would the first)."""
-    from eventsourcing.utils import resolve_topic
+    """The creation event a `remade` stands for (the read tables apply it as they would the first).
+    Its topics are stored strings: checked to name the program's own classes before any is resolved
+    (ledger/topic_guard.py), so a forged entry imports nothing."""
+    from ledger.topic_guard import aggregate_class, event_class
 
-    return resolve_topic(created["event"])(originator_id=id_, originator_version=version, timestamp=timestamp,
-                                           originator_topic=created["aggregate"], **created["kwargs"])
+    aggregate_class(created.get("aggregate"), "A remade record")
+    return event_class(created.get("event"), "A remade record")(
+        originator_id=id_, originator_version=version, timestamp=timestamp,
+        originator_topic=created["aggregate"], **created["kwargs"])
 
 
 def unmade(aggregate: Any) -> bool:
