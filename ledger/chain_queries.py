@@ -138,18 +138,44 @@ class ChainQueries:
     def verified_entries(self, verdict: list) -> Iterator[tuple[int, Any, int, str, bytes]]:
         """`verify_all` as a stream of the entries it verified, in order (see chain_verify.verified_rows):
         the first break, if any, lands in `verdict` and ends the stream."""
-        return verified_rows(self.stored_entries_with_hashes(1, 2**62), self._chained_between, self.v2_from(),
-                             self._stray_command, verdict)
+        end = self.stored_end()
+        chained_between, stray_after = self._bounded(end)
+        return verified_rows(self.stored_entries_with_hashes(1, end), chained_between, self.v2_from(),
+                             stray_after, verdict)
 
     def verify_span(self, first: int, last: int | None) -> "Break | None":
         """`verify_all` over entries first..last only (None: to the end, with the checks of the
         chain's end), from the stored hash before `first` and the command open there: the whole
         chain checked as two spans at once gives the verdict checking it whole gives, since a fault
-        in what the second span starts from is the first span's to find (ledger/chain_halves.py)."""
+        in what the second span starts from is the first span's to find (ledger/chain_halves.py).
+        To the end means to the end as it stood when the check began (`stored_end`): what another
+        process commits meanwhile is not half read and called a break."""
         previous, open_until = (self.hash_of(first - 1), self.command_end(first - 1)) if first > 1 else (GENESIS, None)
-        return verify_stored(self.stored_entries_with_hashes(first, 2**62 if last is None else last),
-                             self._chained_between, self.v2_from(), self._stray_command,
-                             after=first - 1, previous=previous, open_until=open_until, upto=last)
+        end = self.stored_end() if last is None else last
+        chained_between, stray_after = self._bounded(end)
+        return verify_stored(self.stored_entries_with_hashes(first, end), chained_between, self.v2_from(),
+                             stray_after, after=first - 1, previous=previous, open_until=open_until, upto=last)
+
+    def stored_end(self) -> int:
+        """The newest entry the ledger, its chain or its command log names, read in one statement, so
+        from one snapshot of all three (a command's entries, hashes and row are committed together).
+        A check to the end reads up to here and no further: a writer committing while it reads adds
+        only entries past it (stores number entries in commit order: SQLite has one writer at a
+        time, eventsourcing's PostgreSQL recorder locks the table to insert), and a row that a
+        forger added past the last entry still counts, being within it."""
+        rows = self._select(f"SELECT max(n) FROM (SELECT max({self.id_column}) AS n FROM {self.events_table_name} "
+                            "UNION ALL SELECT max(entry) AS n FROM ledger_chain "
+                            "UNION ALL SELECT max(first_entry) AS n FROM ledger_commands) AS ends")
+        return rows[0][0] if rows and rows[0][0] is not None else 0
+
+    def _bounded(self, end: int) -> tuple[Callable[[int, int | None], int | None], Callable[[int], int | None]]:
+        """The chain's end checks (`_chained_between`, `_stray_command`) within entries up to `end`."""
+        def chained_between(after: int, before: int | None) -> int | None:
+            return self._chained_between(after, end + 1 if before is None else min(before, end + 1))
+
+        def stray_after(last: int) -> int | None:
+            return self._stray_command(last, end)
+        return chained_between, stray_after
 
     def _chained_between(self, after: int, before: int | None) -> int | None:
         """The first entry the chain lists after `after` and before `before` (None: at all)."""
@@ -157,10 +183,10 @@ class ChainQueries:
                             (after, 2**62 if before is None else before))
         return rows[0][0] if rows and rows[0][0] is not None else None
 
-    def _stray_command(self, last: int) -> int | None:
-        """The first command-log row past the last entry, or at an entry the chain lacks."""
-        rows = self._select("SELECT min(first_entry) FROM ledger_commands WHERE first_entry > ? OR first_entry NOT IN "
-                            "(SELECT entry FROM ledger_chain)", (last,))
+    def _stray_command(self, last: int, end: int = 2**62) -> int | None:
+        """The first command-log row (up to `end`) past the last entry, or at an entry the chain lacks."""
+        rows = self._select("SELECT min(first_entry) FROM ledger_commands WHERE first_entry <= ? AND (first_entry > ? "
+                            "OR first_entry NOT IN (SELECT entry FROM ledger_chain))", (end, last))
         return rows[0][0] if rows and rows[0][0] is not None else None
 
     def check_batch(self, previous: str | None, open_until: int | None,
