@@ -111,12 +111,54 @@ def check_snapshots(app: Any, recorder: ChainQueries) -> Break | None:
                 if event is None:
                     break
                 aggregate = event.mutate(aggregate)
-            if aggregate is None or _snapshot_state(app, type(snapshot).take(aggregate)) != _snapshot_state(
-                    app, snapshot):
+            verdict = snapshot_verdict(app, aggregate, snapshot)
+            if verdict is FORGED:
                 entry = recorder.entry_of(aggregate_id, snapshot.originator_version)
                 return Break(entry, f"the snapshot at entry #{entry} does not match the entries before it "
                                     "(a snapshot was edited or forged)")
+            if verdict is OLD:
+                refresh_snapshot(app, type(snapshot).take(aggregate))
     return None
+
+
+FORGED, OLD, SAME = "forged", "old", "same"
+
+
+def snapshot_verdict(app: Any, aggregate: Any, snapshot: Any) -> str:
+    """Whether a stored snapshot says what the entries before it say (SAME); was written by an older
+    version of the program, by the rules it had then (OLD: it lacks only state the program added
+    since, the attributes its aggregate lists in STATE_DEFAULTS, and says what the entries say about
+    all it holds); or says anything else (FORGED). An old snapshot is genuine, never called forged,
+    but loading it would give the added state its default rather than what the entries made it:
+    the audit writes it again from the entries (`refresh_snapshot`)."""
+    if aggregate is None:
+        return FORGED
+    fresh, stored = _snapshot_state(app, type(snapshot).take(aggregate)), _snapshot_state(app, snapshot)
+    if fresh == stored:
+        return SAME
+    (version, topic, now), (kept_version, kept_topic, then) = fresh, stored
+    added = set(now) - set(then)
+    if (version, topic) != (kept_version, kept_topic) or not added or set(then) - set(now) \
+            or not added <= set(getattr(type(aggregate), "STATE_DEFAULTS", {})):
+        return FORGED
+    return OLD if all(then[k] == now[k] for k in then) else FORGED
+
+
+def refresh_snapshot(app: Any, snapshot: Any) -> None:
+    """An old snapshot written again, at its version, from the entries (a snapshot is a shortcut, not
+    an entry: the ledger is unchanged). Only a writable SQLite file's: elsewhere it stays, as genuine."""
+    recorder = app.snapshots.recorder
+    if getattr(app, "read_only", False) or "sqlite" not in type(recorder).__module__:
+        return
+    stored = app.snapshots.mapper.to_stored_event(snapshot)
+    oid = stored.originator_id.hex if isinstance(stored.originator_id, UUID) else stored.originator_id
+    try:
+        with recorder.datastore.transaction(commit=True) as c:
+            c.execute(f"DELETE FROM {recorder.events_table_name} WHERE originator_id = ? AND originator_version = ?",
+                      (oid, stored.originator_version))
+            c.execute(recorder.insert_events_statement, (oid, stored.originator_version, stored.topic, stored.state))
+    except Exception:  # a file that cannot be written now (read-only media, locked): it stays, as genuine
+        pass
 
 
 class SnapshotCheck:
@@ -147,10 +189,12 @@ class SnapshotCheck:
         stored = next(iter(self.app.snapshots.recorder.select_events(e.originator_id, gt=version - 1, lte=version)),
                       None)  # the stored row, mapped once (the event store's `get` mapped it, and it was mapped twice more)
         snapshot = self.app.mapper.to_domain_event(stored) if stored is not None else None
-        if snapshot is None or _snapshot_state(self.app, type(snapshot).take(aggregate)) != (
-                snapshot.originator_version, snapshot.topic, snapshot.state):
+        verdict = FORGED if snapshot is None else snapshot_verdict(self.app, aggregate, snapshot)
+        if verdict is FORGED:
             self.broken = Break(entry, f"the snapshot at entry #{entry} does not match the entries before it "
                                        "(a snapshot was edited or forged)")
+        elif verdict is OLD:
+            refresh_snapshot(self.app, type(snapshot).take(aggregate))
         if not versions:  # no snapshot of it ahead: let it go
             del self.ahead[e.originator_id]
             del self.live[e.originator_id]
