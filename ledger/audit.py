@@ -81,9 +81,18 @@ def _signed_from(recorder: ChainQueries) -> int | None:
 def check_signatures(recorder: ChainQueries, signed_from: int | None) -> Break | None:
     """With CAMPAIGN_KEY: every entry from the first signed one on must carry its hash's signature
     (hashes recomputed without the key cannot be re-signed). Without the key nothing is checked.
-    Hashes and signatures are read together a page at a time, never held whole."""
-    if signed_from is None or not os.environ.get("CAMPAIGN_KEY"):
+    Hashes and signatures are read together a page at a time, never held whole. With the key, a
+    ledger of entries none of which is signed fails at its first entry: every signature removed
+    (edit, recompute the hashes, delete the table) must not read as a file never signed."""
+    if not os.environ.get("CAMPAIGN_KEY"):
         return None
+    if signed_from is None:
+        first = recorder._chained_between(0, None)  # the chain's first entry
+        if first is None:  # no entries: nothing to sign
+            return None
+        return Break(first, f"entry #{first} is not signed with CAMPAIGN_KEY, nor is any entry after it (the "
+                            "signatures were removed, or the file was written without the key: audit it "
+                            "without CAMPAIGN_KEY if it never was signed)")
     rows = recorder._batches("SELECT c.entry, c.hash, s.mac FROM ledger_chain c LEFT JOIN ledger_signatures s "
                              "ON s.entry = c.entry WHERE c.entry > ? AND c.entry <= ? ORDER BY c.entry LIMIT ?",
                              signed_from - 1, 2**62, 1000)
