@@ -24,7 +24,7 @@ from migrations import migrations
 from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
 from projections.bulk import indexes_built_after, rows_rewritten
 from projections.schema_cache import BatchMemo, ReadDatabase, flush, memo
-from projections.verifying import Stored, Verifying, verified, whole_chain
+from projections.verifying import Stored, Verifying, check_position, verified, whole_chain
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
@@ -68,6 +68,7 @@ def catch_up(app: Any, db: Database, progress: Callable[[int], None] | None = No
     rulesets.use_campaign(db, app)
     if position(db) == 0 and db.execute("SELECT 1 FROM campaign LIMIT 1").fetchone():
         return rebuild(app, db, progress)
+    check_position(app, db)  # a position past the ledger's end would skip the next entries for good
     return _drain(app, db, progress, lambda: immediate(db))
 
 

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from sqlite_utils import Database
 
+from ledger.errors import LedgerError, ReadModelStuck
 from projections.current import NAME  # the read tables' position and verdict row (runner.NAME)
 
 
@@ -184,3 +185,25 @@ def verified(app: Any, db: Database, notifications: list, at: int, trusted: int 
                    "ON CONFLICT(name) DO UPDATE SET entry = excluded.entry, hash = excluded.hash, "
                    "command_end = excluded.command_end", [NAME, notifications[good - 1].id, last_hash, command_end])
     return notifications[:good], broken
+
+
+class PositionPastEnd(ReadModelStuck):
+    """The read tables' position names an entry the ledger does not hold: moved by hand (or the
+    tables are another ledger's). Catching up would skip every entry up to it: the next write's
+    entries would never show. `campaign rebuild` derives the tables and their position again."""
+
+    def __init__(self, position: int, end: int) -> None:
+        LedgerError.__init__(self, f"the read tables' position says entries up to #{position} were applied, "
+                                   f"while the ledger ends at entry #{end} (their position was moved past it); "
+                                   "`campaign rebuild` derives them again.")
+        self.entry, self.end = position, end
+
+
+def check_position(app: Any, db: Database) -> None:
+    """Refuse to catch up from a position past the ledger's end. The position is read first, the
+    ledger's end after: entries are only ever added, so a position the program set is never past it."""
+    at = db.execute("SELECT entry FROM position WHERE name = ?", [NAME]).fetchone()
+    if at and at[0]:
+        end = app.recorder.max_notification_id() or 0
+        if at[0] > end:
+            raise PositionPastEnd(at[0], end)
