@@ -1,6 +1,7 @@
 """The record itself: undo, audit and the anchor (replay: replay.py; export and import: interchange.py)."""
 from __future__ import annotations
 
+import sqlite3
 import sys
 from typing import Any
 
@@ -106,9 +107,12 @@ def audit(ctx: click.Context, anchor: str | None, chain_only: bool) -> None:
     Exit status 0 when the campaign is clean, 1 when anything is broken.
     Example: campaign audit --anchor "campaign-ledger anchor #57 sha256:9f2c..."
     """
+    from projections import schema_repair
     from projections.text import audit_text
 
     app, db = open_campaign(ctx, reading=True)
+    if isinstance(db.conn, sqlite3.Connection):
+        schema_repair.refuse_missing(db)  # a dropped read table: named, with what restores it
     if chain_only or app.read_only:
         report = _audit_apart(app, db, anchor, chain_only)
     else:

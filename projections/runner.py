@@ -21,7 +21,7 @@ from sqlite_utils import Database
 from ledger.errors import BadInput, ReadModelStuck
 from ledger.reversible import Reversible, creation_event, unmaking
 from migrations import migrations
-from projections import balances, campaign, campaign_notes, history, notes, rulesets, sessions, units
+from projections import balances, campaign, campaign_notes, history, notes, rulesets, schema_repair, sessions, units
 from projections.bulk import indexes_built_after, rows_rewritten
 from projections.schema_cache import BatchMemo, ReadDatabase, flush, memo
 from projections.verifying import Stored, Verifying, check_position, verified, whole_chain
@@ -91,6 +91,7 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
         feed = whole_chain(app) if whole and check else Stored(app)
     try:
         rulesets.use_campaign(db, app)
+        schema_repair.restore(db)  # a read table dropped from the file is made again, then filled below
         with rows_rewritten(db), immediate(db), indexes_built_after(db, READ_TABLES):
             for table in READ_TABLES:
                 db.execute(f"DELETE FROM [{table}]")

@@ -1,0 +1,33 @@
+"""A read table dropped from a campaign file is named by the audit, with what restores it, and
+`rebuild` makes it again from the ledger (both failed "unexpectedly: no such table")."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from tests.conftest import Table
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> str:
+    t = Table(tmp_path_factory.mktemp("dropped") / "demo.db")
+    t("demo")
+    return t.path
+
+
+@pytest.mark.parametrize("table, named", [("history", "read table history is"), ("pools", "read table pools is"),
+                                          ("history_fts", "read tables history_fts, ")])
+def test_a_dropped_read_table_is_named_by_audit_and_made_again_by_rebuild(demo, tmp_path, table, named):
+    t = Table(tmp_path / "copy.db")
+    with sqlite3.connect(demo) as src, sqlite3.connect(t.path) as dst:
+        src.backup(dst)
+    conn = sqlite3.connect(t.path)
+    conn.execute(f"DROP TABLE {table}")
+    conn.close()
+    refusal = t.refused("audit")
+    assert named in refusal and "`campaign rebuild`" in refusal and "unexpectedly" not in refusal, refusal
+    t("rebuild")
+    assert t.json("audit")["clean"]
+    t("session", "start", "Mended")
+    assert "Mended" in t("history", "--limit", "1").stdout
