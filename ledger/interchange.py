@@ -119,14 +119,24 @@ def _remove(scratch: str) -> None:
             os.remove(leftover)
 
 
+LINE_MAX = 16 * 2**20  # bytes: no entry the program writes comes near (every text in it is capped: ledger/values.py)
+
+
 def _lines(path: str) -> Iterator[str]:
-    """The file's lines as text, refusing the first one that is not UTF-8 by its number."""
+    """The file's lines as text, each read only up to LINE_MAX (a file with no line breaks, such as
+    /dev/zero, is never read whole into memory), refusing the first one too long or not UTF-8 by
+    its number."""
     try:
         f = open(path, "rb")
     except OSError as e:
         raise Unusable(f"Cannot read {path}: {e.strerror}.") from None
     with f:
-        for number, raw in enumerate(f, 1):
+        number = 0
+        while raw := f.readline(LINE_MAX + 1):
+            number += 1
+            if len(raw) > LINE_MAX and not raw.endswith(b"\n"):
+                raise Unusable(f"Line {number} is longer than {LINE_MAX // 2**20} MiB, more than any entry the "
+                               "program writes; the file is damaged.")
             try:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError:

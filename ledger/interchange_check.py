@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import functools
 import json
+from types import SimpleNamespace
 from typing import Any, Iterator
 from uuid import UUID
 
 from ledger.chain import GENESIS, link_hash
-from ledger.errors import Unusable
+from ledger import values
+from ledger.errors import BadInput, Unusable
 from ledger.topic_guard import ForeignTopic, check_data
 
 FORMAT = "campaign-ledger/1"
@@ -58,6 +60,7 @@ class Checker:
             raise Unusable(f"Line {number} holds entry #{entry} where #{self.expected} was expected: "
                            "entries are missing or out of order.")
         _check_version(row, number, self.versions, aggregate)
+        _check_values(row, number)
         state, command = state_of(row, number), _command_of(row)
         if link_hash(self.previous, entry, row["aggregate"], row["version"], row["type"], state, command,
                      self.header.get("chain_v2_from")) != row.get("hash"):
@@ -110,6 +113,26 @@ def _check_shape(row: dict[str, Any], number: int, topics: frozenset[str] | None
     if type(row.get("version")) is not int or row["version"] < 1:
         raise Unusable(f"Line {number} has no valid aggregate version; the file is damaged.")
     return aggregate
+
+
+NAMED = ("name", "title")  # an entry's fields the commands take through values.name (a PC's, a session's...)
+
+
+def _check_values(row: dict[str, Any], number: int) -> None:
+    """Every value an entry holds, checked as the commands check theirs before they record
+    (ledger/values.py: names and titles as `name`, every value as `check_recordable`), so an import
+    takes nothing a command would have refused (a 50 MB campaign name, a control character)."""
+    data = row.get("data")
+    if not isinstance(data, dict):  # an encrypted state (state_base64): its replay checks it
+        return
+    try:
+        for field in NAMED:
+            if isinstance(data.get(field), str):
+                values.name(data[field], f"The {field} in it")
+        values.check_recordable([SimpleNamespace(**{k: v for k, v in data.items() if isinstance(k, str)})])
+    except BadInput as refused:
+        raise Unusable(f"Line {number} (entry #{row.get('entry')}) holds a value no command records: "
+                       f"{str(refused).rstrip('.')}; nothing was imported.") from None
 
 
 def _check_version(row: dict[str, Any], number: int, versions: dict[UUID, int], aggregate: UUID) -> None:
@@ -166,6 +189,11 @@ def _header(row: dict[str, Any], number: int) -> dict[str, Any]:
     v2_from = row.get("chain_v2_from")
     if v2_from is not None and (type(v2_from) is not int or v2_from < 1):
         raise Unusable(f"Line {number} names no valid chain version; the file is damaged.")
+    if row.get("campaign") is not None:
+        try:
+            values.name(row["campaign"] if isinstance(row["campaign"], str) else "", "The campaign's name")
+        except BadInput as refused:
+            raise Unusable(f"Line {number}: {str(refused).rstrip('.')}; nothing was imported.") from None
     if row.get("first") != 1 or row.get("previous_hash") != GENESIS:
         raise Unusable(f"This file starts at entry #{row.get('first')}; only a whole-campaign export "
                        "can be imported.")
