@@ -24,6 +24,7 @@ from ledger.chain_hash import sign
 from ledger.chain_queries import V2_KEY
 from ledger.errors import BadInput, Unusable
 from ledger.interchange_check import Checker
+from ledger.topic_guard import check_data
 
 BATCH = 1000          # rows per executemany (and per progress report)
 COMMIT_EVERY = 20     # batches per commit: the write-ahead log stays small (the scratch file is the atomic unit)
@@ -134,6 +135,9 @@ class Played:
     def see(self, entry: int, event: Any) -> None:
         """The entry's event through its aggregate (an error names the entry: the rebuild refuses it)."""
         aggregate_id, version = event.originator_id, event.originator_version
+        # its data named no foreign code when the line was read, unless it came as bytes (state_base64): checked
+        # again as decoded, before playing it resolves the aggregate it names
+        check_data(None, event.__dict__, f"Entry #{entry}")
         aggregate = event.mutate(self.live.get(aggregate_id))
         self.live[aggregate_id] = aggregate
         if aggregate is None:

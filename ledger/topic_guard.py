@@ -69,7 +69,7 @@ def check_data(topic: Any, data: Any, where: str = "An entry") -> None:
     if topic == SNAPSHOT and "topic" in data:
         aggregate_class(data["topic"], where)
     created = data.get("created")
-    if isinstance(created, dict) and topic is not None and topic.endswith(".Remade"):
+    if isinstance(created, dict) and (topic is None or topic.endswith(".Remade")):  # None: any event
         check_creation(created, where)
 
 

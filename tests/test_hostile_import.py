@@ -170,3 +170,29 @@ def test_a_snapshot_naming_a_module_runs_no_code(tmp_path, hostile):
     conn.execute("UPDATE stored_snapshots SET state = ?", (json.dumps(state).encode(),))
     conn.close()
     _runs_no_code(path, hostile)
+
+
+def test_an_aggregate_topic_in_data_sent_as_bytes_is_refused_too(tmp_path, hostile):
+    """`state_base64` (how an export carries a state that is not plain JSON) is decoded at replay:
+    the topics it names are checked there, before the aggregate is played."""
+    import base64
+
+    from ledger.chain import GENESIS, entry_hash
+    from ledger.interchange import _encode
+    from tests.test_import_checks import _rows
+
+    rows = _rows()
+    rows[1]["data"]["originator_topic"] = f"{MODULE}:Thing"
+    state = _encode(rows[1].pop("data"))
+    rows[1]["state_base64"] = base64.b64encode(state).decode()
+    previous, entries = GENESIS, [r for r in rows if "entry" in r]
+    for row in entries:
+        encoded = state if "state_base64" in row else _encode(row["data"])
+        row["hash"] = previous = entry_hash(previous, row["entry"], row["aggregate"], row["version"], row["type"],
+                                            encoded)
+    rows[-1] = {"end": True, "entries": len(entries), "last_hash": previous}
+    source = tmp_path / "bytes.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    message = _refused(tmp_path, source)
+    assert "names code this program does not have" in message, message
+    assert not hostile.exists() and MODULE not in sys.modules
