@@ -124,8 +124,7 @@ def _where(stored_event: Any) -> str:
     entry = getattr(stored_event, "id", None)
     if isinstance(entry, int):
         return f"Entry #{entry}"
-    return f"The stored version {stored_event.originator_version} of record {stored_event.originator_id}"
+    return f"An entry of record {stored_event.originator_id} (its version {stored_event.originator_version})"
 
 
-TOPIC = f"{__name__}:{GuardedMapper.__name__}"
-assert TOPIC == get_topic(GuardedMapper)
+TOPIC = get_topic(GuardedMapper)  # what open_ledger sets as MAPPER_TOPIC

@@ -41,10 +41,10 @@ def refuse_missing(db: Database) -> None:
     gone = missing(db)
     if gone:
         names = ", ".join(gone[:5]) + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")
-        which = "table" if len(gone) == 1 else "tables"
-        raise Unusable(f"The read {which} {names} {'is' if len(gone) == 1 else 'are'} missing from this file "
-                       f"(the ledger itself is untouched); `campaign rebuild` makes {'it' if len(gone) == 1 else 'them'}"
-                       " again from the ledger.")
+        one = len(gone) == 1
+        raise Unusable(f"The read {'table' if one else 'tables'} {names} {'is' if one else 'are'} missing from "
+                       "this file (the ledger itself is untouched); `campaign rebuild` makes "
+                       f"{'it' if one else 'them'} again from the ledger.")
 
 
 def restore(db: Database) -> list[str]:
