@@ -90,8 +90,8 @@ def rebuild(app: Any, db: Database, progress: Callable[[int], None] | None = Non
     if feed is None:
         feed = whole_chain(app) if whole and check else Stored(app)
     try:
-        rulesets.use_campaign(db, app)
         schema_repair.restore(db)  # a read table dropped from the file is made again, then filled below
+        rulesets.use_campaign(db, app)
         with rows_rewritten(db), immediate(db), indexes_built_after(db, READ_TABLES):
             for table in READ_TABLES:
                 db.execute(f"DELETE FROM [{table}]")

@@ -5,6 +5,7 @@ whole chain as it reads its rows (`Verifying`); and a break known without readin
 from __future__ import annotations
 
 import itertools
+import sqlite3
 from typing import Any, NamedTuple
 
 from sqlite_utils import Database
@@ -147,7 +148,7 @@ def whole_chain(app: Any, watch: Any = None) -> Verifying:
 def recorded_break(app: Any, db: Database) -> Any:
     """A break known without reading the ledger: the last audit's verdict, or the newest applied
     entry's hash changed since (hashes recomputed over an edit: `rebuild` would copy the forgery)."""
-    row = db.execute("SELECT broken_entry, reason FROM chain_checked WHERE name = ?", [NAME]).fetchone()
+    row = _kept(db, "SELECT broken_entry, reason FROM chain_checked WHERE name = ?")
     if row and row[0] is not None:
         return app.recorder.broken(row[0], f"audit or rebuild found {row[1]}")
     checked = chain_checked(db)
@@ -159,8 +160,19 @@ def recorded_break(app: Any, db: Database) -> Any:
 
 def chain_checked(db: Database) -> tuple | None:
     """Where the read tables last verified the chain: (entry, its hash, the end of its command), or None."""
-    row = db.execute("SELECT entry, hash, command_end FROM chain_checked WHERE name = ?", [NAME]).fetchone()
+    row = _kept(db, "SELECT entry, hash, command_end FROM chain_checked WHERE name = ?")
     return tuple(row) if row and row[0] is not None else None
+
+
+def _kept(db: Database, sql: str) -> Any:
+    """The read tables' row of `chain_checked`; none when the table was dropped from the file (the
+    audit names it, and `rebuild`, which verifies the whole chain again, makes it again)."""
+    try:
+        return db.execute(sql, [NAME]).fetchone()
+    except sqlite3.OperationalError as e:
+        if "no such table: chain_checked" not in str(e):
+            raise
+        return None
 
 
 def verified(app: Any, db: Database, notifications: list, at: int, trusted: int = 0) -> tuple[list, Any]:

@@ -17,7 +17,10 @@ def demo(tmp_path_factory) -> str:
 
 
 @pytest.mark.parametrize("table, named", [("history", "read table history is"), ("pools", "read table pools is"),
-                                          ("history_fts", "read tables history_fts, ")])
+                                          ("history_fts", "read tables history_fts, "),
+                                          ("campaign", "read table campaign is"),  # read before the tables are
+                                          ("chain_checked", "read table chain_checked is"),  # rebuilt: made first
+                                          ("position", "read table position is")])
 def test_a_dropped_read_table_is_named_by_audit_and_made_again_by_rebuild(demo, tmp_path, table, named):
     t = Table(tmp_path / "copy.db")
     with sqlite3.connect(demo) as src, sqlite3.connect(t.path) as dst:
