@@ -255,7 +255,8 @@ def open_ledger(db: str, store: str | None = None, read_only: str | None = None)
     """The ledger for one campaign file; PERSISTENCE_MODULE in the environment can move it
     (`store` pins it, e.g. a scratch copy that must stay in a file). `read_only`, an SQLite URI
     from ledger.read_only, reads a file that cannot be written: no table is created, nothing written."""
-    env = {"SQLITE_DBNAME": db, "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10")}
+    env = {"SQLITE_DBNAME": db, "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10"),
+           "MAPPER_TOPIC": "ledger.topic_guard:GuardedMapper"}  # no stored topic imports foreign code
     env["PERSISTENCE_MODULE"] = store or os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite")
     if env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite":
         env["APPLICATION_RECORDER_TOPIC"] = "ledger.chain:ChainedSQLiteRecorder"

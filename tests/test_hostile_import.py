@@ -67,8 +67,8 @@ def _guarded() -> bool:
             app.close()
 
 
-# open_ledger (ledger/application.py) must choose the mapper: env["MAPPER_TOPIC"] = ledger.topic_guard.TOPIC
-needs_guard = pytest.mark.skipif(not _guarded(), reason="open_ledger does not choose ledger.topic_guard's mapper yet")
+def test_every_ledger_the_program_opens_reads_through_the_guard():
+    assert _guarded()
 
 
 def test_the_guard_refuses_foreign_topics_and_passes_the_program_own(hostile):
@@ -137,14 +137,12 @@ def _runs_no_code(path: Path, marker: Path) -> None:
             assert len(lines) == 1 and lines[0].startswith(("Error: ", "Warning: ")) and "Traceback" not in stderr, stderr
 
 
-@needs_guard
 def test_a_forged_ledger_naming_a_module_as_an_aggregate_runs_no_code(tmp_path, hostile):
     path = _demo(tmp_path)
     _rewrite_first_entry(path, lambda state: state.update(originator_topic=f"{MODULE}:Thing"))
     _runs_no_code(path, hostile)
 
 
-@needs_guard
 def test_a_stored_event_type_naming_a_module_runs_no_code(tmp_path, hostile):
     path = _demo(tmp_path)
     conn = sqlite3.connect(path, isolation_level=None)
@@ -155,7 +153,6 @@ def test_a_stored_event_type_naming_a_module_runs_no_code(tmp_path, hostile):
     _runs_no_code(path, hostile)
 
 
-@needs_guard
 def test_a_snapshot_naming_a_module_runs_no_code(tmp_path, hostile):
     path = _demo(tmp_path)
     from ledger.application import open_ledger
