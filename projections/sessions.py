@@ -10,7 +10,7 @@ from ledger.ids import CAMPAIGN_ID
 from ledger.reversible import Reversible
 
 TABLES = ("sessions",)
-HANDLED = (Campaign.SessionStarted, Campaign.SessionEnded, Reversible.Reversed)  # the runner calls `apply` for these only
+HANDLED = (Campaign.SessionStarted, Campaign.SessionEnded, Reversible.Reversed)  # the runner calls `apply` for these
 RESTORED = {Campaign: ("sessions", "session_open")}  # the campaign's attributes these rows follow through an undo
 
 
@@ -20,7 +20,8 @@ def apply(db: Database, entry: int, e: Any) -> None:
                                "started": e.timestamp.isoformat(timespec="seconds"), "ended": None})
     elif isinstance(e, Campaign.SessionEnded):
         db.table("sessions").update(e.number, {"last_entry": entry, "ended": e.timestamp.isoformat(timespec="seconds")})
-    elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID and not e.changes.keys().isdisjoint(RESTORED[Campaign]):
+    elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID and \
+            not e.changes.keys().isdisjoint(RESTORED[Campaign]):
         _reversed(db, e.changes)
 
 

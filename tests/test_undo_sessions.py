@@ -13,7 +13,8 @@ from tests.conftest import Table
 def _sessions(t: Table) -> list[tuple]:
     db = runner.connect(t.path)
     try:
-        return [(r["number"], r["title"], r["ended"] is not None) for r in db.table("sessions").rows_where(order_by="number")]
+        return [(r["number"], r["title"], r["ended"] is not None)
+                for r in db.table("sessions").rows_where(order_by="number")]
     finally:
         db.conn.close()
 

@@ -116,11 +116,11 @@ def _restore_temporary(db: Database, entry: int, temporary: list[dict[str, Any]]
     held = {(owner_id(db, t["owner"]), t["name"]): t for t in temporary}
     for rowid, owner, name, ended, made in db.execute(
             "SELECT rowid, owner_id, name, ended, entry FROM traits WHERE duration IS NOT NULL").fetchall():
-        if (owner, name) in held:
+        if made in undone:
+            db.execute("DELETE FROM traits WHERE rowid = ?", [rowid])
+        elif (owner, name) in held:
             db.execute("UPDATE traits SET ended = NULL WHERE rowid = ?", [rowid])
             held.pop((owner, name))
-        elif made in undone:
-            db.execute("DELETE FROM traits WHERE rowid = ?", [rowid])
         elif ended is None:
             db.execute("UPDATE traits SET ended = ? WHERE rowid = ?", [entry, rowid])
     for (owner, _), trait in held.items():  # held again, its row gone (a later one of its name took it)
