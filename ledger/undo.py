@@ -28,7 +28,7 @@ from uuid import UUID
 
 from ledger.chain import chained
 from ledger.errors import RuleViolation
-from ledger.reversible import recording
+from ledger.reversible import Reversible, recording
 from ledger.table import Table
 from ledger.units import Touches, Unit
 
@@ -101,7 +101,16 @@ def writes(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> set[tup
     effects = unit_effects(app, unit, known)
     members = {a: _members(app, a, known) for a in effects}
     return {(str(a), k) for a, (before, after) in effects.items()
-            for k in set(before) | set(after) if before.get(k) != after.get(k) and k not in members[a]}
+            for k in (set(before) | set(after)) - members[a]
+            if before.get(k) != after.get(k) or k in getattr(before, "also", ())}
+
+
+class Unplayed(dict):
+    """The state an interleaved unit would have left unplayed (see `_interleaved_effect`), and
+    `also`: what its own events changed though the play after them left it as it would be
+    without them. The unit wrote those too: play after it that used them depends on it."""
+
+    also: frozenset[str] = frozenset()
 
 
 def _members(app: Any, aggregate_id: UUID, known: dict[Any, Any] | None = None) -> frozenset[str]:
@@ -151,7 +160,33 @@ def _effect(app: Any, unit: Unit, aggregate_id: UUID, evs: list[Any]) -> tuple[d
     for e in evs:
         after._version = e.originator_version - 1  # apply the unit's own events only
         after = e.mutate(after)
-    return before.state(), after.state()
+    if evs[-1].originator_version - evs[0].originator_version + 1 == len(evs):
+        return before.state(), after.state()  # played in one stretch: only its own events changed it
+    return _interleaved_effect(app, aggregate_id, evs, before, after)
+
+
+def _interleaved_effect(app: Any, aggregate_id: UUID, evs: list[Any], before: Any, own: Any) -> tuple[dict, dict]:
+    """Other play changed the aggregate between the unit's events (a Disaster trait made between a
+    round's turns, and ended by its last): the unit's own events applied to the state before it miss
+    what they did to that play (ending the trait), so the state it leaves is read as it stood
+    (`after`), and the state it would have left unplayed (`before`) by replaying the others' events
+    alone. An attribute its own events changed that an undo between them then restored to the
+    value the unit left (the undo of a later unit) goes back to its value before the unit."""
+    first, last = evs[0].originator_version, evs[-1].originator_version
+    mine = {e.originator_version for e in evs}
+    without, undid = copy.deepcopy(before), False
+    for e in app.repository.event_store.get(aggregate_id, gt=first - 1, lte=last):
+        if e.originator_version not in mine:
+            without._version = e.originator_version - 1
+            without = e.mutate(without)
+            undid = undid or isinstance(e, (Reversible.Reversed, Reversible.Remade))
+    was, played = before.state(), app.repository.get(aggregate_id, version=last).state()
+    unplayed, ran = Unplayed(without.state()), own.state()
+    unplayed.also = frozenset(k for k in set(was) | set(ran) if ran.get(k) != was.get(k))
+    for k in unplayed.also if undid else ():  # an undo between restored what the unit left: as before it
+        if unplayed.get(k) == played.get(k):
+            unplayed[k] = was.get(k)
+    return unplayed, played
 
 
 def reversals(t: Table, units: list[Unit], target: Unit, cascade: bool, play_only: bool = False) -> list[Reversal]:
@@ -196,7 +231,6 @@ def play_of(app: Any, unit: Unit) -> Unit:
     """The unit without the reversal a committed correction began with: its play alone."""
     if not unit.restores:
         return unit
-    from ledger.reversible import Reversible
     kept = [n.id for first, last in unit.ranges
             for n in app.recorder.select_notifications(first, last - first + 1, stop=last)
             if not isinstance(app.mapper.to_domain_event(n), Reversible.Reversed)]

@@ -13,7 +13,11 @@ from ledger.reversible import Reversible
 
 
 TABLES = ("campaign", "stage", "opportunities")
+NAMED = ("name", "ruleset", "rules_version")  # the campaign's attributes the `campaign` table keeps
 STAGE = ("scenario_number", "scene", "scenes", "encounter")  # the campaign's attributes `stage` mirrors
+# What an undo restores (a `Reversed` event's `changes`) that these rows show, by aggregate: each is
+# written back in `_reversed` (tests/test_undo_relics_tables.py holds every projection to its list).
+RESTORED = {Campaign: (*NAMED, *STAGE, "opportunities")}
 
 
 HANDLED = (Campaign.Started, Campaign.ScenarioStarted, Campaign.SceneStarted, Campaign.SceneEnded,
@@ -39,7 +43,7 @@ def apply(db: Database, entry: int, e: Any) -> None:
         db.table("opportunities").insert({"key": f"{e.challenge}:{e.round}", "challenge": e.challenge,
                                           "round": e.round, "pc": e.pc, "entry": entry})
     elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
-        _reversed(db, e.changes)
+        _reversed(db, entry, e.changes)
 
 
 def stage(db: Database) -> dict[str, Any]:
@@ -52,8 +56,12 @@ def _stage(db: Database, changes: dict[str, Any]) -> None:
     db.table("stage").upsert({"id": 1, **stage(db), **changes}, pk="id")
 
 
-def _reversed(db: Database, changes: dict[str, Any]) -> None:
-    """An undo restores the campaign's own attributes: the stage it stood at, the opportunities it held."""
+def _reversed(db: Database, entry: int, changes: dict[str, Any]) -> None:
+    """An undo restores the campaign's own attributes: its name and rules, the stage it stood at,
+    the opportunities it held."""
+    for key in NAMED:
+        if key in changes:
+            db.execute("UPDATE campaign SET value = ? WHERE key = ?", [changes[key], key])
     restored = {k: changes[k] for k in STAGE if k in changes}
     for k in ("scene", "encounter"):  # the aggregate keeps {"number": n, ...} or None
         if k in restored:
@@ -61,7 +69,16 @@ def _reversed(db: Database, changes: dict[str, Any]) -> None:
     if restored:
         _stage(db, restored)
     if "opportunities" in changes:
-        kept = changes["opportunities"]
-        for key, in db.execute("SELECT key FROM opportunities").fetchall():
-            if key not in kept:
-                db.execute("DELETE FROM opportunities WHERE key = ?", [key])
+        _restore_opportunities(db, entry, changes["opportunities"])
+
+
+def _restore_opportunities(db: Database, entry: int, kept: dict[str, str]) -> None:
+    """The rows match the opportunities the undo restored: one it took away goes (a campaign that
+    never played it has none), one it brought back is there again."""
+    held = {key for key, in db.execute("SELECT key FROM opportunities").fetchall()}
+    for key in held - kept.keys():
+        db.execute("DELETE FROM opportunities WHERE key = ?", [key])
+    for key in kept.keys() - held:
+        challenge, round_ = key.rsplit(":", 1)
+        db.table("opportunities").insert({"key": key, "challenge": challenge, "round": int(round_),
+                                          "pc": kept[key], "entry": entry})

@@ -11,6 +11,7 @@ from ledger.rulesets.relics.bestiary import BESTIARY_ID, Bestiary
 
 TABLES = ("bestiary",)
 OWNED = {"bestiary": "owner_id"}  # undo unmaking the bestiary takes its rows: see runner.unmake
+RESTORED = {Bestiary: ("entries",)}  # what an undo restores that these rows show
 HANDLED = (Bestiary.Defined, Reversible.Reversed)  # the runner calls `apply` for these only
 
 

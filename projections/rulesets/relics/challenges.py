@@ -12,6 +12,8 @@ from projections.schema_cache import flush, update_later, update_rows
 
 TABLES = ("challenges",)
 OWNED = {"challenges": "id"}  # unmade by undo: see runner.unmake
+COLUMNS = ("name", "threat", "type", "rating", "resolved", "leader", "round")  # the Challenge's attributes, by name
+RESTORED = {Challenge: (*COLUMNS, "phase")}  # what an undo restores that the row shows (`_reversed`)
 HANDLED = (Challenge.Event, Reversible.Reversed)  # the runner calls `apply` for these only
 
 
@@ -63,7 +65,7 @@ def _update(db: Database, id_: str, changes: dict[str, Any]) -> None:
 
 
 def _reversed(db: Database, e: Any) -> None:
-    changes = {k: e.changes[k] for k in ("resolved", "leader", "round", "rating") if k in e.changes}
+    changes = {k: e.changes[k] for k in COLUMNS if k in e.changes}
     if "phase" in e.changes:
         changes["phase"] = e.changes["phase"] if e.changes["phase"] in ("resolved", "ended") else "open"
     if changes:

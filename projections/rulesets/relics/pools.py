@@ -17,6 +17,7 @@ MOVES = (Campaign.ScenarioStarted, Campaign.TraitActivated, Campaign.TidesShifte
          Campaign.DestinyGained, Campaign.Paid, Reversible.Reversed)  # the events that may move a pool
 BALANCE = "INSERT INTO balances (entry, destiny, doom) VALUES (?, ?, ?)"  # a row each entry, written a batch at a time
 _MOVES: dict[type, bool] = {}  # per event type: is it one of MOVES (found once, not on every entry)
+RESTORED = {Campaign: ("destiny", "doom", "scenario")}  # what an undo restores that the pools row shows
 KEPT = "relics.pools"  # the pools row, in the read file's memo while a batch is applied
 
 
@@ -45,7 +46,7 @@ def apply(db: Database, entry: int, e: Any) -> None:
     elif isinstance(e, Campaign.Paid):
         row.update(destiny=row["destiny"] + e.destiny, doom=row["doom"] + e.doom)
     elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
-        row.update({k: e.changes[k] for k in ("destiny", "doom", "scenario") if k in e.changes})
+        row.update({k: e.changes[k] for k in RESTORED[Campaign] if k in e.changes})
     if row != before or not found:  # the common entry changes no pool: skip the writes it needs not
         db.conn.execute("INSERT OR REPLACE INTO pools (id, scenario, destiny, doom) VALUES (1, ?, ?, ?)",
                         [row["scenario"], row["destiny"], row["doom"]])

@@ -19,6 +19,9 @@ TYPES = ("Scav", "Venger", "Phantom", "Stallion", "Sparrow")
 TABLES = ("sheets", "sheet_versions", "pc_names")
 # Rows of things undo can unmake, by the column holding the aggregate id (see runner.unmake).
 OWNED = {"sheets": "id"}
+# What an undo restores that these rows show (`_reversed`; the campaign's renames: `_names`).
+RESTORED = {Character: ("name", "expertise", "primary", "stress", "agony", "stressed_out", "out", "retired"),
+            Campaign: ("aliases",)}
 
 
 def apply(db: Database, entry: int, e: Any) -> None:

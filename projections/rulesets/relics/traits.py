@@ -17,6 +17,9 @@ from projections.notes import note
 TABLES = ("traits", "trait_uses")
 OWNED = {"traits": "owner_id"}  # an unmade owner takes its traits: see runner.unmake
 COHORT_ID = "cohort"
+# What an undo restores that these rows show: the Cohort's traits, the temporary ones and the uses
+# (the campaign's), and each PC's and Challenge's own traits.
+RESTORED = {Campaign: ("cohort_traits", "temporary", "uses"), Character: ("traits",), Challenge: ("traits",)}
 
 
 HANDLED = (Character.TraitGained, Challenge.TraitGained, Character.TraitRemoved, Challenge.TraitRemoved,
@@ -49,8 +52,10 @@ def apply(db: Database, entry: int, e: Any) -> None:
     elif isinstance(e, Campaign.TraitUsed):
         _used(db, entry, e.trait, e.scope)
     elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
+        if "cohort_traits" in e.changes:
+            _restore_owned(db, entry, COHORT_ID, e.changes["cohort_traits"])
         if "temporary" in e.changes:
-            _restore_temporary(db, entry, e.changes["temporary"])
+            _restore_temporary(db, entry, e.changes["temporary"], set(e.entries))
         if "uses" in e.changes:
             _restore_uses(db, entry, e.changes["uses"])
     elif isinstance(e, Reversible.Reversed) and "traits" in e.changes:
@@ -95,6 +100,8 @@ def _restore_owned(db: Database, entry: int, owner_id_: str, restored: dict[str,
 
 
 def _owner_name(db: Database, owner_id_: str) -> str:
+    if owner_id_ == COHORT_ID:
+        return "Cohort"
     for table in ("sheets", "challenges"):
         row = db.execute(f"SELECT name FROM {table} WHERE id = ?", [owner_id_]).fetchone()
         if row:
@@ -102,13 +109,22 @@ def _owner_name(db: Database, owner_id_: str) -> str:
     return owner_id_
 
 
-def _restore_temporary(db: Database, entry: int, temporary: list[dict[str, Any]]) -> None:
-    """Make the temporary rows match the restored list: a trait the undo brings back reopens its
-    first-seen row (keeping its place), one the undo takes away ends at this entry."""
-    held = {(owner_id(db, t["owner"]), t["name"]) for t in temporary}
-    for row in db.execute("SELECT rowid, owner_id, name, ended FROM traits WHERE duration IS NOT NULL").fetchall():
-        ended = None if (row[1], row[2]) in held else (row[3] or entry)
-        db.execute("UPDATE traits SET ended = ? WHERE rowid = ?", [ended, row[0]])
+def _restore_temporary(db: Database, entry: int, temporary: list[dict[str, Any]], undone: set[int]) -> None:
+    """Make the temporary rows match the restored list, as a campaign that never played the undone
+    entries holds them: a trait they made has no row (whether it ended or not); a trait they ended
+    is open again in its first-seen row; one ended by play kept stays ended."""
+    held = {(owner_id(db, t["owner"]), t["name"]): t for t in temporary}
+    for rowid, owner, name, ended, made in db.execute(
+            "SELECT rowid, owner_id, name, ended, entry FROM traits WHERE duration IS NOT NULL").fetchall():
+        if made in undone:
+            db.execute("DELETE FROM traits WHERE rowid = ?", [rowid])
+        elif (owner, name) in held:
+            db.execute("UPDATE traits SET ended = NULL WHERE rowid = ?", [rowid])
+            held.pop((owner, name))
+        elif ended is None:
+            db.execute("UPDATE traits SET ended = ? WHERE rowid = ?", [entry, rowid])
+    for (owner, _), trait in held.items():  # held again, its row gone (a later one of its name took it)
+        _insert(db, entry, owner, trait["owner"], trait)
 
 
 def vars_of(e: Any) -> dict[str, Any]:
