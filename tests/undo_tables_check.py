@@ -100,16 +100,17 @@ def rows_in_order(t: Table, tables: tuple[str, ...]) -> dict[str, list[tuple]]:
 
 
 def check_as_never_played(tmp_path: Path, played: list[list[str]], undone: int, views: list[list[str]],
-                          tables: tuple[str, ...]) -> Table:
-    """Play every command, undo the last `undone` of them one by one; a second campaign plays all but
-    those. Their views (JSON, in order) and state tables must be equal, and a rebuild must leave
-    the first campaign's tables as they are, row for row."""
+                          tables: tuple[str, ...], undos: int | None = None) -> Table:
+    """Play every command, then `undo` `undos` times (default: `undone`, one command a unit); a second
+    campaign plays all but the last `undone` commands. Their views (JSON, in order) and state
+    tables must be equal, and a rebuild must leave the first campaign's tables as they are, row
+    for row."""
     a, b = Table(tmp_path / "undone.db"), Table(tmp_path / "never.db")
     for args in played:
         a(*args)
     for args in played[:len(played) - undone]:
         b(*args)
-    for _ in range(undone):
+    for _ in range(undone if undos is None else undos):
         a("undo", "--yes")
     for view in views:
         assert a.json(*view) == b.json(*view), view

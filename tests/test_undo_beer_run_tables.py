@@ -1,0 +1,34 @@
+"""Undo in a beer-run campaign leaves every current-state table as a campaign that never played the
+undone commands holds it (issue 33); the Intensity statement keeps every change and says the undo."""
+from __future__ import annotations
+
+from projections.rulesets.beer_run import tables
+from tests.test_beer_run_ledger import ANN, BOB
+from tests.undo_tables_check import check_as_never_played, missing_restorers
+
+STATE = ("beer_run_sheets", "beer_run_abilities", "beer_run_conflicts", "beer_run_comparisons")
+PUB = [["new", "Undo Pub", "--ruleset", "beer-run"],
+       ["beer-run", "character", "add", "Ann", "--ability", ANN],
+       ["beer-run", "character", "add", "Bob", "--ability", BOB, "--intensity", "4"]]
+VIEWS = [["beer-run", "sheet"], ["beer-run", "pools"], ["beer-run", "conflicts"], ["beer-run", "statement"]]
+
+
+def test_every_state_attribute_of_a_beer_run_aggregate_has_a_restorer():
+    assert missing_restorers("ledger.rulesets.beer_run", tables.RESTORERS) == {}
+
+
+def test_an_undone_outcome_die_leaves_the_sheet(tmp_path):
+    """The restored abilities only resized the rows they named: a die gained for good kept its row."""
+    t = check_as_never_played(tmp_path, PUB + [["beer-run", "outcome", "gain", "Ann", "Social:Six-pack=d6"]], 1,
+                              VIEWS[:3], STATE)
+    assert "Six-pack" not in str(t.json("beer-run", "sheet", "Ann"))
+
+
+def test_an_undone_round_leaves_what_was_never_played(tmp_path):
+    play = PUB + [["beer-run", "conflict", "open", "Brawl", "--side", "Ann", "--side", "Bob"],
+                  ["beer-run", "goal", "Brawl", "Ann", "talk Bob down", "--ability", "Charm"],
+                  ["beer-run", "goal", "Brawl", "Bob", "throw Ann out"],
+                  ["beer-run", "roll", "Brawl", "Ann", "--faces", "8,6,4"],
+                  ["beer-run", "roll", "Brawl", "Bob", "--faces", "3,2,1"],
+                  ["beer-run", "pips", "Brawl", "Ann", "Charm=2,Wits=1"]]
+    check_as_never_played(tmp_path, play, 5, VIEWS[:3], STATE, undos=1)  # the round is one unit
