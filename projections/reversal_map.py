@@ -38,3 +38,11 @@ def entries_in(e: Any) -> tuple[str, list[int]]:
     if not e.entries:
         return "0 = 1", []
     return f"entry IN ({','.join('?' * len(e.entries))})", list(e.entries)
+
+
+def mark_reversed(db: Database, entry: int, e: Any, logs: tuple[str, ...]) -> None:
+    """A log keeps every row: those the reversed entries wrote say so, with the entry of the undo
+    that reversed them (as the history's rows do: projections/history.py)."""
+    where, args = entries_in(e)
+    for log in logs:
+        db.execute(f"UPDATE [{log}] SET reversed_at = ? WHERE reversed_at IS NULL AND {where}", [entry, *args])

@@ -32,3 +32,10 @@ def test_an_undone_round_leaves_what_was_never_played(tmp_path):
                   ["beer-run", "roll", "Brawl", "Bob", "--faces", "3,2,1"],
                   ["beer-run", "pips", "Brawl", "Ann", "Charm=2,Wits=1"]]
     check_as_never_played(tmp_path, play, 5, VIEWS[:3], STATE, undos=1)  # the round is one unit
+
+
+def test_the_intensity_statement_marks_an_undone_change_and_says_the_undo(tmp_path):
+    t = check_as_never_played(tmp_path, PUB + [["beer-run", "intensity", "Ann", "--lose", "3", "--reason", "a round"]],
+                              1, VIEWS[:3], STATE)
+    rows = [(r["change"], r["balance"], r["reversed_at"] is not None) for r in t.json("beer-run", "statement", "Ann")]
+    assert rows == [(10, 10, False), (-3, 7, True), (3, 10, False)]

@@ -33,7 +33,22 @@ def test_undone_score_changes_leave_the_sheet_and_say_so_in_its_rows(tmp_path):
     with sqlite3.connect(t.path) as con:
         undone = con.execute("SELECT score, before, after FROM d2d6_sheet_rows WHERE reason LIKE 'undo %' "
                              "ORDER BY score").fetchall()
+        marked = con.execute("SELECT score, reversed_at FROM d2d6_sheet_rows WHERE reason = 'train' ORDER BY score")
+        undo_entry = con.execute("SELECT max(entry) FROM d2d6_sheet_rows").fetchone()[0]
+        assert marked.fetchall() == [("Agility", undo_entry), ("Level", undo_entry), ("Strength", undo_entry)]
+        assert con.execute("SELECT count(*) FROM d2d6_sheet_rows WHERE reversed_at IS NOT NULL").fetchone()[0] == 3
     assert undone == [("Agility", 1, None), ("Level", 3, 1), ("Strength", 2, 1)]
+
+
+def test_the_supply_and_tracker_statements_mark_the_undone_changes(tmp_path):
+    play = BILLY + [["decision-2d6", "item-add", "Torches", "--die", "D8"],
+                    ["decision-2d6", "tracker-add", "Arrows", "--value", "80"],
+                    ["decision-2d6", "supply-roll", "Torches", "--faces", "2"],
+                    ["decision-2d6", "tracker-roll", "Arrows", "--faces", "5"]]
+    t = check_as_never_played(tmp_path, play, 2, VIEWS, STATE)
+    torches = t.json("decision-2d6", "pools", "Torches")["rows"]
+    assert [(r["change"], r["reversed_at"] is not None) for r in torches] == \
+        [("added", False), ("rolled", True), ("undone", False)]
 
 
 def test_undone_supply_tracker_and_decision_rolls_leave_what_was_never_played(tmp_path):

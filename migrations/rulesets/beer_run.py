@@ -38,7 +38,9 @@ def m111_beer_run_versions(db: Database) -> None:
 @migrations(name="m112_beer_run_undone")
 def m112_beer_run_undone(db: Database) -> None:
     """Undo restores every state attribute in these tables now (projections/reversal_map.py, issue
-    33): a campaign of this ruleset with an undo in its history derives its tables again, so rows
-    an earlier undo left as the undone play had made them follow the state."""
+    33), and the logs' rows an undo reversed say so (`reversed_at`: the undo's entry). A campaign of
+    this ruleset with an undo in its history derives its tables again, so rows an earlier undo left
+    as the undone play had made them follow the state, and its logs' undone rows are marked."""
+    db["beer_run_intensity"].add_column("reversed_at", int)
     if db["beer_run_sheets"].count and db.execute("SELECT 1 FROM history WHERE type LIKE '%Reversed' LIMIT 1").fetchone():
         rederive(db)

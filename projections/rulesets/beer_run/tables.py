@@ -17,6 +17,7 @@ from projections import balances, reversal_map
 
 TABLES: tuple[str, ...] = ("beer_run_sheets", "beer_run_abilities", "beer_run_intensity",
                            "beer_run_conflicts", "beer_run_comparisons")
+LOGS = ("beer_run_intensity",)  # every change kept; undone ones marked
 OWNED = {"beer_run_sheets": "id", "beer_run_abilities": "character_id", "beer_run_conflicts": "id"}
 NAMED = (("beer_run_sheets", "name"), ("beer_run_conflicts", "name"))  # for the history
 NAMED_CHARACTERS = ("beer_run_sheets",)  # of those, the tables of characters (`history --pc`; the rest: --challenge)
@@ -38,6 +39,7 @@ def _reversed(db: Database, entry: int, e: Any) -> None:
     for table, kind in (("beer_run_sheets", Ch), ("beer_run_conflicts", Co)):
         if db.table(table).count_where("id = ?", [who]):
             reversal_map.restore(db, entry, e, RESTORERS[kind], who)
+            reversal_map.mark_reversed(db, entry, e, LOGS)
             if kind is Co:  # the comparisons the reversed entries made go
                 where, args = reversal_map.entries_in(e)
                 db.table("beer_run_comparisons").delete_where(where, args)

@@ -17,6 +17,7 @@ from projections import balances, reversal_map
 
 TABLES: tuple[str, ...] = ("d2d6_sheets", "d2d6_sheet_rows", "d2d6_rolls", "d2d6_contests",
                            "d2d6_supplies", "d2d6_supply_rows", "d2d6_trackers", "d2d6_tracker_rows")
+LOGS = ("d2d6_sheet_rows", "d2d6_supply_rows", "d2d6_tracker_rows")  # every change kept; undone ones marked
 OWNED = {"d2d6_sheets": "id", "d2d6_supplies": "id", "d2d6_trackers": "id"}  # see runner.unmake
 NAMED = (("d2d6_sheets", "name"), ("d2d6_supplies", "item"), ("d2d6_trackers", "tracker"))  # for the history
 NAMED_CHARACTERS = ("d2d6_sheets",)  # of those, the tables of characters (`history --pc`; the rest: --challenge)
@@ -37,6 +38,7 @@ def _reversed(db: Database, entry: int, e: Any) -> None:
     who = e.originator_id.hex
     kind = next((k for t, k in _ROWS.items() if db.table(t).count_where("id = ?", [who])), Contest)
     reversal_map.restore(db, entry, e, RESTORERS[kind], who)
+    reversal_map.mark_reversed(db, entry, e, LOGS)
 
 
 _SCORES = ("level", "will", "fort", "stress", "vitality", "stats", "attributes")
