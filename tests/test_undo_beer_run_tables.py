@@ -20,7 +20,7 @@ def test_every_state_attribute_of_a_beer_run_aggregate_has_a_restorer():
 def test_an_undone_outcome_die_leaves_the_sheet(tmp_path):
     """The restored abilities only resized the rows they named: a die gained for good kept its row."""
     t = check_as_never_played(tmp_path, PUB + [["beer-run", "outcome", "gain", "Ann", "Social:Six-pack=d6"]], 1,
-                              VIEWS[:3], STATE)
+                              VIEWS[:3], STATE, logs=tables.LOGS)
     assert "Six-pack" not in str(t.json("beer-run", "sheet", "Ann"))
 
 
@@ -31,11 +31,11 @@ def test_an_undone_round_leaves_what_was_never_played(tmp_path):
                   ["beer-run", "roll", "Brawl", "Ann", "--faces", "8,6,4"],
                   ["beer-run", "roll", "Brawl", "Bob", "--faces", "3,2,1"],
                   ["beer-run", "pips", "Brawl", "Ann", "Charm=2,Wits=1"]]
-    check_as_never_played(tmp_path, play, 5, VIEWS[:3], STATE, undos=1)  # the round is one unit
+    check_as_never_played(tmp_path, play, 5, VIEWS[:3], STATE, undos=1, logs=tables.LOGS)  # the round is one unit
 
 
 def test_the_intensity_statement_marks_an_undone_change_and_says_the_undo(tmp_path):
     t = check_as_never_played(tmp_path, PUB + [["beer-run", "intensity", "Ann", "--lose", "3", "--reason", "a round"]],
-                              1, VIEWS[:3], STATE)
+                              1, VIEWS[:3], STATE, logs=tables.LOGS)
     rows = [(r["change"], r["balance"], r["reversed_at"] is not None) for r in t.json("beer-run", "statement", "Ann")]
     assert rows == [(10, 10, False), (-3, 7, True), (3, 10, False)]

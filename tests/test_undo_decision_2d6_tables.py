@@ -22,14 +22,14 @@ def test_every_state_attribute_of_a_decision_2d6_aggregate_has_a_restorer():
 def test_an_undone_contest_leaves_the_contests_table(tmp_path):
     """Issue 33, finding 4: the contest's rounds stayed in d2d6_contests as if played."""
     contest = ["decision-2d6", "contest", "Billy:Strength", "Ogre:Wits", "--faces", "1,3/5,5"]
-    t = check_as_never_played(tmp_path, BILLY + [contest, contest], 1, VIEWS, STATE)
+    t = check_as_never_played(tmp_path, BILLY + [contest, contest], 1, VIEWS, STATE, logs=tables.LOGS)
     with sqlite3.connect(t.path) as con:
         assert con.execute("SELECT count(*) FROM d2d6_contests").fetchone()[0] == 1
 
 
 def test_undone_score_changes_leave_the_sheet_and_say_so_in_its_rows(tmp_path):
     change = ["decision-2d6", "pc-set", "Billy", "--level", "3", "--stat", "Strength=2,Agility=1", "--reason", "train"]
-    t = check_as_never_played(tmp_path, BILLY + [change], 1, VIEWS, STATE)
+    t = check_as_never_played(tmp_path, BILLY + [change], 1, VIEWS, STATE, logs=tables.LOGS)
     with sqlite3.connect(t.path) as con:
         undone = con.execute("SELECT score, before, after FROM d2d6_sheet_rows WHERE reason LIKE 'undo %' "
                              "ORDER BY score").fetchall()
@@ -45,7 +45,7 @@ def test_the_supply_and_tracker_statements_mark_the_undone_changes(tmp_path):
                     ["decision-2d6", "tracker-add", "Arrows", "--value", "80"],
                     ["decision-2d6", "supply-roll", "Torches", "--faces", "2"],
                     ["decision-2d6", "tracker-roll", "Arrows", "--faces", "5"]]
-    t = check_as_never_played(tmp_path, play, 2, VIEWS, STATE)
+    t = check_as_never_played(tmp_path, play, 2, VIEWS, STATE, logs=tables.LOGS)
     torches = t.json("decision-2d6", "pools", "Torches")["rows"]
     assert [(r["change"], r["reversed_at"] is not None) for r in torches] == \
         [("added", False), ("rolled", True), ("undone", False)]
@@ -59,4 +59,4 @@ def test_undone_supply_tracker_and_decision_rolls_leave_what_was_never_played(tm
                     ["decision-2d6", "tracker-roll", "Arrows", "--faces", "95"],
                     ["decision-2d6", "restock", "Torches", "D12", "--reason", "market"],
                     ["decision-2d6", "tracker-set", "Arrows", "60", "--reason", "refill"]]
-    check_as_never_played(tmp_path, play, 5, VIEWS, STATE)
+    check_as_never_played(tmp_path, play, 5, VIEWS, STATE, logs=tables.LOGS)
