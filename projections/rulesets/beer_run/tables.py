@@ -99,7 +99,7 @@ RESTORERS: dict[type, reversal_map.Restorers] = {
         "target": reversal_map.FIXED,
         "round": _restore_conflict(lambda r: {"round": r}),
         "out": _restore_conflict(lambda out: {"out": _dump(out)}),
-        "ended": _restore_conflict(lambda ended: {"status": "ended", **({} if ended else {"status": "open", "result": None})}),
+        "ended": _restore_conflict(lambda ended: {"status": "ended"} if ended else {"status": "open", "result": None}),
         "goals": _NOT_SHOWN, "rolls": _NOT_SHOWN, "helpers": _NOT_SHOWN, "due": _NOT_SHOWN,
         "unmade": reversal_map.UNMADE,
     },

@@ -199,8 +199,8 @@ RESTORERS: dict[type, reversal_map.Restorers] = {
     Tracker: {
         "name": reversal_map.FIXED, "holder": reversal_map.FIXED, "step": reversal_map.FIXED,
         "value": _restore_pool(TRACKERS),
-        "rolls": reversal_map.Kept("the faces rolled: no current-state row shows them, and the tracker's "
-                                   "statement keeps each roll with the undo's row after it"),
+        "rolls": reversal_map.Kept("the faces rolled: no current-state row shows them; the tracker's "
+                                   "statement keeps each roll, an undone one marked reversed_at"),
         "unmade": reversal_map.UNMADE,
     },
     Contest: {  # made whole by one command, so undo only ever unmakes it
