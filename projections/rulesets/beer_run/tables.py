@@ -61,7 +61,9 @@ def _restore_held(column: str) -> reversal_map.Restorer:
 
 def _restore_abilities(db: Database, entry: int, e: Any, who: str, abilities: list) -> None:
     """Each ability die back at its restored size (and category); an outcome die the undone play
-    gained goes. A row keeps its place on the sheet and the size it started at."""
+    gained goes. A row keeps its place on the sheet and its `start`: the aggregate holds no start,
+    so a gone die brought back by an outcome die (its start the new size) and then undone keeps
+    that start (a known gap: the reversal does not carry the earlier one)."""
     restored = {a["name"]: a for a in abilities}
     for row in list(db.table("beer_run_abilities").rows_where("character_id = ?", [who])):
         a = restored.get(row["name"])
