@@ -39,3 +39,17 @@ def test_the_intensity_statement_marks_an_undone_change_and_says_the_undo(tmp_pa
                               1, VIEWS[:3], STATE, logs=tables.LOGS)
     rows = [(r["change"], r["balance"], r["reversed_at"] is not None) for r in t.json("beer-run", "statement", "Ann")]
     assert rows == [(10, 10, False), (-3, 7, True), (3, 10, False)]
+
+
+def test_a_gone_die_brought_back_by_an_outcome_die_and_undone_starts_where_it_started(tmp_path):
+    """Bringing back a die pips had zeroed stopped the read tables (the row-versions trigger under an
+    upsert); undone, the die is gone again at the size it had first started at (d2), not d6."""
+    round_ = [["beer-run", "conflict", "open", "Brawl", "--side", "Ann", "--side", "Bob"],
+              ["beer-run", "goal", "Brawl", "Ann", "talk Bob down", "--ability", "Charm"],
+              ["beer-run", "goal", "Brawl", "Bob", "throw Ann out"],
+              ["beer-run", "roll", "Brawl", "Ann", "--faces", "8,6,4"],
+              ["beer-run", "roll", "Brawl", "Bob", "--faces", "3,2,1"],
+              ["beer-run", "pips", "Brawl", "Ann", "Charm=2,Wits=1"]]
+    t = check_as_never_played(tmp_path, PUB + round_ + [["beer-run", "outcome", "gain", "Bob", "Mental:Charm=d6"]],
+                              1, VIEWS, STATE, logs=tables.LOGS)
+    assert t.json("beer-run", "sheet", "Bob")["abilities"]["Social"] == [{"name": "Charm", "size": 0, "start": 2}]

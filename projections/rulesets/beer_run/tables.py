@@ -61,17 +61,20 @@ def _restore_held(column: str) -> reversal_map.Restorer:
 
 def _restore_abilities(db: Database, entry: int, e: Any, who: str, abilities: list) -> None:
     """Each ability die back at its restored size (and category); an outcome die the undone play
-    gained goes. A row keeps its place on the sheet and its `start`: the aggregate holds no start,
-    so a gone die brought back by an outcome die (its start the new size) and then undone keeps
-    that start (a known gap: the reversal does not carry the earlier one)."""
+    gained goes. A row keeps its place on the sheet. A gone die an outcome die brought back (pips
+    only ever lower a die: a restored d0 that stands higher now was brought back) starts again at
+    the size it had started at, kept in `earlier_starts` (the aggregate holds no start)."""
     restored = {a["name"]: a for a in abilities}
     for row in list(db.table("beer_run_abilities").rows_where("character_id = ?", [who])):
         a = restored.get(row["name"])
         if a is None:
             db.table("beer_run_abilities").delete((who, row["name"]))
         elif (row["size"], row["category"]) != (a["size"], a["category"]):
-            db.table("beer_run_abilities").update((who, row["name"]), {"size": a["size"], "category": a["category"],
-                                                                       "entry": entry})
+            changes = {"size": a["size"], "category": a["category"], "entry": entry}
+            earlier = json.loads(row["earlier_starts"] or "[]")
+            if a["size"] == 0 and row["size"] > 0 and earlier:
+                changes.update(start=earlier[-1], earlier_starts=_dump(earlier[:-1]) if earlier[:-1] else None)
+            db.table("beer_run_abilities").update((who, row["name"]), changes)
 
 
 def _restore_conflict(shown: Callable[[Any], dict[str, Any]]) -> reversal_map.Restorer:
@@ -140,12 +143,20 @@ def _pips_taken(db: Database, entry: int, e: Ch.PipsTaken) -> None:
 
 
 def _outcome(db: Database, entry: int, e: Ch.OutcomeDieGained) -> None:
-    rows = db.table("beer_run_abilities")
-    existing = list(rows.rows_where("character_id = ? AND name = ?", [e.originator_id.hex, e.ability]))
-    position = existing[0]["position"] if existing else rows.count_where("character_id = ?", [e.originator_id.hex])
-    rows.upsert({"character_id": e.originator_id.hex, "character": _name(db, e), "name": e.ability,
-                 "category": e.category, "size": e.size, "start": e.size, "position": position, "entry": entry},
-                pk=("character_id", "name"))
+    """A new ability die, or a gone one back at the new size (its row and place kept, and the size
+    it had started at kept in `earlier_starts` for an undo to give back). An update, not an upsert:
+    SQLite's upsert turned the row-versions trigger's INSERT OR IGNORE into a failing insert, which
+    stopped the read tables at that entry."""
+    rows, who = db.table("beer_run_abilities"), e.originator_id.hex
+    existing = list(rows.rows_where("character_id = ? AND name = ?", [who, e.ability]))
+    if existing:
+        earlier = json.loads(existing[0]["earlier_starts"] or "[]") + [existing[0]["start"]]
+        rows.update((who, e.ability), {"category": e.category, "size": e.size, "start": e.size,
+                                       "earlier_starts": _dump(earlier), "entry": entry})
+    else:
+        rows.insert({"character_id": who, "character": _name(db, e), "name": e.ability, "category": e.category,
+                     "size": e.size, "start": e.size, "position": rows.count_where("character_id = ?", [who]),
+                     "entry": entry})
 
 
 def _held(column: str, field: str) -> Callable[[Database, int, Any], None]:
