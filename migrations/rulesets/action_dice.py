@@ -35,3 +35,12 @@ def m121_action_dice_versions(db: Database) -> None:
     row_versions.triggers(db, ("action_dice_characters", "action_dice_assets", "action_dice_features", "action_dice_conditions"))
     if db["action_dice_characters"].count:
         rederive(db)
+
+
+@migrations(name="m122_action_dice_undone")
+def m122_action_dice_undone(db: Database) -> None:
+    """Undo restores every state attribute in these tables now (projections/reversal_map.py, issue
+    33): a campaign of this ruleset with an undo in its history derives its tables again, so rows
+    an earlier undo left as the undone play had made them follow the state."""
+    if db["action_dice_characters"].count and db.execute("SELECT 1 FROM history WHERE type LIKE '%Reversed' LIMIT 1").fetchone():
+        rederive(db)

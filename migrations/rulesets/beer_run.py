@@ -33,3 +33,17 @@ def m111_beer_run_versions(db: Database) -> None:
     row_versions.triggers(db, ("beer_run_sheets", "beer_run_abilities"))
     if db["beer_run_sheets"].count:
         rederive(db)
+
+
+@migrations(name="m112_beer_run_undone")
+def m112_beer_run_undone(db: Database) -> None:
+    """Undo restores every state attribute in these tables now (projections/reversal_map.py, issue
+    33), and the logs' rows an undo reversed say so (`reversed_at`: the undo's entry). A campaign of
+    this ruleset with an undo in its history derives its tables again, so rows an earlier undo left
+    as the undone play had made them follow the state, and its logs' undone rows are marked. A gone
+    ability die an outcome die brings back keeps the size it had started at (`earlier_starts`), so
+    undoing that gives it back."""
+    db["beer_run_intensity"].add_column("reversed_at", int)
+    db["beer_run_abilities"].add_column("earlier_starts", str)  # a die brought back: the starts it had
+    if db["beer_run_sheets"].count and db.execute("SELECT 1 FROM history WHERE type LIKE '%Reversed' LIMIT 1").fetchone():
+        rederive(db)

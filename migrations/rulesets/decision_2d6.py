@@ -40,3 +40,16 @@ def m131_decision_2d6_versions(db: Database) -> None:
     row_versions.triggers(db, ("d2d6_sheets", "d2d6_supplies", "d2d6_trackers"))
     if db["d2d6_sheets"].count:
         rederive(db)
+
+
+@migrations(name="m132_decision_2d6_undone")
+def m132_decision_2d6_undone(db: Database) -> None:
+    """Undo restores every state attribute in these tables now (projections/reversal_map.py, issue
+    33), and the logs' rows an undo reversed say so (`reversed_at`: the undo's entry). A campaign of
+    this ruleset with an undo in its history derives its tables again, so rows an earlier undo left
+    as the undone play had made them follow the state, and its logs' undone rows are marked."""
+    db["d2d6_sheet_rows"].add_column("reversed_at", int)
+    db["d2d6_supply_rows"].add_column("reversed_at", int)
+    db["d2d6_tracker_rows"].add_column("reversed_at", int)
+    if db["d2d6_sheets"].count and db.execute("SELECT 1 FROM history WHERE type LIKE '%Reversed' LIMIT 1").fetchone():
+        rederive(db)

@@ -8,6 +8,7 @@ from sqlite_utils import Database
 
 from ledger.reversible import Reversible
 from ledger.rulesets.action_dice.character import ActionCharacter as C
+from projections import reversal_map
 
 CHARACTERS, ASSETS, FEATURES = "action_dice_characters", "action_dice_assets", "action_dice_features"
 CONDITIONS, ROLLS = "action_dice_conditions", "action_dice_rolls"
@@ -28,19 +29,46 @@ def apply(db: Database, entry: int, e: Any) -> None:
 
 
 def _reversed(db: Database, entry: int, e: Any, who: str) -> None:
-    """Undo restored part of a sheet: write the restored parts back; reversed rolls leave the list."""
+    """Undo restored part of a sheet: each restored attribute's rows written back (RESTORERS)."""
+    reversal_map.restore(db, entry, e, RESTORERS[C], who)
+
+
+def _restore_assets(db: Database, entry: int, e: Any, who: str, assets: dict) -> None:
+    """Dice back to their restored sizes; an asset the undone play added goes. Play never removes
+    an asset, so every restored one still has its row, which keeps its entry (the sheet's order)."""
+    restored = {a["name"]: a["die"] for a in assets.values()}
+    for row in list(db.table(ASSETS).rows_where("character_id = ?", [who])):
+        if row["name"] not in restored:
+            db.table(ASSETS).delete((who, row["name"]))
+        elif row["die"] != restored[row["name"]]:
+            db.table(ASSETS).update((who, row["name"]), {"die": restored[row["name"]]})
+    _add_missing(db, entry, ASSETS, who, {n: {"die": d} for n, d in restored.items()})
+
+
+def _restore_features(db: Database, entry: int, e: Any, who: str, features: dict) -> None:
+    """A feature the undone play gained goes (play never loses one: the others keep their rows)."""
+    restored = set(features.values())
+    for row in list(db.table(FEATURES).rows_where("character_id = ?", [who])):
+        if row["name"] not in restored:
+            db.table(FEATURES).delete((who, row["name"]))
+    _add_missing(db, entry, FEATURES, who, {n: {} for n in features.values()})
+
+
+def _add_missing(db: Database, entry: int, table: str, who: str, restored: dict[str, dict]) -> None:
+    """Rows the restored value holds and the table lacks (no play removes an asset or a feature:
+    none today), added last so nothing is silently missing from the sheet."""
+    have = {r["name"] for r in db.table(table).rows_where("character_id = ?", [who], select="name")}
     name = db.table(CHARACTERS).get(who)["name"]
-    if "conditions" in e.changes:
-        _restore_conditions(db, entry, who, name, e.changes["conditions"])
-    if "rolls" in e.changes:
-        db.table(CHARACTERS).update(who, {"rolls": e.changes["rolls"]})
-        db.table(ROLLS).delete_where(f"character_id = ? AND entry IN ({','.join('?' * len(e.entries))})",
-                               [who, *e.entries])
+    db.table(table).insert_all([{"character_id": who, "character": name, "name": n, **extra, "entry": entry}
+                                for n, extra in restored.items() if n not in have])
 
 
-def _restore_conditions(db: Database, entry: int, who: str, name: str, conditions: dict) -> None:
-    """Rewrite a sheet's conditions from the restored ones; a row still there keeps the entry that
-    first added it, so the sheet keeps the order the GM first saw (only a returning one goes last)."""
+def _restore_conditions(db: Database, entry: int, e: Any, who: str, conditions: dict) -> None:
+    """Rewrite a sheet's conditions from the restored ones, in the restored order (the sheet reads
+    them in rowid order, which is the character's own order: a condition treated and brought back
+    by undo stands where it stood). A row still there keeps the entry that added it; one brought
+    back has the undo's entry (the entry that first added it is not in the reversal)."""
+    name = db.table(CHARACTERS).get(who)["name"]
     first_seen = {r["name"]: r["entry"] for r in db.table(CONDITIONS).rows_where("character_id = ?", [who])}
     db.table(CONDITIONS).delete_where("character_id = ?", [who])
     db.table(CONDITIONS).insert_all([{"character_id": who, "character": name, "name": c["name"], "level": c["level"],
@@ -48,6 +76,25 @@ def _restore_conditions(db: Database, entry: int, who: str, name: str, condition
                                       "incapacitates": json.dumps(c.get("incapacitates", [])),
                                       "entry": first_seen.get(c["name"], entry)}
                                      for c in conditions.values()])
+
+
+def _restore_rolls(db: Database, entry: int, e: Any, who: str, rolls: int) -> None:
+    """The count back, and the undone rolls leave the list: `action_dice_rolls` holds the rolls
+    standing (as a campaign that never made them would), the history keeps them marked undone."""
+    db.table(CHARACTERS).update(who, {"rolls": rolls})
+    where, args = reversal_map.entries_in(e)
+    db.table(ROLLS).delete_where(f"character_id = ? AND {where}", [who, *args])
+
+
+# Every state attribute of each aggregate, and what undo's restoring it does to the rows.
+RESTORERS: dict[type, reversal_map.Restorers] = {C: {
+    "name": reversal_map.FIXED,
+    "assets": _restore_assets,
+    "features": _restore_features,
+    "conditions": _restore_conditions,
+    "rolls": _restore_rolls,
+    "unmade": reversal_map.UNMADE,
+}}
 
 
 def _joined(db: Database, entry: int, e: C.Joined, who: str) -> None:
@@ -168,7 +215,7 @@ def sheets(db: Database, name: str | None = None) -> list[dict[str, Any]]:
         of = ("character_id = ?", [row["id"]])
         conditions = [{"name": c["name"], "level": c["level"], "impacts": json.loads(c["impacts"]),
                        "incapacitates": json.loads(c["incapacitates"])}
-                      for c in db.table(CONDITIONS).rows_where(*of, order_by="entry")]
+                      for c in db.table(CONDITIONS).rows_where(*of, order_by="rowid")]
         result.append({"name": row["name"], "rolls": row["rolls"],
                        "assets": {a["name"]: a["die"] for a in db.table(ASSETS).rows_where(*of, order_by="entry, rowid")},
                        "features": [f["name"] for f in db.table(FEATURES).rows_where(*of, order_by="entry, rowid")],

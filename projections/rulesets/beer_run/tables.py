@@ -13,10 +13,11 @@ from sqlite_utils import Database
 from ledger.reversible import Reversible
 from ledger.rulesets.beer_run.character import CHARACTER, BeerRunCharacter as Ch
 from ledger.rulesets.beer_run.conflict import BeerRunConflict as Co
-from projections import balances
+from projections import balances, reversal_map
 
 TABLES: tuple[str, ...] = ("beer_run_sheets", "beer_run_abilities", "beer_run_intensity",
                            "beer_run_conflicts", "beer_run_comparisons")
+LOGS = ("beer_run_intensity",)  # every change kept; undone ones marked
 OWNED = {"beer_run_sheets": "id", "beer_run_abilities": "character_id", "beer_run_conflicts": "id"}
 NAMED = (("beer_run_sheets", "name"), ("beer_run_conflicts", "name"))  # for the history
 NAMED_CHARACTERS = ("beer_run_sheets",)  # of those, the tables of characters (`history --pc`; the rest: --challenge)
@@ -32,27 +33,82 @@ def apply(db: Database, entry: int, e: Any) -> None:
 
 
 def _reversed(db: Database, entry: int, e: Any) -> None:
-    """Undo restored part of a sheet or a conflict: write the restored parts back."""
-    who, c = e.originator_id.hex, e.changes
-    if db.table("beer_run_sheets").count_where("id = ?", [who]):
-        if "intensity" in c:
-            row = db.table("beer_run_sheets").get(who)
-            _statement(db, entry, e, c["intensity"] - row["intensity"], c["intensity"], f"undo {e.unit}")
-        columns = {k: _dump(c[k]) for k in ("situation", "penalties") if k in c}
-        if "dead" in c:
-            columns["status"] = "dead" if c["dead"] else "alive"
-        if columns:
-            db.table("beer_run_sheets").update(who, columns)
-        for ability in c.get("abilities", []):
-            db.table("beer_run_abilities").update((who, ability["name"]), {"size": ability["size"], "entry": entry})
-    elif db.table("beer_run_conflicts").count_where("id = ?", [who]):
-        columns = {k: v for k, v in (("round", c.get("round")), ("out", c.get("out"))) if v is not None}
-        columns = {k: _dump(v) if k == "out" else v for k, v in columns.items()}
-        if "ended" in c:
-            columns.update(status="ended" if c["ended"] else "open", result=None)
-        if columns:
-            db.table("beer_run_conflicts").update(who, columns)
-        db.table("beer_run_comparisons").delete_where(f"entry IN ({','.join('?' * len(e.entries))})", e.entries)
+    """Undo restored part of a sheet or a conflict: each restored attribute written back by the
+    map of its aggregate (RESTORERS)."""
+    who = e.originator_id.hex
+    for table, kind in (("beer_run_sheets", Ch), ("beer_run_conflicts", Co)):
+        if db.table(table).count_where("id = ?", [who]):
+            reversal_map.restore(db, entry, e, RESTORERS[kind], who)
+            reversal_map.mark_reversed(db, entry, e, LOGS)
+            if kind is Co:  # the comparisons the reversed entries made go
+                where, args = reversal_map.entries_in(e)
+                db.table("beer_run_comparisons").delete_where(where, args)
+            return
+
+
+def _restore_intensity(db: Database, entry: int, e: Any, who: str, intensity: int) -> None:
+    """The balance back, with a statement row that says which undo moved it."""
+    row = db.table("beer_run_sheets").get(who)
+    _statement(db, entry, e, intensity - row["intensity"], intensity, f"undo {e.unit}")
+
+
+def _restore_held(column: str) -> reversal_map.Restorer:
+    """Situation or penalty dice held back as restored."""
+    def restorer(db: Database, entry: int, e: Any, who: str, held: Any) -> None:
+        db.table("beer_run_sheets").update(who, {column: _dump(held)})
+    return restorer
+
+
+def _restore_abilities(db: Database, entry: int, e: Any, who: str, abilities: list) -> None:
+    """Each ability die back at its restored size (and category); an outcome die the undone play
+    gained goes. A row keeps its place on the sheet. A gone die an outcome die brought back (pips
+    only ever lower a die: a restored d0 that stands higher now was brought back) starts again at
+    the size it had started at, kept in `earlier_starts` (the aggregate holds no start)."""
+    restored = {a["name"]: a for a in abilities}
+    for row in list(db.table("beer_run_abilities").rows_where("character_id = ?", [who])):
+        a = restored.get(row["name"])
+        if a is None:
+            db.table("beer_run_abilities").delete((who, row["name"]))
+        elif (row["size"], row["category"]) != (a["size"], a["category"]):
+            changes = {"size": a["size"], "category": a["category"], "entry": entry}
+            earlier = json.loads(row["earlier_starts"] or "[]")
+            if a["size"] == 0 and row["size"] > 0 and earlier:
+                changes.update(start=earlier[-1], earlier_starts=_dump(earlier[:-1]) if earlier[:-1] else None)
+            db.table("beer_run_abilities").update((who, row["name"]), changes)
+
+
+def _restore_conflict(shown: Callable[[Any], dict[str, Any]]) -> reversal_map.Restorer:
+    """The conflict's row from the restored value (`shown`: its columns)."""
+    def restorer(db: Database, entry: int, e: Any, who: str, value: Any) -> None:
+        db.table("beer_run_conflicts").update(who, shown(value))
+    return restorer
+
+
+_NOT_SHOWN = reversal_map.Kept("the round in progress: `beer-run status` reads it from the conflict "
+                               "itself, no read table shows it")
+
+# Every state attribute of each aggregate, and what undo's restoring it does to the rows.
+RESTORERS: dict[type, reversal_map.Restorers] = {
+    Ch: {
+        "name": reversal_map.FIXED, "kind": reversal_map.FIXED,
+        "abilities": _restore_abilities,
+        "intensity": _restore_intensity,
+        "situation": _restore_held("situation"),
+        "penalties": _restore_held("penalties"),
+        "dead": lambda db, n, e, who, dead: db.table("beer_run_sheets").update(
+            who, {"status": "dead" if dead else "alive"}),
+        "unmade": reversal_map.UNMADE,
+    },
+    Co: {
+        "name": reversal_map.FIXED, "sides": reversal_map.FIXED, "static": reversal_map.FIXED,
+        "target": reversal_map.FIXED,
+        "round": _restore_conflict(lambda r: {"round": r}),
+        "out": _restore_conflict(lambda out: {"out": _dump(out)}),
+        "ended": _restore_conflict(lambda ended: {"status": "ended"} if ended else {"status": "open", "result": None}),
+        "goals": _NOT_SHOWN, "rolls": _NOT_SHOWN, "helpers": _NOT_SHOWN, "due": _NOT_SHOWN,
+        "unmade": reversal_map.UNMADE,
+    },
+}
 
 
 def _dump(value: Any) -> str:
@@ -87,12 +143,20 @@ def _pips_taken(db: Database, entry: int, e: Ch.PipsTaken) -> None:
 
 
 def _outcome(db: Database, entry: int, e: Ch.OutcomeDieGained) -> None:
-    rows = db.table("beer_run_abilities")
-    existing = list(rows.rows_where("character_id = ? AND name = ?", [e.originator_id.hex, e.ability]))
-    position = existing[0]["position"] if existing else rows.count_where("character_id = ?", [e.originator_id.hex])
-    rows.upsert({"character_id": e.originator_id.hex, "character": _name(db, e), "name": e.ability,
-                 "category": e.category, "size": e.size, "start": e.size, "position": position, "entry": entry},
-                pk=("character_id", "name"))
+    """A new ability die, or a gone one back at the new size (its row and place kept, and the size
+    it had started at kept in `earlier_starts` for an undo to give back). An update, not an upsert:
+    SQLite's upsert turned the row-versions trigger's INSERT OR IGNORE into a failing insert, which
+    stopped the read tables at that entry."""
+    rows, who = db.table("beer_run_abilities"), e.originator_id.hex
+    existing = list(rows.rows_where("character_id = ? AND name = ?", [who, e.ability]))
+    if existing:
+        earlier = json.loads(existing[0]["earlier_starts"] or "[]") + [existing[0]["start"]]
+        rows.update((who, e.ability), {"category": e.category, "size": e.size, "start": e.size,
+                                       "earlier_starts": _dump(earlier), "entry": entry})
+    else:
+        rows.insert({"character_id": who, "character": _name(db, e), "name": e.ability, "category": e.category,
+                     "size": e.size, "start": e.size, "position": rows.count_where("character_id = ?", [who]),
+                     "entry": entry})
 
 
 def _held(column: str, field: str) -> Callable[[Database, int, Any], None]:

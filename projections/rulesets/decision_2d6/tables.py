@@ -13,10 +13,11 @@ from sqlite_utils import Database
 
 from ledger.reversible import Reversible
 from ledger.rulesets.decision_2d6.model import ATTRIBUTE, CORE, STAT, Contest, Hero, Item, Tracker
-from projections import balances
+from projections import balances, reversal_map
 
 TABLES: tuple[str, ...] = ("d2d6_sheets", "d2d6_sheet_rows", "d2d6_rolls", "d2d6_contests",
                            "d2d6_supplies", "d2d6_supply_rows", "d2d6_trackers", "d2d6_tracker_rows")
+LOGS = ("d2d6_sheet_rows", "d2d6_supply_rows", "d2d6_tracker_rows")  # every change kept; undone ones marked
 OWNED = {"d2d6_sheets": "id", "d2d6_supplies": "id", "d2d6_trackers": "id"}  # see runner.unmake
 NAMED = (("d2d6_sheets", "name"), ("d2d6_supplies", "item"), ("d2d6_trackers", "tracker"))  # for the history
 NAMED_CHARACTERS = ("d2d6_sheets",)  # of those, the tables of characters (`history --pc`; the rest: --challenge)
@@ -32,20 +33,57 @@ def apply(db: Database, entry: int, e: Any) -> None:
 
 
 def _reversed(db: Database, entry: int, e: Any) -> None:
-    """Undo restored part of a sheet, an item's die or a tracker: write it back, with its row."""
+    """Undo restored part of a sheet, an item's die or a tracker: each restored attribute written
+    back by the map of its aggregate (RESTORERS), the one whose current row is the reversed one's."""
     who = e.originator_id.hex
-    if db.table("d2d6_sheets").count_where("id = ?", [who]):
-        columns = {k: e.changes[k] for k in ("level", "will", "fort", "stress", "vitality", "stats", "attributes")
-                   if k in e.changes}
-        if columns:
-            db.table("d2d6_sheets").update(who, {**columns, "entry": entry})
-        db.table("d2d6_rolls").delete_where(f"entry IN ({','.join('?' * len(e.entries))})", e.entries)
-    for pool, field in ((SUPPLIES, "die"), (TRACKERS, "value")):
+    kind = next((k for t, k in _ROWS.items() if db.table(t).count_where("id = ?", [who])), Contest)
+    reversal_map.restore(db, entry, e, RESTORERS[kind], who)
+    reversal_map.mark_reversed(db, entry, e, LOGS)
+
+
+_SCORES = ("level", "will", "fort", "stress", "vitality", "stats", "attributes")
+
+
+def _restore_scores(db: Database, entry: int, e: Any, who: str, value: Any) -> None:
+    """Every restored score back on the sheet at once (called for each, it writes them all the
+    first time: the rest find the row already right), with a `d2d6_sheet_rows` row per score it
+    changes, "undo UNIT" as the reason: the statement says the change was undone."""
+    row = db.table("d2d6_sheets").get(who)
+    restored = {k: e.changes[k] for k in _SCORES if k in e.changes}
+    now = {k: _json(row[k]) if k in ("stats", "attributes") else row[k] for k in restored}
+    if restored == now:
+        return
+    db.table("d2d6_sheets").update(who, {**restored, "entry": entry})
+    stress, vitality = restored.get("stress", row["stress"]), restored.get("vitality", row["vitality"])
+    changed = [(k, label, now[k], restored[k]) for k, label in CORE.items() if k in restored and restored[k] != now[k]]
+    for kind, column in ((STAT, "stats"), (ATTRIBUTE, "attributes")):
+        if column in restored:
+            was, back = now[column], restored[column]
+            changed += [(kind, n, was.get(n), back.get(n)) for n in [*was, *(n for n in back if n not in was)]
+                        if was.get(n) != back.get(n)]
+    db.table("d2d6_sheet_rows").insert_all(
+        {"entry": entry, "character": row["name"], "score": label, "kind": kind, "before": before, "after": after,
+         "stress": stress, "vitality": vitality, "reason": f"undo {e.unit}"}
+        for kind, label, before, after in changed)
+
+
+def _delete_made(table: str) -> reversal_map.Restorer:
+    """The rows the reversed entries made in `table` go: it holds what stands, as a campaign that
+    never played them would (the history keeps them, marked undone)."""
+    def restorer(db: Database, entry: int, e: Any, who: str, value: Any) -> None:
+        where, args = reversal_map.entries_in(e)
+        db.table(table).delete_where(where, args)
+    return restorer
+
+
+def _restore_pool(pool: tuple[str, str, str, str]) -> reversal_map.Restorer:
+    """An item's die or a tracker's value back, with an "undone" row in its statement."""
+    def restorer(db: Database, entry: int, e: Any, who: str, restored: Any) -> None:
         current, rows, key, value = pool
-        if field in e.changes and db.table(current).count_where("id = ?", [who]):
-            row = db.table(current).get(who)
-            about = SimpleNamespace(name=row[key], holder=row.get("holder"), originator_id=e.originator_id)
-            _pool_row(db, entry, about, pool, "undone", row[value], None, e.changes[field], f"undo {e.unit}")
+        row = db.table(current).get(who)
+        about = SimpleNamespace(name=row[key], holder=row.get("holder"), originator_id=e.originator_id)
+        _pool_row(db, entry, about, pool, "undone", row[value], None, restored, f"undo {e.unit}")
+    return restorer
 
 
 # --- sheets ---------------------------------------------------------------------------------
@@ -143,6 +181,34 @@ _HANDLERS: dict[type, Callable[[Database, int, Any], None]] = {
     Tracker.UsedAtZero: _pool(TRACKERS, lambda e: ("used by GM override", 0, None, 0, e.override)),
     Tracker.Set: _pool(TRACKERS, lambda e: ("set", e.before, None, e.after, e.reason)),
 }
+
+
+# Every state attribute of each aggregate, and what undo's restoring it does to the rows.
+RESTORERS: dict[type, reversal_map.Restorers] = {
+    Hero: {
+        "name": reversal_map.FIXED,
+        **{k: _restore_scores for k in _SCORES},
+        "rolls": _delete_made("d2d6_rolls"),
+        "unmade": reversal_map.UNMADE,
+    },
+    Item: {
+        "name": reversal_map.FIXED, "holder": reversal_map.FIXED,
+        "die": _restore_pool(SUPPLIES),
+        "unmade": reversal_map.UNMADE,
+    },
+    Tracker: {
+        "name": reversal_map.FIXED, "holder": reversal_map.FIXED, "step": reversal_map.FIXED,
+        "value": _restore_pool(TRACKERS),
+        "rolls": reversal_map.Kept("the faces rolled: no current-state row shows them; the tracker's "
+                                   "statement keeps each roll, an undone one marked reversed_at"),
+        "unmade": reversal_map.UNMADE,
+    },
+    Contest: {  # made whole by one command, so undo only ever unmakes it
+        "sides": reversal_map.FIXED, "rounds": reversal_map.FIXED, "winner": reversal_map.FIXED,
+        "unmade": _delete_made("d2d6_contests"),
+    },
+}
+_ROWS = {"d2d6_sheets": Hero, "d2d6_supplies": Item, "d2d6_trackers": Tracker}  # the current-state row of each
 
 
 # --- history lines ---------------------------------------------------------------------------
