@@ -4,8 +4,9 @@ Its fixed cases and 2 random seeds per ruleset, each its own case. A trial plays
 campaign, undoes a unit from the middle (with --cascade when asked), and compares every read view
 and read table with a campaign that played only the kept commands, then plays the reversed
 commands again on both. The oracle drives the CLI in this process (CliRunner, each call a fresh
-invocation), ~20x quicker than its `campaign` process per call; bench/undo_oracle.sh runs more
-seeds that way. A failure prints the oracle's diff and keeps the trial's campaigns and repro.sh.
+invocation): the same reports as its `campaign` process per call, about 9x quicker (the bench,
+bench/undo_oracle.sh, runs more seeds that way). A failure prints the oracle's diff and keeps the
+trial's campaigns and repro.sh.
 """
 from __future__ import annotations
 

@@ -17,26 +17,27 @@ from tests.undo_property import NO_SHRINK, Played, undo_a_unit
 
 ACTIONS = ("climb", "sneak", "run")
 DICE = ("d4", "d6", "d8", "d10", "d12")
+ASSETS = {"Mara": {"Athletics": "d8", "Lockpicks": "d6"}, "Tobin": {"Lore": "d10"}}
 
 
 def _action_dice(p: Played) -> Callable[[Played, st.DataObject], None]:
-    for name, assets in (("Mara", {"Athletics": "d8", "Lockpicks": "d6"}), ("Tobin", {"Lore": "d10"})):
+    for name, assets in ASSETS.items():
         p("add_action_character", name, assets, ["Lucky"])
     return _action_dice_move
 
 
 def _action_dice_move(p: Played, data: st.DataObject) -> None:
     name = data.draw(st.sampled_from(("Mara", "Tobin")))
-    move = data.draw(st.sampled_from(("roll", "roll", "condition", "worsen", "ease", "treat", "asset", "feature")))
+    move = data.draw(st.sampled_from(("roll", "roll", "condition", "worsen", "ease", "treat", "asset", "asset",
+                                      "feature")))
     if move == "roll":
         impacted = data.draw(st.booleans())  # a Bruised climb at level 3 needs the GM's override
         p("roll_action", name, "climb" if impacted else data.draw(st.sampled_from(ACTIONS)),
-                rating=data.draw(st.sampled_from(("D4", "D6", "D8"))), advantages=data.draw(st.integers(0, 1)),
-                assets=data.draw(st.sampled_from(([], ["Athletics"], ["Lore"]))),
-                features=data.draw(st.sampled_from(([], ["Lucky"]))),
-                faces=data.draw(st.lists(st.integers(1, 4), min_size=3, max_size=3)),
-                test=data.draw(st.booleans()),
-                gm_override=data.draw(st.sampled_from((None, "a friend holds the rope"))))
+          rating=data.draw(st.sampled_from(("D4", "D6", "D8"))), advantages=data.draw(st.integers(0, 1)),
+          assets=data.draw(st.sampled_from(([], ["Athletics"], ["Lore"]))),
+          features=data.draw(st.sampled_from(([], ["Lucky"]))),
+          faces=data.draw(st.lists(st.integers(1, 4), min_size=3, max_size=3)), test=data.draw(st.booleans()),
+          gm_override=data.draw(st.sampled_from((None, "a friend holds the rope"))))
     elif move == "condition":
         p("set_action_condition", name, "Bruised", data.draw(st.integers(1, 3)), ["climb"])
     elif move in ("worsen", "ease"):
@@ -44,8 +45,8 @@ def _action_dice_move(p: Played, data: st.DataObject) -> None:
     elif move == "treat":
         p("treat_action_condition", name, "Bruised")
     elif move == "asset":
-        p("set_action_asset", name, data.draw(st.sampled_from(("Athletics", "Lockpicks", "Lore", "Grit"))),
-                data.draw(st.sampled_from(DICE)))
+        p("set_action_asset", name, data.draw(st.sampled_from((*ASSETS[name], "Grit"))),  # a die changed or a new one
+          data.draw(st.sampled_from(DICE)))
     else:
         p("add_action_feature", name, data.draw(st.sampled_from(("Cat-like", "Scholar"))))
 
@@ -70,8 +71,8 @@ def _decision_2d6_move(p: Played, data: st.DataObject) -> None:
         p("d2d6_roll", "Billy", "Strength", target=8, faces=_two_dice(data))
     elif move == "contest":  # a tie is refused (the table rolls again): nothing is appended
         p("d2d6_contest", Side("Billy", "Agility"), Side("Ogre", "Strength"),
-                grants=data.draw(st.sampled_from(((), ("Billy",)))), rounds=[(_two_dice(data), _two_dice(data))],
-                purpose="a shoving match")
+          grants=data.draw(st.sampled_from(((), ("Billy",)))), rounds=[(_two_dice(data), _two_dice(data))],
+          purpose="a shoving match")
     elif move == "supply":
         p("d2d6_supply_roll", "Torches", faces=[data.draw(st.integers(1, 6))], override=override)
     elif move == "tracker":

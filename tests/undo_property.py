@@ -57,8 +57,8 @@ def state(db: Any) -> dict[str, list]:
     return {t: sorted((norm(r) for r in rows), key=repr) for t, rows in runner.tables(db) if t not in LOG_TABLES}
 
 
-def same(now: dict, expected: dict, label: str) -> None:
-    assert now == expected, "\n".join(diff_views(now, expected, label, "never played"))
+def same(now: dict, expected: dict, label: str, played: str = "") -> None:
+    assert now == expected, "\n".join(diff_views(now, expected, label, "never played")) + played
 
 
 def undo_a_unit(play: Played, scratch_path: str, set_up: int, data: st.DataObject) -> str | None:
@@ -68,8 +68,12 @@ def undo_a_unit(play: Played, scratch_path: str, set_up: int, data: st.DataObjec
     after = [u for u in live.values() if u.first > set_up]
     if not after:
         return None
-    rounds = [u for u in after if units.ROUND.match(u.key)]  # what tables contest most: half the time a round
-    target = data.draw(st.sampled_from(data.draw(st.sampled_from((after, rounds))) if rounds else after))
+    # Rounds are what tables contest most, and a round with another command played in its midst (a
+    # Disaster trait, a Push...) is where undo must keep what lies between: each kind is drawn from
+    # as often as any unit.
+    rounds = [u for u in after if units.ROUND.match(u.key)]
+    around = [u for u in rounds if any(u.first < v.first < u.last and v not in rounds for v in after)]
+    target = data.draw(st.sampled_from(data.draw(st.sampled_from([k for k in (after, rounds, around) if k]))))
     report = play.app.undo(target.key, cascade=True)
     gone = {e for r in report["reversed"] for e in live[r["unit"]].entries}
     assert target.first in gone
@@ -81,7 +85,10 @@ def undo_a_unit(play: Played, scratch_path: str, set_up: int, data: st.DataObjec
     runner.catch_up(play.app, db)
     runner.catch_up(scratch, fresh)
     expected = state(fresh)
-    same(state(db), expected, f"after undo {target.key!r}")
+    played = "\nplayed (first entry, command; * undone):\n" + "\n".join(
+        f"  {'*' if first in gone else ' '} #{first} {method}{args}{kwargs or ''}" for first, method, args, kwargs
+        in play.commands) + f"\nundo {target.key!r} --cascade reversed {[r['unit'] for r in report['reversed']]}"
+    same(state(db), expected, f"after undo {target.key!r}", played)
     runner.rebuild(play.app, db)
-    same(state(db), expected, f"after undo {target.key!r}, rebuilt")
+    same(state(db), expected, f"after undo {target.key!r}, rebuilt", played)
     return target.key
