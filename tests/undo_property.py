@@ -68,11 +68,11 @@ def undo_a_unit(play: Played, scratch_path: str, set_up: int, data: st.DataObjec
     after = [u for u in live.values() if u.first > set_up]
     if not after:
         return None
-    # Rounds are what tables contest most, and a round with another command played in its midst (a
-    # Disaster trait, a Push...) is where undo must keep what lies between: each kind is drawn from
-    # as often as any unit.
+    # Rounds are what tables contest most, and a round with other commands played in its midst (a
+    # Disaster trait, another Challenge's turn...) is where undo must keep what lies between: each
+    # kind is drawn from as often as any unit.
     rounds = [u for u in after if units.ROUND.match(u.key)]
-    around = [u for u in rounds if any(u.first < v.first < u.last and v not in rounds for v in after)]
+    around = [u for u in rounds if any(u.first < v.first < u.last for v in after)]
     target = data.draw(st.sampled_from(data.draw(st.sampled_from([k for k in (after, rounds, around) if k]))))
     report = play.app.undo(target.key, cascade=True)
     gone = {e for r in report["reversed"] for e in live[r["unit"]].entries}
