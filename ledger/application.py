@@ -14,11 +14,11 @@ from typing import Any, Callable
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, OperationalError
 
-from ledger import command_keys, values
+from ledger import command_keys, storage_faults, values
 from ledger import undo as undoing
 from ledger import units
 from ledger.campaign import Campaign
-from ledger.errors import BadInput, Conflict, LedgerError, RollStands, RuleViolation
+from ledger.errors import NO_CAMPAIGN, BadInput, Conflict, LedgerError, NotFound, RollStands, RuleViolation
 from ledger.ids import CAMPAIGN_ID
 from ledger.reversible import recording
 from ledger.table import DiceBox, Table
@@ -115,7 +115,9 @@ class CampaignLedger(Application):
         values.check_recordable(pending)
         try:
             recordings = self.save(*pending, command=name, unit=unit, detail=self._keyed(detail))
-        except (IntegrityError, OperationalError):
+        except (IntegrityError, OperationalError) as e:
+            if storage_faults.not_a_race(e):  # a full disk or a lost server: no retry cures it (see storage_faults)
+                raise
             return None
         self._snapshot(table, versions, recordings)
         report["entries"] = [r.notification.id for r in recordings]
@@ -175,7 +177,18 @@ class CampaignLedger(Application):
         return command(Table(self, DiceBox()))
 
     def campaign(self) -> Campaign:
-        return self.repository.get(CAMPAIGN_ID)
+        """The campaign; a ledger with none (empty: a `new` or `demo` killed before its first entry) is
+        refused in one line, as it is by every command's Table."""
+        from eventsourcing.application import AggregateNotFoundError
+
+        try:
+            return self.repository.get(CAMPAIGN_ID)
+        except AggregateNotFoundError:
+            raise NotFound(NO_CAMPAIGN) from None
+
+    def holds_no_campaign(self) -> bool:
+        """No campaign has started in this ledger: no entries, or none that starts the campaign."""
+        return next(iter(self.events.get(CAMPAIGN_ID, lte=1)), None) is None
 
     # --- setting up ---------------------------------------------------------------------------
 
