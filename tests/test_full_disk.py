@@ -122,3 +122,20 @@ def test_a_file_size_limit_is_named_with_what_was_recorded_and_the_key(tmp_path,
     assert again.returncode == 0, again.stderr
     assert _entries(db) == before + 1
     assert "Another process" not in line and "unexpectedly" not in line
+
+
+def test_a_new_campaign_whose_file_fills_after_its_first_entry_keeps_nothing_and_says_so(tmp_path, monkeypatch):
+    """`new` removes the file it made when it cannot finish it; it said "the command was recorded
+    (entries #1-#1)" and then removed the file that held entry #1."""
+    from projections import runner
+
+    def full(*args, **kwargs):
+        raise sqlite3.OperationalError("database or disk is full")
+    monkeypatch.setattr(runner, "catch_up", full)
+    t = Table(tmp_path / "new.db")
+    line, answer = _refusal(t("new", "Heist", "--key", "start", "--json", ok=False))
+    assert answer["rule"] == "disk-full" and "nothing of this command was recorded" in line, line
+    assert "--key start" in line and not os.listdir(tmp_path)
+    monkeypatch.undo()
+    t("new", "Heist", "--key", "start")
+    assert t.entries() == 1
