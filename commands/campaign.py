@@ -270,7 +270,12 @@ def demo(ctx: click.Context, system: str | None, ruleset: str | None) -> None:
     else:  # a new file, or a ledger with no campaign in it (a demo or `new` killed before its first entry)
         if app.read_only:
             raise read_only_media(ctx)
-        play(app)
+        try:
+            play(app)
+        except Exception:  # whatever failed (a full disk, a lost server), the entries saved so far stay
+            ctx.find_root().obj["stopped"] = (f"the demo stopped part way, and what it recorded stays in "
+                                              f"its ledger; run the demo again with a new --db file")
+            raise
         runner.catch_up(app, db)
         bind_read_file(path, app, db)
     shown = rulesets.find(system).cli_views()

@@ -124,6 +124,8 @@ def _recorded(obj: dict, then: str | None, until: str = "there is room") -> str:
     """What of the command is in the ledger, and how to go on (`then`) without recording it twice."""
     entries = obj.get("recorded") or []
     key = obj.get("key_used")
+    if obj.get("stopped"):  # a command of many writes (the demo) says itself what it leaves
+        return obj["stopped"]
     if entries:
         return (f"the command was recorded (entries #{entries[0]}-#{entries[-1]}) but the read tables are behind; "
                 f"once {until}, any command catches them up, and a retry with --key {key} appends nothing")
@@ -175,7 +177,7 @@ def _unreachable(e: BaseException, obj: dict) -> str | None:
 
 def _recorded_on_server(obj: dict) -> str:
     """After an unreachable server: what was recorded, and the key to run the command again with."""
-    if obj.get("recorded"):
+    if obj.get("recorded") or obj.get("stopped"):
         said = _recorded(obj, None, "it answers")
         return said[0].upper() + said[1:] + "."
     key = obj.get("key_used")

@@ -28,9 +28,16 @@ _TEXT = (("database or disk is full", FULL), ("disk i/o error", IO), ("database 
 _PG_RACES = frozenset({"40001", "40P01", "55P03"})
 
 
+class ServerLost(ConnectionError):
+    """The PostgreSQL server stopped answering under a command, and did not come back in time (see
+    ledger/application.py `bound_server_waits`); not an OperationalError, so nothing retries it."""
+
+
 def kind_of(error: BaseException | None) -> str | None:
     """The storage failure behind `error` (one of the kinds above), or None: a race, or no storage failure."""
     for e in causes(error):
+        if isinstance(e, ServerLost):
+            return SERVER
         code = getattr(e, "sqlite_errorcode", None)
         if isinstance(code, int) and code & 0xFF in _SQLITE:
             return _SQLITE[code & 0xFF]
