@@ -18,7 +18,9 @@ class LedgerGroup(LazyGroup):
     """The `campaign` group: global options anywhere on the line, and every refusal one line."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        if ctx.params.get("db") == "":  # SQLite would open a private temporary database: nothing kept
+        asked = [*ctx.protected_args, *ctx.args]
+        helping = any(a in ("--help", "-h") for a in (asked[:asked.index("--")] if "--" in asked else asked))
+        if ctx.params.get("db") == "" and not helping:  # SQLite would open a private temporary database
             raise Refused("--db is empty: it names no file; give the campaign file, e.g. --db heist.db.", 2, None)
         try:
             return super().invoke(ctx)

@@ -50,3 +50,9 @@ def test_a_new_file_under_a_file_is_refused_naming_it(tmp_path: Path, monkeypatc
     code, line, answer = _refused("--db", "notes.txt/heist.db", "new", "Heist")
     assert code == 1 and answer["rule"] == "no-such-folder"
     assert line == "Error: notes.txt is a file, not a folder, so no campaign file can be made under it; choose another --db."
+
+
+def test_help_still_answers_with_an_empty_db(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["--db", "", "sheet", "--help"], catch_exceptions=False)
+    assert result.exit_code == 0 and "Usage: " in result.output and os.listdir(tmp_path) == []
