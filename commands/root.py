@@ -18,10 +18,6 @@ class LedgerGroup(LazyGroup):
     """The `campaign` group: global options anywhere on the line, and every refusal one line."""
 
     def invoke(self, ctx: click.Context) -> Any:
-        asked = [*ctx.protected_args, *ctx.args]
-        helping = any(a in ("--help", "-h") for a in (asked[:asked.index("--")] if "--" in asked else asked))
-        if ctx.params.get("db") == "" and not helping:  # SQLite would open a private temporary database
-            raise Refused("--db is empty: it names no file; give the campaign file, e.g. --db heist.db.", 2, None)
         try:
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
@@ -41,6 +37,13 @@ class LedgerGroup(LazyGroup):
             retry = f"; to retry, use --key {key}: nothing is then recorded twice" if key else ""
             raise Refused(f"the command failed unexpectedly ({type(e).__name__}: {e}); "
                           f"nothing was recorded unless its entries were printed{retry}.", 1, FAILED) from None
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        """The command to run; with `--db ''` none is (its --help still answers)."""
+        asked = args[:args.index("--")] if "--" in args else args
+        if ctx.params.get("db") == "" and not any(a in ("--help", "-h") for a in asked):
+            raise Refused("--db is empty: it names no file; give the campaign file, e.g. --db heist.db.", 2, None)
+        return super().resolve_command(ctx, args)
 
     def main(self, args: list[str] | None = None, *rest: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         argv = global_options_first(list(sys.argv[1:] if args is None else args))
