@@ -273,8 +273,8 @@ def demo(ctx: click.Context, system: str | None, ruleset: str | None) -> None:
         try:
             play(app)
         except Exception:  # whatever failed (a full disk, a lost server), the entries saved so far stay
-            ctx.find_root().obj["stopped"] = (f"the demo stopped part way, and what it recorded stays in "
-                                              f"its ledger; run the demo again with a new --db file")
+            ctx.find_root().obj["stopped"] = ("the demo stopped part way, and what it recorded stays in "
+                                              "its ledger; run the demo again with a new --db file")
             raise
         runner.catch_up(app, db)
         bind_read_file(path, app, db)
