@@ -12,6 +12,7 @@ from commands import choices
 from ledger.errors import BadInput, NotFound, Unusable
 from commands.plumbing import as_list, bind_read_file, catch_up_warning, emit, json_option, known_character, noted, one_or_all, open_campaign, progress_bar, read_view, ruleset_of, write_command
 from commands.parsing import at_option, entry_at, parse_settings
+from commands.failures import read_only_media
 
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -42,12 +43,25 @@ def new(ctx: click.Context, name: str, ruleset: str | None, system: str | None, 
     fresh = not os.path.exists(path)
     try:
         write_command(ctx, lambda app: app.start(name, ruleset, rules_version, parse_settings(settings)), must_exist=False)
-    except Exception:
-        if fresh:  # the refused campaign leaves no empty file behind (nothing was ever written to it)
-            for leftover in (path, path + "-wal", path + "-shm"):
-                if os.path.exists(leftover):
-                    os.remove(leftover)
+    except Exception as e:
+        if not fresh:
+            raise
+        for leftover in (path, path + "-wal", path + "-shm"):  # a refused campaign leaves no file behind
+            if os.path.exists(leftover):
+                os.remove(leftover)
+        if ctx.find_root().obj.get("recorded"):  # its first entry went with the file (a disk full after it)
+            raise _unrecorded(ctx, e) from None
         raise
+
+
+def _unrecorded(ctx: click.Context, e: Exception) -> click.ClickException:
+    """The refusal of a new campaign whose file was removed after its first entry: nothing was kept."""
+    from commands.failures import Refused, refusal
+
+    ctx.find_root().obj["recorded"] = []
+    failure = e.__context__ if isinstance(e, click.ClickException) and e.__context__ is not None else e
+    return refusal(ctx, failure) or Refused(f"the campaign could not be made ({type(failure).__name__}: "
+                                            f"{failure}); nothing was kept (its new file was removed).", 1, "failed")
 
 
 def holds_campaign(ctx: click.Context) -> bool:
@@ -249,12 +263,19 @@ def demo(ctx: click.Context, system: str | None, ruleset: str | None) -> None:
     if system not in demos:
         raise BadInput(f"There is no {system} demo yet.")
     name, play = demos[system]
-    if existed:
+    if existed and not app.holds_no_campaign():
         catch_up_warning(app, db)
         if views.campaign(db).get("name") != name:
             raise Unusable(f"{path} holds another campaign; the demo needs a new file, choose one with --db.")
-    else:
-        play(app)
+    else:  # a new file, or a ledger with no campaign in it (a demo or `new` killed before its first entry)
+        if app.read_only:
+            raise read_only_media(ctx)
+        try:
+            play(app)
+        except Exception:  # whatever failed (a full disk, a lost server), the entries saved so far stay
+            ctx.find_root().obj["stopped"] = ("the demo stopped part way, and what it recorded stays in "
+                                              "its ledger; run the demo again with a new --db file")
+            raise
         runner.catch_up(app, db)
         bind_read_file(path, app, db)
     shown = rulesets.find(system).cli_views()

@@ -2,13 +2,12 @@
 cannot be written, and, for a read whose tables are current, without the ledger at all."""
 from __future__ import annotations
 
-import errno
 import os
 from typing import Any
 
 import click
 
-from commands.failures import storage_message
+from commands.failures import read_only_media
 
 
 def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = False):
@@ -28,7 +27,7 @@ def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = F
     if uri is not None:
         return _open_read_only(ctx, path, uri)
     if not reading and os.path.lexists(path) and not read_only.writable(path):  # before a server ledger appends
-        raise click.ClickException(storage_message(ctx, OSError(errno.EROFS, "read-only file system")) or "")
+        raise read_only_media(ctx)
     app = None if sqlite_ledger else open_ledger(path)  # a server that cannot be reached leaves no file
     if not os.path.lexists(path):
         campaign_file.create(path)

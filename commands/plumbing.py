@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Iterator
 import click
 
 from ledger.errors import BadInput
-from commands.failures import storage_message
+from commands.failures import refusal
 from commands.opening import bind_read_file, current_read_tables, open_campaign  # noqa: F401  (shared here too)
 
 
@@ -104,9 +104,9 @@ def _recorded_but(ctx: click.Context, report: dict, failure: Exception) -> None:
         return
     if not entries:
         raise failure
-    storage = None if isinstance(failure, ReadModelStuck) else storage_message(ctx, failure)
-    if storage:  # a full disk or read-only media, in the GM's words
-        raise click.ClickException(f"{storage} A retry with --key {report['key']} appends nothing.")
+    named = None if isinstance(failure, ReadModelStuck) else refusal(ctx, failure)
+    if named is not None:  # a full disk, a lost server: in the GM's words, with the entries and the key
+        raise named
     span = _span(entries)
     cause = str(failure) if isinstance(failure, ReadModelStuck) else \
         f"the read tables could not catch up ({type(failure).__name__}: {failure})"

@@ -8,22 +8,10 @@ from typing import Any
 
 import click
 
-from commands.failures import server_message, storage_message
+from commands.failures import FAILED, Refused, refusal
 from commands.lazy import LazyGroup
 from commands.refusals import rule_of, rule_of_sentence
 from ledger.errors import BadInput, LedgerError
-
-FAILED = "failed"  # the rule of a command that failed outside the rules: a full disk, an unreachable server...
-
-
-class Refused(click.ClickException):
-    """A refusal with its exit code (1 when a rule refused the command, 2 when it was malformed)
-    and the id of the rule that refused it (None when malformed; see commands/refusals.py)."""
-
-    def __init__(self, message: str, exit_code: int = 1, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
-        self.rule = rule
 
 
 class LedgerGroup(LazyGroup):
@@ -40,15 +28,22 @@ class LedgerGroup(LazyGroup):
         except LedgerError as e:  # a value that does not parse is malformed, like click's own usage errors
             raise Refused(str(e), 2 if isinstance(e, BadInput) else 1, rule_of(e)) from None
         except Exception as e:  # a failure we did not foresee still gets one line, never a traceback
-            storage = storage_message(ctx, e) or server_message(e)
-            if storage:
-                raise Refused(storage, 1, FAILED) from None
+            named = refusal(ctx, e)  # a full disk, a damaged file, an unreachable server... (commands/failures.py)
+            if named is not None:
+                raise named from None
             if os.environ.get("CAMPAIGN_DEBUG"):
                 raise
             key = (ctx.obj or {}).get("key_used")
             retry = f"; to retry, use --key {key}: nothing is then recorded twice" if key else ""
             raise Refused(f"the command failed unexpectedly ({type(e).__name__}: {e}); "
                           f"nothing was recorded unless its entries were printed{retry}.", 1, FAILED) from None
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        """The command to run; with `--db ''` none is (its --help still answers)."""
+        asked = args[:args.index("--")] if "--" in args else args
+        if ctx.params.get("db") == "" and not any(a in ("--help", "-h") for a in asked):
+            raise Refused("--db is empty: it names no file; give the campaign file, e.g. --db heist.db.", 2, None)
+        return super().resolve_command(ctx, args)
 
     def main(self, args: list[str] | None = None, *rest: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
         argv = global_options_first(list(sys.argv[1:] if args is None else args))
