@@ -35,15 +35,19 @@ def env(**extra: str) -> dict[str, str]:
     return e
 
 
-def campaign(db: str, *args: str, timeout: float = 120, memory: int | None = None,
+def campaign(db: str, *args: str, timeout: float = 120, memory: int | None = None, fsize: int | None = None,
              **extra: str) -> subprocess.CompletedProcess:
     """`campaign --db DB ARGS` as a process; its exit code, stdout and stderr (`memory`: its address
-    space capped at that many bytes, so a runaway read fails instead of taking the machine)."""
+    space capped at that many bytes, so a runaway read fails instead of taking the machine; `fsize`:
+    the largest file it may write, as `ulimit -f` sets)."""
     def cap() -> None:
         import resource
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        if memory:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        if fsize:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     return subprocess.run([CAMPAIGN, "--db", db, *args], capture_output=True, text=True, timeout=timeout,
-                          env=env(**extra), preexec_fn=cap if memory else None)
+                          env=env(**extra), preexec_fn=cap if memory or fsize else None)
 
 
 def start(db: str, *args: str, **extra: str) -> subprocess.Popen:
@@ -149,3 +153,16 @@ def rehash_export(lines: list[str]) -> list[str]:
         count = row["entry"]
         out.append(json.dumps(row, ensure_ascii=False))
     return out
+
+
+def why_not_clean(report: dict[str, Any] | None, said: str) -> str:
+    """The audit's reason in one line: a stuck table, a broken chain, or read tables that differ."""
+    if not report:
+        return said.strip()[-200:]
+    if report.get("stuck"):
+        return f"stuck: {report['stuck']}"
+    if report.get("broken_entry") is not None:
+        return f"chain: {report.get('chain')}"
+    if report.get("read_tables_differ"):
+        return f"read tables differ: {str(report['read_tables_differ'])[:200]}"
+    return said.strip()[-200:]

@@ -184,7 +184,7 @@ def audited(path: str, label: str, bad) -> None:
     if common.crashed(said):
         bad("crashed", f"{label}: audit said {said.strip()[-200:]}")
     elif not clean:
-        bad("inconsistent", f"{label}: audit says {(report or {}).get('chain') or (report or {}).get('stuck') or said.strip()[-200:]}")
+        bad("inconsistent", f"{label}: audit says {common.why_not_clean(report, said)}")
 
 
 if __name__ == "__main__":
