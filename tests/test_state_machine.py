@@ -513,7 +513,7 @@ def machine_for(ruleset: str | None) -> type[CampaignMachine]:
 # Bounded: about 40 s on two busy cores when nothing fails. No shrinking here (each step audits,
 # so hypothesis's shrinker can take its full five minutes): a failure shows the sequence as found;
 # bench/state_machine.py shrinks it. CI's profile (derandomize) is inherited from conftest.
-SUITE = dict(max_examples=8, stateful_step_count=12, deadline=None, database=None,
+SUITE = dict(max_examples=10, stateful_step_count=15, deadline=None, database=None,
              phases=[Phase.explicit, Phase.reuse, Phase.generate],
              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
