@@ -249,10 +249,10 @@ def test_a_missing_file_is_the_rule_no_campaign_file(empty):
 
 
 def test_every_rule_id_is_listed_in_the_readme():
-    from commands import refusals
+    from commands import failures, refusals
 
     readme = (ROOT / "README.md").read_text().split("### The CLI contract", 1)[1].split("\n### ", 1)[0]
-    ids = {rule for rule, _ in refusals.SENTENCES} | set(refusals.BY_CLASS.values()) | {"failed", "aborted"}
+    ids = {rule for rule, _ in refusals.SENTENCES} | set(refusals.BY_CLASS.values()) | set(failures.RULES) | {"aborted"}
     listed = lambda rule: (f"`{rule.split('{}')[0]}" if rule.endswith("{}") else f"{rule.split('{}')[1]}`") \
         if "{}" in rule else f"`{rule}`"
     missing = sorted(i for i in ids if listed(i) not in readme)
