@@ -152,3 +152,15 @@ def test_every_state_attribute_a_read_table_shows_has_a_restorer(tmp_path):
         attributes = _attributes(cls)
         assert attributes - restored[cls] - UNSHOWN[cls].keys() == set(), cls.__name__
         assert restored[cls] <= attributes and not restored[cls] & UNSHOWN[cls].keys(), cls.__name__
+
+
+def test_an_undone_rename_spells_the_uses_of_the_pcs_traits_as_before(tmp_path):
+    played = [("new", "Heist"), ("pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"),
+              ("trait", "add", "Kira", "Smoke Bomb", "+1 / 1d", "--cost", "free", "--target", "cohort",
+               "--frequency", "scene"),
+              ("scenario", "start", "Night"), ("scene", "start", "Vault"),
+              ("challenge", "open", "G", "--threat", "Common", "--type", "Phantom", "--rating", "5"),
+              ("cohort-turn", "G", "--leader", "Kira", "--trait", "Kira:Smoke Bomb", "--faces", "2,2,2", "--best"),
+              ("challenge-turn", "G", "--faces", "2,2,2,2,2"), ("pc", "rename", "Kira", "Kara")]
+    _as_never_played(tmp_path, played, (), played[:-1])
+    assert [u["trait"] for u in Table(tmp_path / "undone.db").json("status")["trait_uses"]] == ["Kira:Smoke Bomb"]

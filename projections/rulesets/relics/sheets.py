@@ -11,6 +11,7 @@ from ledger.ids import pc_id
 from ledger.rulesets.relics.character import Character
 from ledger.reversible import Reversible
 from projections import balances
+from projections.rulesets.relics.traits import uses_named
 
 ACTIVE, STRESSED_OUT, OUT = "active", "Stressed Out", "out of the game"
 TYPES = ("Scav", "Venger", "Phantom", "Stallion", "Sparrow")
@@ -98,8 +99,10 @@ def _renamed(db: Database, entry: int, e: Character.Renamed) -> None:
 
 
 def _renamed_traits(db: Database, id_: str, name: str) -> None:
-    """The traits table names each owner: the PC's own rows follow the rename."""
+    """The traits table names each owner: the PC's own rows follow the rename (and the uses of
+    its traits, which the campaign keys by the PC's name, are spelled as it is)."""
     db.execute("UPDATE traits SET owner = ? WHERE owner_id = ?", [name, id_])
+    uses_named(db, name)
 
 
 HANDLERS = {

@@ -71,13 +71,32 @@ def _used(db: Database, entry: int, trait: str, scope: str) -> None:
 
 def _restore_uses(db: Database, entry: int, uses: dict[str, str]) -> None:
     """Make the rows match the uses an undo restored: a use it took away goes (the scratch campaign
-    never had it), an earlier use it brought back shows its scope again, in its first-seen place."""
-    for key, in db.execute("SELECT key FROM trait_uses").fetchall():
-        if key not in uses:
-            db.execute("DELETE FROM trait_uses WHERE key = ?", [key])
+    never had it), an earlier use it brought back shows its scope again, in its first-seen place, and
+    a use keyed by a PC's name an undone rename changed keeps its row under the name restored (its
+    owner's spelling follows when the PC's own reversal restores its name: see `uses_named`)."""
+    rows = {r[0]: r[1] for r in db.execute("SELECT key, trait FROM trait_uses").fetchall()}
+    gone = [key for key in rows if key not in uses]
+    for key in [k for k in uses if k not in rows]:
+        trait = key.partition(":")[2]
+        renamed = next((g for g in gone if g.partition(":")[2] == trait), None)  # the same use, its PC renamed
+        if renamed is None:
+            db.execute("INSERT INTO trait_uses (key, trait, scope, entry) VALUES (?, ?, ?, ?)",
+                       [key, key, uses[key], entry])
+            continue
+        gone.remove(renamed)
+        db.execute("UPDATE trait_uses SET key = ?, trait = ? || substr(trait, instr(trait, ':')) WHERE key = ?",
+                   [key, key.partition(":")[0], renamed])
+    for key in gone:
+        db.execute("DELETE FROM trait_uses WHERE key = ?", [key])
     for key, scope in uses.items():
-        db.execute("INSERT INTO trait_uses (key, trait, scope, entry) VALUES (?, ?, ?, ?) "
-                   "ON CONFLICT(key) DO UPDATE SET scope = excluded.scope", [key, key, scope, entry])
+        db.execute("UPDATE trait_uses SET scope = ? WHERE key = ?", [scope, key])
+
+
+def uses_named(db: Database, owner: str) -> None:
+    """The uses of an owner's traits name it as it is spelled now (the campaign keys them casefolded)."""
+    prefix = owner.casefold() + ":"
+    db.execute("UPDATE trait_uses SET trait = ? || substr(trait, instr(trait, ':')) WHERE substr(key, 1, ?) = ?",
+               [owner, len(prefix), prefix])
 
 
 def _restore_owned(db: Database, entry: int, owner_id_: str, restored: dict[str, dict[str, Any]]) -> None:
