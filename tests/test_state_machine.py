@@ -502,9 +502,9 @@ def machine_for(ruleset: str | None) -> type[CampaignMachine]:
     return Fixed
 
 
-# Bounded: 43-49 s on two busy cores (four rulesets, 10 examples of up to 15 steps each). No shrinking here (each step audits,
-# so hypothesis's shrinker can take its full five minutes): a failure shows the sequence as found;
-# bench/state_machine.py shrinks it. CI's profile (derandomize) is inherited from conftest.
+# Bounded: four rulesets, 10 examples of up to 15 steps each, 43-49 s on two busy cores. No shrinking
+# here (each step audits, so hypothesis's shrinker can take its full five minutes): a failure shows
+# the sequence as found; bench/state_machine.py shrinks it. CI's profile (derandomize) is inherited.
 SUITE = dict(max_examples=10, stateful_step_count=15, deadline=None, database=None,
              phases=[Phase.explicit, Phase.reuse, Phase.generate],
              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -512,6 +512,7 @@ SUITE = dict(max_examples=10, stateful_step_count=15, deadline=None, database=No
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_no_sequence_of_commands_breaks_the_record(ruleset):
+    """Whatever a GM types, in whatever order: the record stays whole (the invariants above)."""
     before = dict(RUN)
     started = time.monotonic()
     run_state_machine_as_test(machine_for(ruleset), settings=settings(**SUITE))
