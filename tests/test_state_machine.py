@@ -24,6 +24,7 @@ import atexit
 import json
 import os
 import random
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -147,6 +148,7 @@ PLAY: dict[str, list[tuple[str, ...]]] = {
     ],
 }
 
+SLOT = re.compile(r"\{(\w+)\}")  # a template's `{slot}` (junk drawn into it is not read again)
 RUN = {"examples": 0, "steps": 0, "commands": 0}  # counted across examples, for the reports
 SKIP: set[str] = set()  # checks a bench run leaves out, to look past a known finding ("open-session")
 JUNK = st.one_of(st.sampled_from(HOSTILE), st.text(max_size=12))
@@ -316,13 +318,7 @@ class CampaignMachine(RuleBasedStateMachine):
 
     def fill(self, data: st.DataObject, template: tuple[str, ...]) -> list[str]:
         """A template with each `{slot}` filled: mostly the campaign's own names, now and then junk."""
-        line = []
-        for word in template:
-            while "{" in word:
-                start, end = word.index("{"), word.index("}")
-                word = word[:start] + self.draw_name(data, word[start + 1:end]) + word[end + 1:]
-            line.append(word)
-        return line
+        return [SLOT.sub(lambda slot: self.draw_name(data, slot.group(1)), word) for word in template]
 
     # --- rules ------------------------------------------------------------------------------
 
