@@ -3,8 +3,9 @@
 A hypothesis `RuleBasedStateMachine` plays a campaign of one ruleset in process (click's CliRunner
 over `cli.cli`, as tests/conftest.py's `Table` does). Its rules are the ruleset's play (drawn from
 templates filled with the campaign's own names, and sometimes with strings nobody should type),
-every leaf command of the CLI with random values (tests/test_fuzz.py's generator), and the commands
-that touch the record as a whole: `session start/end/list`, `undo` (latest, named, `--cascade`,
+every leaf command of the CLI with random values (tests/test_fuzz.py's generator; `serve` alone is
+left out: it serves until stopped), and the commands that touch the record as a whole: `new` and
+`demo` over it, `session start/end/list`, `undo` (latest, named, `--cascade`,
 `--dry-run`, `--list`), `note`, `pc rename/retire/return`, `roster dump/load`, `import` of the
 campaign's own export (and of a mangled one) into a fresh file, and `rebuild`.
 
@@ -423,6 +424,15 @@ class CampaignMachine(RuleBasedStateMachine):
         for leftover in (exported, copy, copy + "-wal", copy + "-shm"):
             if os.path.exists(leftover):
                 os.remove(leftover)
+
+    @rule(line=st.sampled_from([("new", "Another"), ("demo",), ("new", "Another", "--ruleset", "beer-run"),
+                                ("demo", "--system", "decision-2d6")]))
+    def new_over_it(self, line: tuple[str, ...]) -> None:
+        """`new` and `demo` on a file that holds a campaign append nothing: refused, or (the demo's own
+        campaign, by its name) shown again."""
+        before = _entries(self.path)
+        self.run(*line)
+        assert _entries(self.path) == before, (line, "wrote a campaign over a campaign")
 
     @rule(force=st.booleans())
     def rebuild(self, force: bool) -> None:
