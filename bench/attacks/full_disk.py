@@ -34,7 +34,7 @@ NAMED = re.compile(r"\bfull\b|no space|space left|out of space|file size|too lar
 
 
 def play_until_full(path: str, commands: int, rnd: random.Random, limit: int | None = None,
-                    stop_after: int = 25) -> dict:
+                    stop_after: int = 25, verbose: bool = False) -> dict:
     """Commands until `stop_after` refusals that name no rule (or `commands` run); what each said."""
     refusals, misnamed, crashed, keyed = 0, 0, 0, []
     examples: list[str] = []
@@ -53,6 +53,8 @@ def play_until_full(path: str, commands: int, rnd: random.Random, limit: int | N
             crashed += 1
         elif not NAMED.search(said):
             misnamed += 1
+        if verbose:
+            print(f"    {' '.join(line)[:40]}: {said[-160:]}", flush=True)
         if (common.crashed(said) or not NAMED.search(said)) and len(examples) < 3:
             examples.append(said[-220:])
         if refusals >= stop_after:
@@ -88,7 +90,9 @@ def main() -> int:
     parser.add_argument("--room", type=int, default=160, help="KiB of room past the campaign's file, on the "
                         "tmpfs and under the file-size limit")
     parser.add_argument("--commands", type=int, default=300, help="commands at most in each part")
+    parser.add_argument("--refusals", type=int, default=25, help="refusals by the disk that end a part")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--verbose", action="store_true", help="each refusal's message")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     rnd = random.Random(seed)
@@ -108,7 +112,7 @@ def main() -> int:
             try:
                 path = os.path.join(mount, "full.db")
                 common.copy_file(template, path)
-                found = play_until_full(path, args.commands, rnd)
+                found = play_until_full(path, args.commands, rnd, stop_after=args.refusals, verbose=args.verbose)
                 subprocess.run(["mount", "-o", "remount,size=256m", mount], check=True)
                 doubled, inconsistent, why = afterwards(path, found)
                 parts.append(summary(f"tmpfs of {size}", found, doubled, inconsistent, why))
@@ -118,7 +122,7 @@ def main() -> int:
         path = os.path.join(folder, "limited.db")
         common.copy_file(template, path)
         limit = os.path.getsize(path) + 1024 * args.room
-        found = play_until_full(path, args.commands, rnd, limit=limit)
+        found = play_until_full(path, args.commands, rnd, limit=limit, stop_after=args.refusals, verbose=args.verbose)
         doubled, inconsistent, why = afterwards(path, found)
         parts.append(summary(f"ulimit -f {limit // 1024} KiB", found, doubled, inconsistent, why))
         bad += found["misnamed"] + found["crashed"] + doubled + inconsistent

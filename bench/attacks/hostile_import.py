@@ -29,7 +29,7 @@ MODULE = "campaign_attack_marker"
 HARMLESS = {"originator_topic on a later entry (rehashed)"}  # may import clean: nothing reads that field
 
 
-def variants(lines: list[str], marker: str) -> dict[str, list[str] | str]:
+def variants(lines: list[str]) -> dict[str, list[str] | str]:
     """Each hostile file's lines (or a path to import as is), by name."""
     header, body, end = lines[0], lines[1:-1], lines[-1]
     last = json.loads(body[-1])
@@ -88,9 +88,10 @@ def main() -> int:
         os.makedirs(modules)
         marker = os.path.join(folder, "MARKER")
         Path(modules, f"{MODULE}.py").write_text(f"open({marker!r}, 'a').write('imported\\n')\n")
-        counts = {"refused cleanly": 0, "imported clean": 0, "wrongly imported": 0, "crashed": 0, "marker written": 0, "left behind": 0}
+        counts = dict.fromkeys(["refused cleanly", "imported clean", "wrongly imported", "crashed", "marker written",
+                                "left behind"], 0)
         bad: list[str] = []
-        for n, (name, content) in enumerate(variants(exported, marker).items()):
+        for n, (name, content) in enumerate(variants(exported).items()):
             if isinstance(content, str):
                 path = content
             else:
