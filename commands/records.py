@@ -1,7 +1,6 @@
 """The record itself: undo, audit and the anchor (replay: replay.py; export and import: interchange.py)."""
 from __future__ import annotations
 
-import sqlite3
 import sys
 from typing import Any
 
@@ -111,8 +110,7 @@ def audit(ctx: click.Context, anchor: str | None, chain_only: bool) -> None:
     from projections.text import audit_text
 
     app, db = open_campaign(ctx, reading=True)
-    if isinstance(db.conn, sqlite3.Connection):
-        schema_repair.refuse_missing(db)  # a dropped read table: named, with what restores it
+    schema_repair.refuse_missing(db)  # a dropped read table: named, with what restores it
     if chain_only or app.read_only:
         report = _audit_apart(app, db, anchor, chain_only)
     else:

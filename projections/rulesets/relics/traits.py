@@ -84,8 +84,8 @@ def _restore_uses(db: Database, entry: int, uses: dict[str, str]) -> None:
                        [key, key, uses[key], entry])
             continue
         gone.remove(renamed)
-        db.execute("UPDATE trait_uses SET key = ?, trait = ? || substr(trait, instr(trait, ':')) WHERE key = ?",
-                   [key, key.partition(":")[0], renamed])
+        db.execute("UPDATE trait_uses SET key = ?, trait = ? WHERE key = ?",
+                   [key, _owned_by(key.partition(":")[0], rows[renamed]), renamed])
     for key in gone:
         db.execute("DELETE FROM trait_uses WHERE key = ?", [key])
     for key, scope in uses.items():
@@ -95,8 +95,14 @@ def _restore_uses(db: Database, entry: int, uses: dict[str, str]) -> None:
 def uses_named(db: Database, owner: str) -> None:
     """The uses of an owner's traits name it as it is spelled now (the campaign keys them casefolded)."""
     prefix = owner.casefold() + ":"
-    db.execute("UPDATE trait_uses SET trait = ? || substr(trait, instr(trait, ':')) WHERE substr(key, 1, ?) = ?",
-               [owner, len(prefix), prefix])
+    for key, trait in db.execute("SELECT key, trait FROM trait_uses WHERE substr(key, 1, ?) = ?",
+                                 [len(prefix), prefix]).fetchall():
+        db.execute("UPDATE trait_uses SET trait = ? WHERE key = ?", [_owned_by(owner, trait), key])
+
+
+def _owned_by(owner: str, trait: str) -> str:
+    """A use's `Owner:Trait` under another spelling of its owner (in Python: PostgreSQL has no instr)."""
+    return owner + trait[trait.index(":"):] if ":" in trait else trait
 
 
 def _restore_owned(db: Database, entry: int, owner_id_: str, restored: dict[str, dict[str, Any]]) -> None:
