@@ -166,3 +166,16 @@ def m015_corrections_undone(db: Database) -> None:
             "SELECT 1 FROM ledger_commands WHERE command = 'replay' AND detail LIKE '%\"reverses\": [\"%' "
             "LIMIT 1").fetchone():
         rederive(db)
+
+
+@migrations()
+def m016_undo_as_never_played(db: Database) -> None:
+    """Undo follows the state in every read table now (issue 33: a Disaster trait an undone round
+    ended, an undone session, the Cohort's traits), and the logs of balances and sheet versions
+    mark the rows an undo reversed (`reversed_at`, the undo's entry, as the history does). A file
+    with an undo in its history derives its read model again, so rows an earlier undo left as the
+    undone play had made them follow the state, and its logs' undone rows are marked."""
+    db["balance_changes"].add_column("reversed_at", int)
+    db["sheet_versions"].add_column("reversed_at", int)
+    if db.execute("SELECT 1 FROM history WHERE type LIKE '%Reversed' LIMIT 1").fetchone():
+        rederive(db)

@@ -9,12 +9,17 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from ledger.reversible import Reversible
+from projections.reversal_map import mark_reversed
+
 TABLES = ("balance_changes",)
-HANDLED = ()  # no event of its own (runner: never called)
+HANDLED = (Reversible.Reversed,)  # the runner calls `apply` for these only
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
-    """Balances are recorded by the projections that keep them."""
+    """Balances are recorded by the projections that keep them; the changes an undo reversed stay,
+    marked with the undo's entry (a statement is a log: the undo adds the value it restored)."""
+    mark_reversed(db, entry, e, TABLES)
 
 
 def record(db: Database, entry: int, balance: str, value: int) -> None:

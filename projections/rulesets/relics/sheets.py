@@ -11,6 +11,7 @@ from ledger.ids import pc_id
 from ledger.rulesets.relics.character import Character
 from ledger.reversible import Reversible
 from projections import balances
+from projections.reversal_map import mark_reversed
 from projections.rulesets.relics.traits import uses_named
 
 ACTIVE, STRESSED_OUT, OUT = "active", "Stressed Out", "out of the game"
@@ -26,6 +27,8 @@ RESTORED = {Character: ("name", "expertise", "primary", "stress", "agony", "stre
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
+    if isinstance(e, Reversible.Reversed):  # a sheet's versions are a log: those the undone entries made say so
+        mark_reversed(db, entry, e, ("sheet_versions",))
     if isinstance(e, Campaign.PCRenamed) or (isinstance(e, Reversible.Reversed) and "aliases" in e.changes):
         _names(db, {e.new.strip().casefold(): e.key} if isinstance(e, Campaign.PCRenamed) else e.changes["aliases"],
                again=isinstance(e, Reversible.Reversed))
