@@ -7,6 +7,7 @@ import click
 
 from commands.parsing import TIME_HELP, at_option, entry_at, parse_time
 from commands.plumbing import caught_up, emit, emit_stream, json_option, write_command
+from ledger import values
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
@@ -55,7 +56,6 @@ def history(ctx: click.Context, limit: int | None, at: str | None, pc: str | Non
 
     Example: campaign history --pc Bo --kind notes --grep scar --since 2026-11-01
     """
-    from ledger import values
     from projections import history_search as search
     from projections.text import NO_ENTRIES, history_line, history_text
 
@@ -77,7 +77,7 @@ def history(ctx: click.Context, limit: int | None, at: str | None, pc: str | Non
 
 def _since(db: Any, since: str | None) -> int | None:
     """`--since 40` is entry 40; `--since TIME` the first entry made at or after it."""
-    if since is None or since.strip().isdigit():
+    if since is None or values.is_number(since.strip()):
         return _number(since, "--since")
     stamp = parse_time(since, "--since")
     row = db.execute("SELECT min(entry) FROM history WHERE time >= ?", [stamp]).fetchone()
@@ -85,6 +85,5 @@ def _since(db: Any, since: str | None) -> int | None:
 
 
 def _number(text: str | None, option: str) -> int | None:
-    from ledger import values
 
     return None if text is None else values.integer(int(text), option, 0)

@@ -6,6 +6,7 @@ from typing import Any, Callable
 import click
 
 from ledger.errors import BadInput
+from ledger import values
 
 
 def parse_pairs(text: str, what: str) -> dict[str, int]:
@@ -78,8 +79,7 @@ def entry_at(db: Any, at: str | None, option: str = "--at") -> int | None:
 
     if at is None:
         return None
-    if at.strip().isdigit():
-        from ledger import values
+    if values.is_number(at.strip()):
         entry = values.integer(int(at.strip()), option, 0)
         _not_past(db, option, at.strip(), entry=entry)
         return entry

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger import rulesets
+from ledger.values import is_number
 from ledger.chain import chained
 from ledger.errors import NotFound, RuleViolation
 
@@ -174,7 +175,7 @@ def find(units: list[Unit], key: str | None) -> Unit:
     for unit in units:
         if unit.key.casefold() == wanted:
             return unit
-    if wanted.lstrip("#").isdigit():
+    if is_number(wanted.lstrip("#")):
         for unit in units:
             if unit.first == int(wanted.lstrip("#")):
                 return unit

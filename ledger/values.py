@@ -20,6 +20,11 @@ KEY_MAX = 64        # an idempotency key
 _SKIPPED = frozenset({"originator_id", "originator_version", "timestamp"})
 
 
+def is_number(text: str) -> bool:
+    """Plain digits 0-9 only: `str.isdigit` also takes '²', which `int` then refuses with a crash."""
+    return text.isascii() and text.isdigit()
+
+
 def name(value: str, what: str = "A name") -> str:
     """A name or title: trimmed, not empty, one line of at most NAME_MAX characters."""
     value = _line(value, what, NAME_MAX)

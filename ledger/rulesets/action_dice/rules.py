@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ledger.errors import BadInput, RuleViolation
+from ledger import values
 
 MIN_DIFFICULTY, MAX_DIFFICULTY = 1, 10
 POOL_SIZE, FILLER_DIE = 3, 4
@@ -107,7 +108,7 @@ def parse_die(die: int | str) -> int:
     """Read an asset die as 'd8', 'D8' or 8, so sheets and typed commands both work."""
     text = str(die).strip().lower()
     sides = text[1:] if text.startswith("d") else text
-    if isinstance(die, bool) or not sides.isdigit() or int(sides) not in ASSET_SIZES:
+    if isinstance(die, bool) or not values.is_number(sides) or int(sides) not in ASSET_SIZES:
         raise BadInput(f"An asset die is a d4, d6, d8, d10 or d12, not '{die}'.")
     return int(sides)
 

@@ -61,7 +61,7 @@ def categories(t: Table) -> tuple[str, ...]:
 
 def starting_intensity(t: Table) -> int:
     text = t.campaign.settings.get("intensity", str(DEFAULT_INTENSITY))
-    if not text.strip().isdigit():
+    if not values.is_number(text.strip()):
         raise BadInput(f"The campaign's intensity setting must be a whole number, not '{text}'.")
     return values.integer(int(text), "The campaign's intensity setting", 0, rules.INTENSITY_MAX)
 
