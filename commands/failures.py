@@ -41,8 +41,26 @@ def refusal(ctx: click.Context, e: BaseException) -> Refused | None:
     missing = _missing_client(e)
     if missing:
         return Refused(missing, 1, FAILED)
+    unreadable = _unreadable_entry(ctx, e)
+    if unreadable:
+        return Refused(unreadable, 1, DAMAGED_FILE)
     found = _storage(ctx, e)
     return Refused(*found) if found else None
+
+
+def _unreadable_entry(ctx: click.Context, e: BaseException) -> str | None:
+    """An entry whose stored state no longer decodes (edited outside the program, hashes recomputed
+    or not, or a damaged page): named as such, not as a failure of the program."""
+    from eventsourcing.persistence import MapperDeserialisationError
+
+    cause = next((x for x in _causes(e) if isinstance(x, MapperDeserialisationError)), None)
+    if cause is None:
+        return None
+    obj = ctx.find_root().obj or {}
+    db = obj.get("db") or "the campaign file"
+    return (f"{db} holds an entry that cannot be read ({cause}): the file was edited outside the program or "
+            f"is damaged; {_recorded(obj, None, 'it is restored')}. `campaign audit` names the entry; restore the file from a backup copy, or import the campaign's latest JSON Lines export "
+            "into a new file (`campaign --db copy.db import heist.jsonl`).")
 
 
 def read_only_media(ctx: click.Context) -> Refused:
