@@ -52,6 +52,7 @@ def apply(db: Database, entry: int, e: Any) -> None:
     elif isinstance(e, Campaign.TraitUsed):
         _used(db, entry, e.trait, e.scope)
     elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
+        _forget_made(db, e.entries)  # made by the undone entries: never there, even when ended by them too
         if "cohort_traits" in e.changes:
             _restore_owned(db, entry, COHORT_ID, e.changes["cohort_traits"])
         if "temporary" in e.changes:
@@ -132,6 +133,14 @@ def _owner_name(db: Database, owner_id_: str) -> str:
         if row:
             return row[0]
     return owner_id_
+
+
+def _forget_made(db: Database, undone: list[int]) -> None:
+    """A temporary trait the undone entries made has no row, whether or not the campaign's list of
+    them changed (made and ended within the undone play, the list is the same before and after)."""
+    if undone:
+        db.execute(f"DELETE FROM traits WHERE duration IS NOT NULL AND entry IN ({','.join('?' * len(undone))})",
+                   list(undone))
 
 
 def _restore_temporary(db: Database, entry: int, temporary: list[dict[str, Any]], undone: set[int]) -> None:
