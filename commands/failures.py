@@ -41,11 +41,28 @@ def refusal(ctx: click.Context, e: BaseException) -> Refused | None:
     missing = _missing_client(e)
     if missing:
         return Refused(missing, 1, FAILED)
+    table = _missing_table(e)
+    if table:
+        from projections.schema_repair import missing_message
+
+        return Refused(missing_message([table]), 1, "unusable")
     unreadable = _unreadable_entry(ctx, e)
     if unreadable:
         return Refused(unreadable, 1, DAMAGED_FILE)
     found = _storage(ctx, e)
     return Refused(*found) if found else None
+
+
+def _missing_table(e: BaseException) -> str | None:
+    """A read table dropped from the file (by hand, a tool): the one every command then trips on."""
+    import sqlite3
+
+    for cause in _causes(e):
+        text = str(cause)
+        if isinstance(cause, sqlite3.OperationalError) and text.startswith("no such table: "):
+            table = text.removeprefix("no such table: ").strip()
+            return None if table.startswith(("stored_", "ledger_")) else table
+    return None
 
 
 def _unreadable_entry(ctx: click.Context, e: BaseException) -> str | None:

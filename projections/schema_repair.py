@@ -43,11 +43,16 @@ def refuse_missing(db: Database) -> None:
     """Name the missing read tables in one line, and what restores them (the ledger is untouched)."""
     gone = missing(db)
     if gone:
-        names = ", ".join(gone[:5]) + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")
-        one = len(gone) == 1
-        raise Unusable(f"The read {'table' if one else 'tables'} {names} {'is' if one else 'are'} missing from "
-                       "this file (the ledger itself is untouched); `campaign rebuild` makes "
-                       f"{'it' if one else 'them'} again from the ledger.")
+        raise Unusable(missing_message(gone))
+
+
+def missing_message(gone: list[str]) -> str:
+    """The one line that names missing read tables and what makes them again."""
+    names = ", ".join(gone[:5]) + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")
+    one = len(gone) == 1
+    return (f"The read {'table' if one else 'tables'} {names} {'is' if one else 'are'} missing from "
+            "this file (the ledger itself is untouched); `campaign rebuild` makes "
+            f"{'it' if one else 'them'} again from the ledger.")
 
 
 def restore(db: Database) -> list[str]:

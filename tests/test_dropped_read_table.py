@@ -34,3 +34,15 @@ def test_a_dropped_read_table_is_named_by_audit_and_made_again_by_rebuild(demo, 
     assert t.json("audit")["clean"]
     t("session", "start", "Mended")
     assert "Mended" in t("history", "--limit", "1").stdout
+
+
+@pytest.mark.parametrize("command", [("history",), ("sheet",), ("pools",), ("session", "start", "Later")])
+def test_every_command_names_a_dropped_read_table_and_appends_nothing(demo, tmp_path, command):
+    t = Table(tmp_path / "copy.db")
+    with sqlite3.connect(demo) as src, sqlite3.connect(t.path) as dst:
+        src.backup(dst)
+    conn = sqlite3.connect(t.path)
+    conn.execute("DROP TABLE history")
+    conn.close()
+    refusal = t.refused(*command)  # one Error line, exit non-zero, nothing appended
+    assert "read table history is missing" in refusal and "`campaign rebuild`" in refusal, refusal
