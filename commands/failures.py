@@ -68,9 +68,7 @@ def _missing_table(e: BaseException) -> str | None:
 def _unreadable_entry(ctx: click.Context, e: BaseException) -> str | None:
     """An entry whose stored state no longer decodes (edited outside the program, hashes recomputed
     or not, or a damaged page): named as such, not as a failure of the program."""
-    from eventsourcing.persistence import MapperDeserialisationError
-
-    cause = next((x for x in _causes(e) if isinstance(x, MapperDeserialisationError)), None)
+    cause = storage_faults.unreadable_entry(e)
     if cause is None:
         return None
     obj = ctx.find_root().obj or {}

@@ -64,6 +64,14 @@ def causes(e: BaseException | None) -> Iterator[BaseException]:
         e = e.__cause__ or e.__context__
 
 
+def unreadable_entry(e: BaseException) -> BaseException | None:
+    """The error that says a stored entry's state no longer decodes (edited outside the program,
+    hashes recomputed or not, or a damaged page), if `e` came from one."""
+    from eventsourcing.persistence import MapperDeserialisationError
+
+    return next((x for x in causes(e) if isinstance(x, MapperDeserialisationError)), None)
+
+
 def _postgres_kind(e: BaseException) -> str | None:
     """For a psycopg error: FULL, SERVER, or "" (a race, or a refusal of the statement itself); None
     for any other error. Told by the class's module, so no PostgreSQL client is imported for it."""
