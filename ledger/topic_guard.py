@@ -39,23 +39,23 @@ def event_class(topic: Any, where: str = "An entry") -> type:
     """The event class a stored type names, once the topic is known to be the program's own."""
     from eventsourcing.domain import DomainEvent
 
-    if topic not in _EVENTS:
-        cls = _resolved(topic, where)
-        if not (isinstance(cls, type) and issubclass(cls, DomainEvent)):
-            raise ForeignTopic(topic, where)
-        _EVENTS.add(topic)
-    return resolve_topic(topic)
+    return _checked(topic, where, DomainEvent, _EVENTS)
 
 
 def aggregate_class(topic: Any, where: str = "An entry") -> type:
     """The aggregate class an entry's data (or a snapshot) names, checked as `event_class` is."""
     from ledger.reversible import Reversible
 
-    if topic not in _AGGREGATES:
+    return _checked(topic, where, Reversible, _AGGREGATES)
+
+
+def _checked(topic: Any, where: str, base: type, known: set) -> type:
+    """The class `topic` names, once it is known to be the program's own and a `base` (kept in `known`)."""
+    if topic not in known:
         cls = _resolved(topic, where)
-        if not (isinstance(cls, type) and issubclass(cls, Reversible)):
+        if not (isinstance(cls, type) and issubclass(cls, base)):
             raise ForeignTopic(topic, where)
-        _AGGREGATES.add(topic)
+        known.add(topic)
     return resolve_topic(topic)
 
 

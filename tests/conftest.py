@@ -56,6 +56,18 @@ class Table:
         finally:
             app.close()
 
+    def differs_from_rebuild(self) -> list:
+        """The read tables that differ from a rebuild of the whole ledger, row for row ([] when none)."""
+        from ledger.application import open_ledger
+        from projections import compare, runner
+
+        app, db = open_ledger(self.path), runner.connect(self.path)
+        try:
+            return compare.matches_rebuild(app, db)
+        finally:
+            db.conn.close()
+            app.close()
+
     def json(self, *args: str):
         import json
         return json.loads(self(*args, "--json").stdout)

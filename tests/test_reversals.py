@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ledger.application import open_ledger
-from projections import compare, runner
+from projections import runner
 from tests.conftest import Table
 
 SETUP = [("new", "R"), ("pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"),
@@ -63,13 +62,7 @@ def test_rebuild_equals_the_incremental_read_tables_after_the_undo(tmp_path: Pat
     t = _play(tmp_path / "x.db", SETUP + UNDONE)
     t("undo", "G:2", "--yes")
     t("pools")  # catches the read tables up, incrementally
-    app = open_ledger(t.path)
-    db = runner.connect(t.path)
-    try:
-        assert compare.matches_rebuild(app, db) == []
-    finally:
-        db.conn.close()
-        app.close()
+    assert t.differs_from_rebuild() == []
 
 
 def test_undoing_an_action_dice_condition_keeps_the_other_conditions_in_their_order(tmp_path: Path) -> None:

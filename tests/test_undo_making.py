@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ledger.application import open_ledger
-from projections import compare, runner
 from tests.conftest import Table
 
 AD, D, BR = "action-dice", "decision-2d6", "beer-run"
@@ -20,12 +18,7 @@ BOB = "Physical:Brawn=d10,Physical:Health=d4,Mental:Wits=d6,Social:Charm=d2"
 def _live_equals_rebuild(t: Table) -> None:
     """The read tables kept live equal a rebuild from the whole ledger, and audit is clean."""
     t("history", "--limit", "1")
-    app, db = open_ledger(t.path), runner.connect(t.path)
-    try:
-        assert compare.matches_rebuild(app, db) == []
-    finally:
-        db.conn.close()
-        app.close()
+    assert t.differs_from_rebuild() == []
     assert "Clean." in t("audit").stdout
 
 
