@@ -30,7 +30,7 @@ _PG_RACES = frozenset({"40001", "40P01", "55P03"})
 
 class ServerLost(ConnectionError):
     """The PostgreSQL server stopped answering under a command, and did not come back in time (see
-    ledger/application.py `bound_server_waits`); not an OperationalError, so nothing retries it."""
+    ledger/server_waits.py `bound`); not an OperationalError, so nothing retries it."""
 
 
 def kind_of(error: BaseException | None) -> str | None:
