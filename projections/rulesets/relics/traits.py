@@ -56,7 +56,7 @@ def apply(db: Database, entry: int, e: Any) -> None:
         if "cohort_traits" in e.changes:
             _restore_owned(db, entry, COHORT_ID, e.changes["cohort_traits"])
         if "temporary" in e.changes:
-            _restore_temporary(db, entry, e.changes["temporary"], set(e.entries))
+            _restore_temporary(db, entry, e.changes["temporary"])
         if "uses" in e.changes:
             _restore_uses(db, entry, e.changes["uses"])
     elif isinstance(e, Reversible.Reversed) and "traits" in e.changes:
@@ -143,16 +143,14 @@ def _forget_made(db: Database, undone: list[int]) -> None:
                    list(undone))
 
 
-def _restore_temporary(db: Database, entry: int, temporary: list[dict[str, Any]], undone: set[int]) -> None:
+def _restore_temporary(db: Database, entry: int, temporary: list[dict[str, Any]]) -> None:
     """Make the temporary rows match the restored list, as a campaign that never played the undone
-    entries holds them: a trait they made has no row (whether it ended or not); a trait they ended
-    is open again in its first-seen row; one ended by play kept stays ended."""
+    entries holds them (the rows they made are gone already: `_forget_made`): a trait they ended is
+    open again in its first-seen row; one ended by play kept stays ended."""
     held = {(owner_id(db, t["owner"]), t["name"]): t for t in temporary}
-    for rowid, owner, name, ended, made in db.execute(
-            "SELECT rowid, owner_id, name, ended, entry FROM traits WHERE duration IS NOT NULL").fetchall():
-        if made in undone:
-            db.execute("DELETE FROM traits WHERE rowid = ?", [rowid])
-        elif (owner, name) in held:
+    for rowid, owner, name, ended in db.execute(
+            "SELECT rowid, owner_id, name, ended FROM traits WHERE duration IS NOT NULL").fetchall():
+        if (owner, name) in held:
             db.execute("UPDATE traits SET ended = NULL WHERE rowid = ?", [rowid])
             held.pop((owner, name))
         elif ended is None:
