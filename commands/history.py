@@ -42,7 +42,8 @@ def note(ctx: click.Context, text: str, tags: tuple[str, ...], about: str | None
 @click.option("--kind", "kinds", multiple=True, metavar="KIND",
               help="rolls, overrides, reversals, notes (standing ones), house-rules or corrections (any given). "
                    "Repeatable.")
-@click.option("--grep", metavar="TEXT", help="Lines holding every word of TEXT (full-text index; notes included).")
+@click.option("--grep", metavar="TEXT", help="Lines holding every word of TEXT (full-text index; notes included); "
+                   'FTS5\'s OR, AND, NOT, capt*, "a phrase" and ( ) obeyed.')
 @click.option("--scene", metavar="NAME|N", help="One Relics Scene's entries, by its title or number.")
 @click.option("--since", metavar="N|TIME", help=f"From entry N, or from a time ({TIME_HELP}).")
 @click.option("--until", metavar="N|TIME", help=f"Up to entry N, or up to a time ({TIME_HELP}).")

@@ -1,8 +1,8 @@
 """Finding things in the history (issue 13): filters that combine, each one SQL condition.
 
-`--grep` answers from the FTS5 index on the history lines (`history_fts`, notes included),
-never from a LIKE scan: a long campaign's search stays an index lookup. Names (`--pc`,
-`--challenge`) match the entries whose aggregate is that thing, the notes about it, and the
+`--grep` answers from the FTS5 index on the history lines (`history_fts`, notes included), its
+operators obeyed (fts_query.py), never from a LIKE scan: a long campaign's search stays an index
+lookup. Names (`--pc`, `--challenge`) match the entries whose aggregate is that thing, the notes about it, and the
 lines that name it as a word (the index again), since a Cohort turn names its PCs in its line.
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ from sqlite_utils import Database
 
 from ledger.errors import BadInput, NotFound
 from projections import long_reads
+from projections.fts_query import match_query, words_query
 
 KINDS = {  # --kind: which history lines each names, by the event type the line came from
     "rolls": "h.type LIKE '%Rolled' OR h.type LIKE '%.Rolled'",
@@ -120,15 +121,6 @@ def _build(db: Database, f: Filters) -> _Query:
     return q
 
 
-def match_query(text: str) -> str:
-    """The GM's words as an FTS5 query: each word a quoted phrase, all of them required
-    (so punctuation and FTS5's operators in a GM's text are searched for, not obeyed)."""
-    words = [w for w in text.split() if any(ch.isalnum() for ch in w)]
-    if not words:
-        raise BadInput("--grep needs a word to search for.")
-    return " ".join('"' + w.replace('"', '""') + '"' for w in words)
-
-
 def _named(db: Database, q: _Query, name: str, what: str, wanted: Any) -> None:
     """Entries about one PC or Challenge: its own events, the notes about it, the lines naming it."""
     from projections import rulesets
@@ -146,7 +138,7 @@ def _named(db: Database, q: _Query, name: str, what: str, wanted: Any) -> None:
     parts = [(f"h.about IN ({', '.join('?' for _ in ids)})", [i.replace("-", "") for i in ids]),
              (" OR ".join("h.entry IN (SELECT entry FROM notes WHERE about = ? COLLATE NOCASE)" for _ in names), names)]
     for each in (n for n in names if any(ch.isalnum() for ch in n)):  # punctuation only is no word to search
-        parts.append(("h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)", [match_query(each)]))
+        parts.append(("h.entry IN (SELECT rowid FROM history_fts WHERE history_fts MATCH ?)", [words_query(each)]))
     if what == "Challenge":  # its rounds: `Vault Guards:2`
         parts.append(("h.round LIKE ? ESCAPE '\\'", [name.replace("%", "\\%").replace("_", "\\_") + ":%"]))
     q.add(" OR ".join(c for c, _ in parts), *(a for _, args in parts for a in args))

@@ -25,6 +25,9 @@ from projections.postgres_table import PostgresTable
 from projections.schema_cache import BatchMemo, flush
 
 _DDL = ("CREATE", "ALTER ", "DROP ")
+# The helpers' version, recorded beside the migrations: a schema made before they changed (fts_query
+# learning FTS5's operators) has them made again, as a pending migration would be.
+HELPERS_MARK = "helpers " + hashlib.sha256("\n".join(HELPERS).encode()).hexdigest()[:12]
 STREAMED = 1000  # rows a chunk, where the client library can (libpq 17 and later); one at a time before
 
 
@@ -270,8 +273,9 @@ def _migrate(db: PostgresRead) -> None:
     the tables take go through the same translation as every other statement."""
     from migrations import migrations
 
-    pending = [m for m in migrations._migrations if m.name not in _applied(db, migrations.name)]
-    if not pending:
+    applied = _applied(db, migrations.name)
+    pending = [m for m in migrations._migrations if m.name not in applied]
+    if not pending and HELPERS_MARK in applied:
         return
     db.execute("BEGIN IMMEDIATE")
     try:
@@ -285,6 +289,9 @@ def _migrate(db: PostgresRead) -> None:
             migration.fn(db)
             db.connection.execute("INSERT INTO _migrations VALUES (%s, %s, %s)",
                                   [migrations.name, migration.name, str(datetime.now(timezone.utc))])
+        if HELPERS_MARK not in done:  # helpers changed since the schema was made: made again above
+            db.connection.execute("INSERT INTO _migrations VALUES (%s, %s, %s)",
+                                  [migrations.name, HELPERS_MARK, str(datetime.now(timezone.utc))])
         db.execute("COMMIT")
     except BaseException:
         db.execute("ROLLBACK")

@@ -36,10 +36,14 @@ HELPERS = (
     "CREATE COLLATION IF NOT EXISTS nocase (provider = icu, locale = 'und-u-ks-level2', deterministic = false)",
     "CREATE OR REPLACE FUNCTION sqlite_json_each(j text) RETURNS TABLE(value text) LANGUAGE sql IMMUTABLE "
     "AS $$ SELECT json_array_elements_text(j::json) $$",
-    # FTS5's query as the history search writes it: quoted phrases, every one required.
+    # FTS5's query as the history search writes it (fts_query.py: quoted phrases, a `*` after one for a
+    # prefix, AND, OR, binary NOT and parentheses, every operator spelled out), token by token a tsquery.
     "CREATE OR REPLACE FUNCTION fts_query(q text) RETURNS tsquery LANGUAGE sql IMMUTABLE AS $$ "
-    "SELECT coalesce(string_agg('(' || phraseto_tsquery('simple', replace(m[1], '\"\"', '\"'))::text || ')', "
-    "' & '), '')::tsquery FROM regexp_matches(q, '\"((?:[^\"]|\"\")*)\"', 'g') AS m $$",
+    "SELECT coalesce(string_agg(CASE WHEN m[3] IS NULL THEN '(' || phraseto_tsquery('simple', "
+    "replace(m[1], '\"\"', '\"'))::text || CASE m[2] WHEN '*' THEN ':*' ELSE '' END || ')' "
+    "WHEN m[3] = 'AND' THEN ' & ' WHEN m[3] = 'OR' THEN ' | ' WHEN m[3] = 'NOT' THEN ' & !' ELSE m[3] END, "
+    "'' ORDER BY n), '')::tsquery "
+    "FROM regexp_matches(q, '\"((?:[^\"]|\"\")*)\"(\\*?)|(AND|OR|NOT|[()])', 'g') WITH ORDINALITY AS t(m, n) $$",
     "CREATE OR REPLACE VIEW sqlite_master AS SELECT CASE table_type WHEN 'VIEW' THEN 'view' ELSE 'table' END "
     "AS type, table_name::text AS name, table_name::text AS tbl_name, NULL::text AS sql "
     "FROM information_schema.tables WHERE table_schema = current_schema()",

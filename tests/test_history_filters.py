@@ -41,9 +41,52 @@ def test_grep_finds_every_word_in_lines_and_notes_whatever_the_case(played: Tabl
     assert _lines(played, "--grep", "dragon") == []
 
 
-def test_grep_takes_fts_operators_and_quotes_as_words_to_find(played: Table) -> None:
-    assert _lines(played, "--grep", 'captain" OR "scar') == []  # no FTS syntax error, no OR
-    assert _lines(played, "--grep", "scar*") == _lines(played, "--grep", "scar")
+def test_grep_obeys_each_fts5_operator_the_readme_names(played: Table) -> None:
+    """OR, AND, NOT, a prefix `*`, a "quoted phrase" and parentheses (README: `history --grep`)."""
+    def found(query: str) -> set[int]:
+        return set(_entries(played, "--grep", query))
+
+    scar, limps, captain = found("scar"), found("limps"), found("captain")
+    assert scar and limps and not scar & limps
+    assert found("scar OR limps") == scar | limps
+    assert found("scar AND captain") == found("scar captain") == scar & captain == scar
+    assert found("captain NOT scar") == captain - scar == limps
+    assert found("capt*") == captain and found("capt") == set() and found('"capt"*') == captain
+    assert found('"scar from"') == scar and found('"from scar"') == set() and found("from scar") == scar
+    bo = found("Bo")
+    assert scar <= bo and not limps & bo
+    assert found("(scar OR limps) NOT Bo") == limps                  # parentheses group
+    assert found("scar OR limps NOT Bo") == scar | limps             # NOT binds tighter than OR
+
+
+def test_grep_reads_a_query_as_fts5_itself_does(played: Table) -> None:
+    """Where the GM's text is FTS5 syntax as it stands, the answer is FTS5's own answer to it."""
+    queries = ("Guards OR scar", "captain NOT scar", "Kira Guards OR note", "Guards NOT Kira rolls",
+               "capt* AND Bo", "Guards OR Kira AND scar", "(scar OR limps) AND captain", "Guard*")
+    with sqlite3.connect(played.path) as conn:
+        for query in queries:
+            fts5 = [r[0] for r in conn.execute("SELECT rowid FROM history_fts WHERE history_fts MATCH ? "
+                                               "ORDER BY rowid", [query])]
+            assert _entries(played, "--grep", query) == fts5, query
+
+
+def test_grep_searches_punctuation_as_words_not_as_fts5_syntax(played: Table) -> None:
+    played("note", "Bo's d6+1 plan: x-y")
+    assert len(_lines(played, "--grep", "Bo's d6+1 x-y")) == 1
+    assert _lines(played, "--grep", "x-y") == _lines(played, "--grep", '"x y"')
+
+
+@pytest.mark.parametrize("query, says", [
+    ("scar OR", "OR needs a word on each side"),
+    ("NOT scar", "NOT needs a word on each side"),
+    ("scar AND OR captain", "AND needs a word on each side"),
+    ("(scar OR limps", "a '(' is not closed"),
+    ("scar)", "')' closes nothing"),
+    ('"scar from', 'a quote (") is not closed'),
+])
+def test_a_malformed_grep_query_is_refused_in_one_line_exit_2(played: Table, query: str, says: str) -> None:
+    assert says in played.refused("history", "--grep", query)
+    assert played("history", "--grep", query, ok=False).exit_code == 2
 
 
 def test_tag_kind_round_and_session_each_cut_the_history(played: Table) -> None:

@@ -177,13 +177,31 @@ def test_the_live_view_reads_its_page_from_the_schema_as_from_a_read_file(tmp_pa
 def test_the_history_search_uses_postgresql_full_text_and_finds_what_sqlite_finds(tmp_path, server, monkeypatch):
     t = Table(tmp_path / "heist.db")
     t("demo")
-    found = {query: t.json("history", "--grep", query) for query in ("vault guards", "Kira", "stress from", "nothing")}
+    queries = ("vault guards", "Kira", "stress from", "nothing", "Kira OR Bo", "Vault NOT Guards", "Vau*",
+               '"stress from"', "(Kira OR Bo) AND stress", "Kira OR Bo NOT stress", "Stress AND Doom")
+    found = {query: t.json("history", "--grep", query) for query in queries}
     assert found["nothing"] == [] and len(found["vault guards"]) > 10
+    assert len(found["Kira OR Bo"]) > max(len(t.json("history", "--grep", n)) for n in ("Kira", "Bo"))
+    assert found["Vau*"] and found["Vault NOT Guards"] and found["(Kira OR Bo) AND stress"]
     by_pc = t.json("history", "--pc", "Bo")
     monkeypatch.delenv("CAMPAIGN_READ")
     local = Table(tmp_path / "local.db")
     assert {q: local.json("history", "--grep", q) for q in found} == found
     assert local.json("history", "--pc", "Bo") == by_pc
+
+
+def test_a_schema_made_before_the_search_helpers_changed_has_them_made_again(tmp_path, server, monkeypatch):
+    from projections import postgres_read
+
+    t = Table(tmp_path / "heist.db")
+    t("demo")
+    either = t.json("history", "--grep", "Kira OR Bo")
+    with psycopg.connect(dbname=server[0], autocommit=True, **SERVER) as conn:   # as an older version left it
+        conn.execute(f'SET search_path TO "{postgres_read.schema_name(str(tmp_path / "heist.db"))}"')
+        conn.execute("DELETE FROM _migrations WHERE name = %s", [postgres_read.HELPERS_MARK])
+        conn.execute("CREATE OR REPLACE FUNCTION fts_query(q text) RETURNS tsquery LANGUAGE sql IMMUTABLE "
+                     "AS $$ SELECT 'nothing'::tsquery $$")
+    assert t.json("history", "--grep", "Kira OR Bo") == either and either
 
 
 def test_each_db_name_has_its_own_schema_bound_to_its_ledger(tmp_path, server, monkeypatch):
