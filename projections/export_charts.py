@@ -14,8 +14,8 @@ from sqlite_utils import Database
 from projections import long_reads
 
 BUCKETS = 160        # chart buckets per series: at most 6 points each, so ~1000 points a series
-WIDTH, HEIGHT = 900, 280
-LEFT, RIGHT, TOP, BOTTOM = 48, 18, 34, 34
+WIDTH, HEIGHT = 900, 260
+LEFT, RIGHT, TOP, BOTTOM = 48, 18, 20, 34  # the labels' room; ledger.css enlarges them on a phone
 COLOURS = ("#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#db2777", "#0891b2", "#65a30d",
            "#475569", "#b45309")
 POOL_COLOURS = {"Destiny": "#2563eb", "Doom": "#b91c1c"}
@@ -143,7 +143,10 @@ def _figure(ident: str, caption: str, description: str, x0: int, x1: int, values
     def py(v: float) -> float:
         return TOP + (high - v) * plot_h / (high - low)
 
+    legend = "".join(f'<li><span class="swatch" style="background:{colour}"></span>'
+                     f'{escape(label)} ({points[0][1]} \u2192 {points[-1][1]})</li>' for label, colour, points in series)
     out = [f'<figure class="chart" id="figure-{ident[6:]}"><figcaption>{escape(caption)}</figcaption>\n'
+           f'<ul class="legend">{legend}</ul>\n'  # HTML: it wraps on a phone, in the page's own type size
            f'<svg class="chart" id="{ident}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
            f'width="{WIDTH}" height="{HEIGHT}" role="img" aria-labelledby="{ident}-title {ident}-desc">\n'
            f'<title id="{ident}-title">{escape(caption)}</title><desc id="{ident}-desc">{escape(description)}</desc>\n'
@@ -152,18 +155,18 @@ def _figure(ident: str, caption: str, description: str, x0: int, x1: int, values
     while v <= high:
         y = py(v)
         out.append(f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
-                   f'<text x="{LEFT - 8}" y="{y + 4:.1f}" text-anchor="end">{v}</text>')
+                   f'<text x="{LEFT - 8}" y="{y:.1f}" text-anchor="end">{v}</text>')
         v += step
     out.append('</g>\n<g class="x-axis">')
     out.append(f'<line class="axis" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + plot_h}" y2="{TOP + plot_h}"/>')
-    xstep = _nice_step(span, 8)
+    xstep = _nice_step(span, 6)  # room for a label of 11 px and more on a phone
     tick = math.ceil(x0 / xstep) * xstep
     while tick <= x1:
         x = px(tick)
         out.append(f'<line class="axis" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP + plot_h}" y2="{TOP + plot_h + 4}"/>'
-                   f'<text x="{x:.1f}" y="{TOP + plot_h + 17}" text-anchor="middle">#{tick}</text>')
+                   f'<text x="{x:.1f}" y="{TOP + plot_h + 7}" text-anchor="middle">#{tick}</text>')
         tick += xstep
-    out.append(f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 2}" text-anchor="end">entry</text></g>\n')
+    out.append('</g>\n')
     # overlapping lines (two PCs both at 0) stay visible: each series is nudged a pixel or two
     n = len(series)
     for i, (label, colour, points) in enumerate(series):
@@ -171,14 +174,7 @@ def _figure(ident: str, caption: str, description: str, x0: int, x1: int, values
         coords = " ".join(f"{px(x):.1f},{py(v) + nudge:.1f}" for x, v in points)
         out.append(f'<polyline class="series" data-series="{escape(label)}" stroke="{colour}" '
                    f'points="{coords}"><title>{escape(label)}</title></polyline>\n')
-    out.append('<g class="legend">')
-    x = LEFT
-    for label, colour, points in series:
-        text = f"{label} ({points[0][1]} \u2192 {points[-1][1]})"
-        out.append(f'<rect x="{x}" y="8" width="14" height="4" rx="1" fill="{colour}"/>'
-                   f'<text x="{x + 19}" y="14">{escape(text)}</text>')
-        x += 30 + 7 * len(text)
-    out.append('</g>\n</svg>\n</figure>\n')
+    out.append('</svg>\n</figure>\n')
     return "".join(out)
 
 

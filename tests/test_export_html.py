@@ -99,8 +99,8 @@ def test_the_charts_are_inline_svg_with_a_line_per_series(demo: dict[str, Any]) 
     assert [v for _, v in stress["Bo"]] == [0, 0, 5, 5, 10, 10, 0, 0]
     assert [v for _, v in stress["Kira"]] == [0, 0]
     assert {x for x, _ in stress["Bo"]} == {10, 32, 49, 53, 62}          # the entries where it moved
-    legend = re.search(r'id="chart-stress".*?<g class="legend">(.*?)</g>', demo["html"], re.S).group(1)
-    assert [t for t in re.findall(r">([^<>]+)</text>", legend)] == \
+    legend = re.search(r'id="figure-stress".*?<ul class="legend">(.*?)</ul>', demo["html"], re.S).group(1)
+    assert [t for t in re.findall(r">([^<>]+)</li>", legend)] == \
         ["Kira (0 \u2192 0)", "Bo (0 \u2192 0)", "Ash (0 \u2192 0)"]
 
 
@@ -187,7 +187,7 @@ def test_chromium_renders_it_with_no_console_errors_and_no_network(demo: dict[st
                   series: p.dataset.series, points: p.points.numberOfItems,
                   length: p.getTotalLength(), stroke: getComputedStyle(p).stroke,
                   fill: getComputedStyle(p).fill})),
-                legend: Array.from(s.querySelectorAll('.legend text')).map(t => t.textContent)}))};
+                legend: Array.from(s.closest('figure').querySelectorAll('.legend li')).map(t => t.textContent)}))};
         })()""")
         shot = seen.screenshot(tmp_path / "session-1.png")
         stress_shot = seen.screenshot(tmp_path / "stress.png", "#chart-stress")
@@ -240,7 +240,7 @@ def _charts(html: str) -> dict[str, dict[str, list[tuple[int, int]]]]:
     charts = {}
     for svg in re.findall(r'<svg class="chart".*?</svg>', html, re.S):
         root = ET.fromstring(svg)                    # inline SVG that is well-formed XML
-        ticks = [(float(t.get("y")) - 4, float(t.text)) for t in root.find(f"{SVG}g[@class='y-axis']")
+        ticks = [(float(t.get("y")), float(t.text)) for t in root.find(f"{SVG}g[@class='y-axis']")
                  .iter(f"{SVG}text")]
         (y0, v0), (y1, v1) = ticks[0], ticks[-1]
         xs = [(float(t.get("x")), int(t.text.lstrip("#"))) for t in root.find(f"{SVG}g[@class='x-axis']")
@@ -340,15 +340,33 @@ def _long_campaign(path: Path, entries: int) -> Database:
     return db
 
 
+PHONE = 390
+
+
 def test_on_a_phone_the_log_wraps_by_words_and_nothing_scrolls_sideways(demo: dict[str, Any], tmp_path: Path) -> None:
+    """The export as `campaign export` writes it (its footer ends with the anchor line, a long hash),
+    at a phone's width: the page is no wider than the phone, and the charts' labels are readable."""
+    page_file = tmp_path / "session-1.html"
+    Table(demo["folder"] / "demo.db")("export", "--format", "html", "--session", "1", "-o", str(page_file))
+    assert "sha256:" in page_file.read_text("utf-8").split('<code class="anchor">')[1]
     with _Browser(_chromium(), tmp_path / "profile") as browser:
-        seen = browser.visit(demo["path"].as_uri(), width=390, height=844, mobile=True)
+        seen = browser.visit(page_file.as_uri(), width=PHONE, height=844, mobile=True)
         page = seen.evaluate("""(() => {
             const lines = Array.from(document.querySelectorAll('table.entries td.l'));
-            return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
+            const labels = Array.from(document.querySelectorAll('svg.chart text')).map(t => {
+                const svg = t.closest('svg'), scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+                return {text: t.textContent, height: t.getBoundingClientRect().height,
+                        px: parseFloat(getComputedStyle(t).fontSize) * scale}; });
+            return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth, labels: labels,
+                    wider: Array.from(document.querySelectorAll('body *')).filter(e =>
+                        e.getBoundingClientRect().right > innerWidth + 0.5).map(e => e.outerHTML.slice(0, 60)),
                     narrowest: Math.min(...lines.map(l => l.getBoundingClientRect().width)),
                     words: lines.every(l => !/\\S-\\n/.test(l.innerText))};
         })()""")
         assert seen.errors == [], seen.errors
-    assert page["scroll"] <= page["inner"], page
+    # against the phone's width: a mobile viewport widens itself to hold what overflows it
+    assert page["scroll"] <= PHONE and page["inner"] == PHONE and page["wider"] == [], page
     assert page["narrowest"] > 250, page          # a line has the card's width, not a sliver of it
+    assert len(page["labels"]) > 10
+    for label in page["labels"]:                  # the axis labels as drawn: 11 px and more
+        assert label["px"] >= 11 and label["height"] >= 11, label
