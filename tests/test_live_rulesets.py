@@ -85,3 +85,27 @@ def test_a_pool_waiting_on_its_roll_shows_the_odds_line_of_status(tmp_path: Path
         app.close()
     assert odds and odds.startswith("Pool: 3d6 to roll") and odds in shown
     assert "Waiting for the Cohort's roll." in shown
+
+
+def test_a_beer_run_card_says_what_the_round_waits_for_as_status_does(tmp_path: Path) -> None:
+    from ledger.application import open_ledger
+    from projections import runner
+    from web import page
+    from web.view import build
+
+    t = Table(tmp_path / "beer.db")
+    t("demo", "--system", "beer-run")
+    t("beer-run", "conflict", "open", "Side Door", "--side", "Ann", "--side", "Cal", "--side", "Bouncer",
+      "--target", "Bouncer")
+    t("beer-run", "goal", "Side Door", "Ann", "get in")
+    app, db = open_ledger(t.path), runner.connect(t.path)
+    try:
+        html = page.whole(build(app, db, show_gm=False), None)
+    finally:
+        db.conn.close()
+        app.close()
+    card = re.search(r'<article class="card challenge" data-name="Side Door">.*?</article>', html).group(0)
+    waiting = t.json("beer-run", "status", "Side Door")[0]["waiting_for"]
+    assert waiting == ["Ann's roll", "Cal's goal and roll", "Bouncer's goal and roll"]
+    assert f"Waiting for {', '.join(waiting)}.".replace("'", "&#x27;") in card, card
+    assert "goal: Bouncer" not in card and "Ann&#x27;s goal: get in" in card and "against Bouncer" in card

@@ -1,5 +1,5 @@
 """What the players' live page (`campaign serve`) shows of a Beer Run campaign: each character's
-Intensity (the pool they spend), the conflicts still going on with their round and who has left,
+Intensity (the pool they spend), the conflicts still going on with their round, goals, who has left and what the round waits for,
 and each character in short: abilities by category (the die it has now, and the one it began at
 when worn down), situation and penalty dice."""
 from __future__ import annotations
@@ -17,17 +17,23 @@ def view(app: Any, db: Database, show_gm: bool) -> dict[str, Any]:
         "stage": [f"Conflict: {c['name']}" for c in conflicts],
         "pools": [{"label": f"{p['name']} Intensity", "value": p["intensity"], "kind": "intensity"}
                   for p in tables.pools(db)],
-        "challenges": [_conflict(c) for c in conflicts],
+        "challenges": [_conflict(c, app.beer_run_conflict_state(c["name"])) for c in conflicts],
         "sheets": [_sheet(s) for s in tables.sheets(db)],
     }
 
 
-def _conflict(c: dict[str, Any]) -> dict[str, Any]:
+def _conflict(c: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """A conflict's card: its sides, round and goals, and what the round waits for, in the words of
+    `beer-run status` (the conflict's own `waiting_for`); the target only where it is not plain."""
     facts = [" vs ".join(c["sides"]), f"round {c['round']}"]
-    if c.get("target"):
-        facts.append(f"goal: {c['target']}")
+    if len(c["sides"]) > 2:
+        facts.append(f"every side against {c['target']}")
+    for side, now in state["sides"].items():
+        if now["goal"]:
+            facts.append(f"{side}'s goal: {now['goal']['text']}")
     facts += [f"{who} out: {why}" for who, why in c["out"].items()]
-    return {"name": c["name"], "facts": facts, "progress": None, "waiting": None, "odds": None, "gm": []}
+    waiting = ", ".join(state["waiting_for"]) or None
+    return {"name": c["name"], "facts": facts, "progress": None, "waiting": waiting, "odds": None, "gm": []}
 
 
 def _sheet(s: dict[str, Any]) -> dict[str, Any]:
