@@ -1,6 +1,6 @@
 """What the players' live page (`campaign serve`) shows of a Beer Run campaign: each character's
-Intensity (the pool they spend), the conflicts still going on with their round, goals, who has left and what the round waits for,
-and each character in short: abilities by category (the die it has now, and the one it began at
+Intensity (the pool they spend), the conflicts still going on with their round, goals, who has left
+and what the round waits for, and each character in short: abilities by category (the die it has now, and the one it began at
 when worn down), situation and penalty dice."""
 from __future__ import annotations
 
