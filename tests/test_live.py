@@ -85,20 +85,34 @@ def test_a_command_in_another_process_changes_the_open_page_within_2_s_without_r
     assert took < UPDATE_DEADLINE and errors == [], (took, errors)
 
 
-@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("width", [390, 900, 1280])
 def test_at_a_phones_width_nothing_scrolls_sideways_on_the_live_page(heist: Path, tmp_path: Path, width: int) -> None:
+    """Measured against the width asked (a phone's viewport widens itself to hold what overflows it),
+    and every row of the page's grid full: no column left empty beside the sections."""
     Table(heist)("note", "a very long note " + "without-any-place-to-break-" * 8, "--about", "Kira")
     campaign(heist, "cohort-turn", "Vault Guards", "--leader", "Kira", "--assist", "Bo", "--faces", "5,5,3,6")
     with Served(heist) as served, Browser(chromium(), tmp_path / "profile") as browser:
         seen = browser.visit(served.url, width=width, height=800, mobile=width < 600)
-        fits = seen.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        fits = seen.evaluate(f"document.documentElement.scrollWidth <= {width} && window.innerWidth == {width}")
         sizes = seen.evaluate("[document.documentElement.scrollWidth, window.innerWidth, "
                               "document.querySelector('main').getBoundingClientRect().width]")
+        rows = seen.evaluate("""(() => {
+            const main = document.querySelector('main'), style = getComputedStyle(main);
+            const inner = main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+            const rows = {};
+            for (const s of main.children) {
+                const r = s.getBoundingClientRect(), top = Math.round(r.top);
+                (rows[top] = rows[top] || []).push(r.width); }
+            return Object.values(rows).map(widths => [widths.length,
+                widths.reduce((a, b) => a + b, 0) + (widths.length - 1) * parseFloat(style.columnGap), inner]); })()""")
         bars = seen.evaluate("""Array.from(document.querySelectorAll('.bar')).map(b => [
             b.querySelector('.fill').getBoundingClientRect().width, b.querySelector('.track').getBoundingClientRect().width,
             b.querySelector('.value').textContent])""")
         errors = _errors(browser, seen)
     assert fits, sizes
+    for sections, filled, inner in rows:                  # each row of sections spans the page's width
+        assert abs(filled - inner) < 2, rows
+    assert max(n for n, _, _ in rows) == {390: 1, 900: 2, 1280: 3}[width], rows
     for fill, track, value in bars:                       # each bar drawn to its share of the track
         have, top = (int(n) for n in value.split("/"))
         assert abs(fill - track * have / top) < 2, (fill, track, value)

@@ -41,7 +41,7 @@ def whole(view: TableView, token: str | None) -> str:
             f'<section><h2>In play</h2><div id="challenges">{parts["challenges"]}</div></section>\n'
             f'<section><h2>Characters</h2><div id="sheets">{parts["sheets"]}</div></section>\n'
             f'<section class="wide"><h2>Last rounds</h2><div id="rounds">{parts["rounds"]}</div></section>\n'
-            f'<section class="wide"><h2>Notes</h2><div id="notes">{parts["notes"]}</div></section>\n'
+            f'<section class="wide beside"><h2>Notes</h2><div id="notes">{parts["notes"]}</div></section>\n'
             '</main>\n<footer>Campaign Ledger, read only: this page follows the ledger and cannot change it.</footer>\n'
             f'<script src="/static/live.js{query}"></script>\n</body>\n</html>\n')
 
