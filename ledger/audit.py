@@ -252,6 +252,7 @@ class Scan:
         self.leaders: dict[Any, str] = {}
         self.hooks = rulesets.audit_hooks()
         self.program_rolls: dict[int, dict[str, Any]] = {}
+        self.renames: dict[int, tuple[str, str]] = {}  # entry: (old, new) of each standing PC rename
 
     def see(self, entry: int, e: Any) -> None:
         report = self.report
@@ -261,10 +262,13 @@ class Scan:
                                         "rule": getattr(e, "rule", None)})
         if isinstance(e, Campaign.HouseRuleChanged):
             report["house_rules"].append({"entry": entry, "rule": e.rule, "value": e.value, "reason": e.reason})
+        if isinstance(e, Campaign.PCRenamed):
+            self.renames[entry] = (e.old, e.new)
         if isinstance(e, Reversible.Reversed):
             if not report["reversals"] or report["reversals"][-1]["unit"] != e.unit:
                 report["reversals"].append({"entry": entry, "unit": e.unit})
             for undone in e.entries:
+                self.renames.pop(undone, None)
                 if undone in self.program_rolls:
                     report["undone_program_rolls"].append({**self.program_rolls.pop(undone), "unit": e.unit,
                                                            "undone_at": entry})
@@ -279,8 +283,19 @@ class Scan:
                                              "side": getattr(e, "side", None)}
 
     def into(self) -> None:
-        for who in sorted(set(self.entered) | set(self.rolled)):
-            self.report["dice"][who] = {"entered": self.entered[who], "rolled": self.rolled[who]}
+        entered, rolled = Counter(), Counter()  # under each PC's name now: a renamed PC is one roller
+        for counts, into in ((self.entered, entered), (self.rolled, rolled)):
+            for who, n in counts.items():
+                into[self._named_now(who)] += n
+        for who in sorted(set(entered) | set(rolled)):
+            self.report["dice"][who] = {"entered": entered[who], "rolled": rolled[who]}
+
+    def _named_now(self, who: str) -> str:
+        """The name a roller has after every rename that stands, in order (Kira, then Kira Vale...)."""
+        for old, new in (self.renames[e] for e in sorted(self.renames)):
+            if who.casefold() == old.strip().casefold():
+                who = new.strip()
+        return who
 
 
 class Pass:

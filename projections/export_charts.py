@@ -104,28 +104,44 @@ def _undone(db: Database, first: int, last: int) -> set[int]:
 
 def stress_chart(db: Database, first: int, last: int) -> str:
     x0 = first - 1
-    pcs = db.execute("SELECT balance FROM balance_changes WHERE balance LIKE '%:stress' AND entry <= ? "
-                     "GROUP BY balance ORDER BY min(entry), balance", [last]).fetchall()
-    if not pcs:
+    balances = [r[0] for r in db.execute("SELECT balance FROM balance_changes WHERE balance LIKE '%:stress' AND "
+                                         "entry <= ? GROUP BY balance ORDER BY min(entry), balance", [last])]
+    if not balances:
         return ('<figure class="chart" id="figure-stress"><figcaption>Stress</figcaption>'
                 '<p class="empty">No PC has a Stress track in this range.</p></figure>\n')
+    now = current_names(db)
+    pcs: dict[str, list[str]] = {}  # a renamed PC's balances (one per name it had), under its name now
+    for balance in balances:
+        owner = balance.rpartition(":")[0]
+        pcs.setdefault(now.get(owner.casefold(), owner), []).append(balance)
     series, values, undone = [], [0], _undone(db, first, last)
-    for i, (balance,) in enumerate(pcs):
-        row = db.execute("SELECT value FROM balance_changes WHERE balance = ? AND entry <= ? "
-                         "ORDER BY entry DESC LIMIT 1", [balance, x0]).fetchone()
-        steps, offset = _Steps(x0, last, row[0] if row else 0), 0
-        for entry, value, delta in long_reads.cursor(db, "SELECT entry, value, delta FROM balance_changes WHERE "
-                                                     "balance = ? AND entry BETWEEN ? AND ? ORDER BY entry",
-                                                     [balance, first, last]):
-            if entry in undone:
-                offset += delta
+    for i, (name, owned) in enumerate(pcs.items()):
+        marks = ", ".join("?" for _ in owned)
+        row = db.execute(f"SELECT value FROM balance_changes WHERE balance IN ({marks}) AND entry <= ? "
+                         "ORDER BY entry DESC LIMIT 1", [*owned, x0]).fetchone()
+        previous = row[0] if row else 0
+        steps, offset = _Steps(x0, last, previous), 0
+        for entry, value in long_reads.cursor(db, f"SELECT entry, value FROM balance_changes WHERE balance IN "
+                                                  f"({marks}) AND entry BETWEEN ? AND ? ORDER BY entry",
+                                              [*owned, first, last]):
+            if entry in undone:  # the change from the line's last value (a new name's row starts from 0)
+                offset += value - previous
             else:
                 steps.add(entry, value - offset)
+            previous = value
         points = steps.finish()
         values += [min(v for _, v in points), max(v for _, v in points)]
-        series.append((balance.rpartition(":")[0], COLOURS[i % len(COLOURS)], points))
+        series.append((name, COLOURS[i % len(COLOURS)], points))
     return _figure("chart-stress", "Stress of each PC",
                    f"Each PC's Stress after each entry, #{first}\u2013#{last}", x0, last, values, series)
+
+
+def current_names(db: Database) -> dict[str, str]:
+    """Every name a PC has had (case folded) to its name now: a renamed PC is one line, under that name."""
+    if not (db["pc_names"].exists() and db["sheets"].exists()):
+        return {}
+    return {alias.casefold(): name for alias, name in
+            db.execute("SELECT p.name, s.name FROM pc_names p JOIN sheets s ON s.id = p.id")}
 
 
 def _figure(ident: str, caption: str, description: str, x0: int, x1: int, values: list[int],
