@@ -102,3 +102,17 @@ def test_a_db_that_is_not_utf8_or_holds_a_nul_is_malformed(tmp_path: Path, monke
     code, line, _ = _refused("--db", "heist\x00.db", "new", "Heist")
     assert code == 2 and "NUL" in line
     assert os.listdir(tmp_path) == []
+
+
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path):
+    """Reading a FIFO waits for a writer: `--db fifo pools` hung for ever (a deadline, never a wait)."""
+    import subprocess
+    import sys
+
+    os.mkfifo(tmp_path / "fifo")
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    for args in (["pools"], ["new", "Heist"]):
+        done = subprocess.run([sys.executable, "-m", "cli", "--db", str(tmp_path / "fifo"), *args], cwd=root,
+                              env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1 and done.stderr == f"Error: {tmp_path / 'fifo'} is a named pipe, not a campaign file.\n"
