@@ -45,7 +45,7 @@ QUERIES: dict[str, tuple[str, ...]] = {
 BY_PARAM = {
     "leader": "active", "assists": "active", "opportunity": "active", "gm_motto": "active", "pc_name": "pc",
     "pc": "pc", "character": "pc", "helper": "pc", "ally": "pc", "challenge_name": "open", "challenge": "challenge",
-    "conflict": "challenge", "traits": "trait", "add": "trait", "drop": "trait", "round_name": "unit",
+    "conflict": "open", "traits": "trait", "add": "trait", "drop": "trait", "round_name": "unit",
     "round_": "round", "item": "item", "owner": "owner", "about": "about", "stress": "pc=",
     "distribution": "pc=", "places": "trait=", "challenge_places": "trait=",
 }
@@ -57,7 +57,7 @@ BY_COMMAND = {
     ("challenge rate", "name"): "open", ("challenge split", "name"): "open",
     ("action-dice sheet", "name"): "pc", ("action-dice rolls", "name"): "pc",
     ("beer-run sheet", "name"): "pc", ("beer-run statement", "name"): "pc", ("beer-run intensity", "name"): "pc",
-    ("beer-run status", "conflict"): "challenge", ("beer-run conflict end", "name"): "challenge",
+    ("beer-run status", "conflict"): "challenge", ("beer-run conflict end", "name"): "open",
     ("beer-run outcome gain", "name"): "pc", ("beer-run outcome inflict", "name"): "pc",
     ("beer-run outcome lift", "name"): "pc",
     ("decision-2d6 roll", "name"): "pc", ("decision-2d6 sheet", "name"): "pc", ("decision-2d6 pools", "name"): "pc",

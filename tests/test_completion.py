@@ -109,3 +109,13 @@ def test_a_turn_is_offered_only_the_challenges_still_open(table):
     assert complete(table.path, "campaign cohort-turn ") == ["Gate"]
     assert complete(table.path, "campaign challenge abandon ") == ["Gate"]
     assert complete(table.path, "campaign history --challenge ") == ["Gate", "Guards"]  # what was, too
+
+
+def test_a_beer_run_round_is_offered_only_the_conflicts_still_open(tmp_path):
+    from tests.conftest import Table
+    run = Table(tmp_path / "run.db")
+    run("demo", "--system", "beer-run")  # its Back Door ends
+    run("beer-run", "conflict", "open", "Side Door", "--side", "Ann", "--side", "Bouncer")
+    assert complete(run.path, "campaign beer-run roll ") == ["Side Door"]
+    assert complete(run.path, "campaign beer-run conflict end ") == ["Side Door"]
+    assert complete(run.path, "campaign beer-run status ") == ["Back Door", "Side Door"]  # an ended one reads too
