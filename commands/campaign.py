@@ -11,7 +11,7 @@ from commands import choices
 
 from ledger.errors import BadInput, NotFound, Unusable
 from commands.plumbing import as_list, bind_read_file, catch_up_warning, emit, json_option, known_character, noted, one_or_all, open_campaign, progress_bar, read_view, ruleset_of, write_command
-from commands.parsing import at_option, entry_at, parse_settings
+from commands.parsing import at_option, entry_at, not_joined_yet, parse_settings
 from commands.failures import read_only_media
 
 
@@ -132,11 +132,16 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
 
     def query(app: Any, db: Any) -> list:
         shown = seen["views"] = views_of(db)
-        if getattr(shown, "KEEPS_HISTORY", False):
-            rows = shown.sheets(db, name, entry_at(db, at))
-        else:
-            with as_of(app, db, at, shown) as past:
-                rows = [r for r in shown.sheets(past) if not name or r["name"].casefold() == name.casefold()]
+
+        def standing(entry: int | None) -> list:
+            if getattr(shown, "KEEPS_HISTORY", False):
+                return shown.sheets(db, name, entry)
+            with as_of(app, db, entry, shown) as past:
+                return [r for r in shown.sheets(past) if not name or r["name"].casefold() == name.casefold()]
+        entry = entry_at(db, at)
+        rows = standing(entry)
+        if name and not rows and entry is not None:
+            not_joined_yet(db, entry, standing)
         return one_or_all(name, known_character(name, rows))
     read_view(ctx, query, as_list(lambda rows: seen["views"].sheets_text(rows)))
 
@@ -148,12 +153,11 @@ def views_of(db: Any) -> Any:
     return rulesets.find(ruleset_of(db)).cli_views()
 
 
-def as_of(app: Any, db: Any, at: str | None, shown: Any = None):
-    """The read tables now, or as they stood --at an entry: from the versions of their rows the
+def as_of(app: Any, db: Any, entry: int | None, shown: Any = None):
+    """The read tables now, or as they stood after an entry (--at): from the versions of their rows the
     ruleset keeps (its views' `versioned()`, see projections/row_versions.py), else rebuilt up to it."""
     import contextlib
 
-    entry = entry_at(db, at)
     if entry is None:
         return contextlib.nullcontext(db)
     from projections import row_versions, runner
@@ -179,7 +183,7 @@ def pools(ctx: click.Context, at: str | None) -> None:
         shown = seen["views"] = views_of(db)
         if getattr(shown, "KEEPS_HISTORY", False):
             return shown.pools(db, entry_at(db, at))
-        with as_of(app, db, at, shown) as past:
+        with as_of(app, db, entry_at(db, at), shown) as past:
             return shown.pools(past)
     read_view(ctx, query, lambda value: seen["views"].pools_text(value))
 

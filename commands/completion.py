@@ -19,6 +19,12 @@ _CHARACTERS = ("SELECT name FROM sheets ORDER BY joined", "SELECT name FROM acti
                "SELECT name FROM beer_run_sheets ORDER BY joined", "SELECT name FROM d2d6_sheets ORDER BY joined")
 _CHALLENGES = ("SELECT name FROM challenges ORDER BY phase IN ('resolved', 'ended'), opened",
                "SELECT name FROM beer_run_conflicts ORDER BY opened")
+# Who may act (lead, assist, retire, be renamed): a retired Relics PC is not offered; and who may return.
+_ACTIVE = ("SELECT name FROM sheets WHERE retired IS NULL ORDER BY joined",) + _CHARACTERS[1:]
+_RETIRED = ("SELECT name FROM sheets WHERE retired IS NOT NULL ORDER BY joined",)
+# What a turn, a roll or the odds can be played on: the Challenges and conflicts still open.
+_OPEN = ("SELECT name FROM challenges WHERE phase NOT IN ('resolved', 'ended') ORDER BY opened",
+         "SELECT name FROM beer_run_conflicts WHERE status != 'ended' ORDER BY opened")
 _TRAITS = ("SELECT owner || ':' || name FROM traits WHERE ended IS NULL AND owner IS NOT NULL ORDER BY entry",)
 # Undo units and replayable rounds, newest first; a unit already reversed is not offered again.
 _UNITS = ("SELECT unit FROM history WHERE unit != '' AND reversed_by IS NULL "
@@ -32,23 +38,26 @@ _ITEMS = ("SELECT item FROM d2d6_supplies ORDER BY entry",)
 QUERIES: dict[str, tuple[str, ...]] = {
     "pc": _CHARACTERS, "challenge": _CHALLENGES, "trait": _TRAITS, "unit": _UNITS, "replay": _REPLAYS, "round": _ROUNDS,
     "item": _ITEMS, "owner": _CHARACTERS + _CHALLENGES, "about": _CHARACTERS + _CHALLENGES,
-    "pc=": _CHARACTERS, "trait=": _TRAITS,
+    "pc=": _CHARACTERS, "trait=": _TRAITS, "active": _ACTIVE, "retired": _RETIRED, "open": _OPEN,
 }
 
 # Which parameter takes which names. By parameter name where a name means one thing everywhere...
 BY_PARAM = {
-    "leader": "pc", "assists": "pc", "opportunity": "pc", "gm_motto": "pc", "pc_name": "pc", "pc": "pc",
-    "character": "pc", "helper": "pc", "ally": "pc", "challenge_name": "challenge", "challenge": "challenge",
-    "conflict": "challenge", "traits": "trait", "add": "trait", "drop": "trait", "round_name": "unit",
+    "leader": "active", "assists": "active", "opportunity": "active", "gm_motto": "active", "pc_name": "pc",
+    "pc": "pc", "character": "pc", "helper": "pc", "ally": "pc", "challenge_name": "open", "challenge": "challenge",
+    "conflict": "open", "traits": "trait", "add": "trait", "drop": "trait", "round_name": "unit",
     "round_": "round", "item": "item", "owner": "owner", "about": "about", "stress": "pc=",
     "distribution": "pc=", "places": "trait=", "challenge_places": "trait=",
 }
 # ... and by command where `name` is a character that is already there (elsewhere it is a new name).
 BY_COMMAND = {
     ("replay", "round_name"): "replay", ("push", "name"): "pc", ("sheet", "name"): "pc", ("check-this-out", "name"): "pc",
+    ("pc retire", "name"): "active", ("pc rename", "old"): "active", ("pc return", "name"): "retired",
+    ("pc expertise", "name"): "pc", ("challenge close", "name"): "open", ("challenge abandon", "name"): "open",
+    ("challenge rate", "name"): "open", ("challenge split", "name"): "open",
     ("action-dice sheet", "name"): "pc", ("action-dice rolls", "name"): "pc",
     ("beer-run sheet", "name"): "pc", ("beer-run statement", "name"): "pc", ("beer-run intensity", "name"): "pc",
-    ("beer-run status", "conflict"): "challenge", ("beer-run conflict end", "name"): "challenge",
+    ("beer-run status", "conflict"): "challenge", ("beer-run conflict end", "name"): "open",
     ("beer-run outcome gain", "name"): "pc", ("beer-run outcome inflict", "name"): "pc",
     ("beer-run outcome lift", "name"): "pc",
     ("decision-2d6 roll", "name"): "pc", ("decision-2d6 sheet", "name"): "pc", ("decision-2d6 pools", "name"): "pc",

@@ -102,6 +102,24 @@ def _not_past(db: Any, option: str, given: str, entry: int | None = None, stamp:
     raise RuleViolation(f"{option} {given} is past the campaign's last entry, #{row[0]} at {local}{utc}.")
 
 
+def not_joined_yet(db: Any, entry: int, standing: Callable[[int | None], list]) -> None:
+    """`sheet Ash --at 5` for Ash, who joined at #6, in the GM's words, not "there is no character
+    named Ash": the first entry after `entry` at which `standing` (the sheets found as they stood
+    after an entry; None: now) finds the character, found by halving (each a read of the versions)."""
+    from ledger.errors import NotFound
+
+    now = standing(None)
+    if not now:
+        return  # not in the campaign at all: known_character says so
+    low, high = entry, db.execute("SELECT max(entry) FROM history").fetchone()[0]
+    while high - low > 1:  # standing(low) finds no one, standing(high) finds them
+        middle = (low + high) // 2
+        low, high = (low, middle) if standing(middle) else (middle, high)
+    who = now[0]["name"]
+    raise NotFound(f"{who} had not joined yet at entry #{entry}: {who}'s sheet begins at entry #{high}.",
+                   rule="unknown-character")
+
+
 at_option = click.option("--at", metavar="N|TIME",
                          help=f"Show it as it stood at entry N, or at a time ({TIME_HELP}).")
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from commands.arguments import db_refusal, not_text, one_line
 from commands.failures import FAILED, Refused, refusal
 from commands.lazy import LazyGroup
 from commands.refusals import rule_of, rule_of_sentence
@@ -41,8 +42,12 @@ class LedgerGroup(LazyGroup):
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         """The command to run; with `--db ''` none is (its --help still answers)."""
         asked = args[:args.index("--")] if "--" in args else args
-        if ctx.params.get("db") == "" and not any(a in ("--help", "-h") for a in asked):
+        helping = any(a in ("--help", "-h") for a in asked)
+        if ctx.params.get("db") == "" and not helping:
             raise Refused("--db is empty: it names no file; give the campaign file, e.g. --db heist.db.", 2, None)
+        unusable = None if helping else db_refusal(ctx.params.get("db") or "")
+        if unusable:  # too long a name, or not UTF-8: no file can be opened by it
+            raise Refused(unusable, 2, None)
         return super().resolve_command(ctx, args)
 
     def main(self, args: list[str] | None = None, *rest: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
@@ -50,6 +55,9 @@ class LedgerGroup(LazyGroup):
         if any("\x00" in arg for arg in argv):  # only a line typed in the shell can hold one (exec cannot)
             _refuse("an argument holds a NUL character (\\x00), which no name, path or value may hold.", 2, argv,
                     None)
+        undecodable = not_text(self, argv)  # before any command reads it: every command, one check
+        if undecodable:
+            _refuse(undecodable, 2, argv, None)
         try:
             rv = super().main(argv, *rest, standalone_mode=False, **kwargs)
         except click.ClickException as e:  # click's own usage errors are malformed commands: no rule
@@ -91,6 +99,7 @@ def _refuse(message: str, code: int, argv: list[str], rule: str | None) -> None:
     --json (even one whose other arguments did not parse), the same refusal as JSON on stdout."""
     import json
 
+    message = one_line(message)  # a name quoted in it cannot break the line or reorder it
     click.echo(f"Error: {message}", err=True)
     if "--json" in (argv[:argv.index("--")] if "--" in argv else argv):
         click.echo(json.dumps({"error": message, "code": code, "rule": rule}))

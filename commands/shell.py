@@ -20,6 +20,10 @@ from commands.plumbing import json_option
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 HISTORY_FILE = ".campaign-shell-history"  # beside the campaign file, shared by every campaign in that folder
 LEAVE = {"exit", "quit"}
+OWN_WORDS = {"help": "the commands; help COMMAND: its options", "clear": "clear the screen",
+             "exit": "leave the shell", "quit": "leave the shell"}  # the shell's own, not campaign commands
+SHELL_HELP = ("In the shell, commands are typed without `campaign`: `help COMMAND` shows a command's options, "
+              "`clear` (or Ctrl-L) clears the screen, `exit` or `quit` (or Ctrl-D) leaves; Tab completes.")
 
 
 @COMMANDS.command()
@@ -30,8 +34,9 @@ def shell(ctx: click.Context) -> None:
 
     Tab completes commands, options, choices and the campaign's own names (PCs, Challenges,
     OWNER:TRAIT, rounds for undo and replay); the bottom line shows the pools and what the turn
-    waits for. Ctrl-C cancels the line, Ctrl-D (or `exit`) leaves. --db and --json given to
-    `shell` apply to every line; a --key belongs to one command, so give it on that line.
+    waits for. Ctrl-C cancels the line, Ctrl-D (or `exit`) leaves; `help` and `clear` do as in a
+    shell. --db and --json given to `shell` apply to every line; a --key belongs to one command, so
+    give it on that line.
 
     Example: campaign --db heist.db shell
     """
@@ -60,11 +65,33 @@ def shell(ctx: click.Context) -> None:
             continue
         except EOFError:  # Ctrl-D
             break
-        if line.strip() in LEAVE:
+        if line.strip().casefold() in LEAVE:
             break
-        if line.strip():
+        if line.strip() and own_word(root.command, prefix, line, _clear_screen) is None:
             run_line(root.command, prefix, line)
             line_below[0] = toolbar_line(path, _asker(root.command, path))
+
+
+def _clear_screen() -> None:
+    from prompt_toolkit.shortcuts import clear
+
+    clear()
+
+
+def own_word(group: click.Command, prefix: list[str], line: str, clear: Callable[[], None] = click.clear) -> int | None:
+    """Run a line of the shell's own (`help`, `help COMMAND`, `clear`): its exit code; None when the
+    line is a campaign command (no command is named help or clear)."""
+    words = line.split()
+    first = words[0].casefold() if words else ""
+    if first == "clear" and len(words) == 1:
+        clear()
+        return 0
+    if first != "help":
+        return None
+    code = run_line(group, prefix, line.strip()[len("help"):] + " --help")
+    if len(words) == 1:
+        click.echo(f"\n{SHELL_HELP}")
+    return code
 
 
 def _history(path: str) -> Any:
@@ -94,7 +121,8 @@ def _run_piped(command: click.Command, prefix: list[str], lines: Any) -> int:
         if line.strip().casefold() in LEAVE:
             break
         if line.strip():
-            worst = max(worst, run_line(command, prefix, line))
+            own = own_word(command, prefix, line)
+            worst = max(worst, run_line(command, prefix, line) if own is None else own)
     return worst
 
 
@@ -193,13 +221,15 @@ def _completer(group: click.Command, prefix: list[str]) -> Any:
             args, incomplete, start = split_line(document.text_before_cursor)
             if args and args[0] == "shell":
                 return
+            asked = args[1:] if args[:1] == ["help"] else args  # `help COMMAND`: the command's names
             try:
                 items = ShellComplete(group, {}, "campaign", "_CAMPAIGN_COMPLETE").get_completions(
-                    prefix + args, incomplete)
+                    prefix + asked, incomplete)
             except Exception:  # completion never interrupts a line
                 return
             if not args:
-                items += [click.shell_completion.CompletionItem(w) for w in sorted(LEAVE) if w.startswith(incomplete)]
+                items += [click.shell_completion.CompletionItem(w, help=says) for w, says in sorted(OWN_WORDS.items())
+                          if w.startswith(incomplete)]
             typed = document.text_before_cursor[start:]
             opened = typed[0] if typed[:1] in ("'", '"') else ""
             for item in items:

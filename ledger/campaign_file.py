@@ -91,7 +91,12 @@ def stamp(conn: sqlite3.Connection) -> None:
 
 
 def _header(path: str) -> bytes:
+    import stat
+
     try:
+        kind = os.stat(path).st_mode
+        if stat.S_ISFIFO(kind) or stat.S_ISSOCK(kind):  # reading one waits for a writer: the command hung
+            raise Unusable(f"{path} is a {'named pipe' if stat.S_ISFIFO(kind) else 'socket'}, not a campaign file.")
         with open(path, "rb") as f:
             return f.read(100)
     except OSError as e:

@@ -128,7 +128,7 @@ def _check_values(row: dict[str, Any], number: int) -> None:
     try:
         for field in NAMED:
             if isinstance(data.get(field), str):
-                values.name(data[field], f"The {field} in it")
+                values.name(data[field], f"The {field} in it", recorded=True)
         values.check_recordable([SimpleNamespace(**{k: v for k, v in data.items() if isinstance(k, str)})])
     except BadInput as refused:
         raise Unusable(f"Line {number} (entry #{row.get('entry')}) holds a value no command records: "
@@ -191,7 +191,7 @@ def _header(row: dict[str, Any], number: int) -> dict[str, Any]:
         raise Unusable(f"Line {number} names no valid chain version; the file is damaged.")
     if row.get("campaign") is not None:
         try:
-            values.name(row["campaign"] if isinstance(row["campaign"], str) else "", "The campaign's name")
+            values.name(row["campaign"] if isinstance(row["campaign"], str) else "", "The campaign's name", recorded=True)
         except BadInput as refused:
             raise Unusable(f"Line {number}: {str(refused).rstrip('.')}; nothing was imported.") from None
     if row.get("first") != 1 or row.get("previous_hash") != GENESIS:

@@ -88,3 +88,34 @@ def test_the_activation_scripts_readme_gives_work(shell):
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, "-m", "cli"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "_CAMPAIGN_COMPLETE" in out.stdout and "campaign" in out.stdout
+
+
+def test_retire_and_rename_offer_the_active_pcs_and_return_the_retired(table):
+    """Issue 35, finding 11: `pc return`, `pc retire` and `pc rename` offered no names, and --leader
+    offered a retired PC, who cannot lead."""
+    assert complete(table.path, "campaign pc retire ") == ["Kira", "Bo"]
+    assert complete(table.path, "campaign pc return ") == []
+    table("pc", "retire", "Bo", "--reason", "moved away")
+    assert complete(table.path, "campaign pc retire ") == ["Kira"]
+    assert complete(table.path, "campaign pc rename ") == ["Kira"]
+    assert complete(table.path, "campaign pc return ") == ["Bo"]
+    assert complete(table.path, "campaign cohort-turn Guards --leader ") == ["Kira"]
+    assert complete(table.path, "campaign cohort-turn Guards --assist ") == ["Kira"]
+
+
+def test_a_turn_is_offered_only_the_challenges_still_open(table):
+    table("challenge", "open", "Gate", "--threat", "Minor", "--type", "Phantom", "--rating", "2")
+    table("challenge", "close", "Guards", "--reason", "bribed the captain")
+    assert complete(table.path, "campaign cohort-turn ") == ["Gate"]
+    assert complete(table.path, "campaign challenge abandon ") == ["Gate"]
+    assert complete(table.path, "campaign history --challenge ") == ["Gate", "Guards"]  # what was, too
+
+
+def test_a_beer_run_round_is_offered_only_the_conflicts_still_open(tmp_path):
+    from tests.conftest import Table
+    run = Table(tmp_path / "run.db")
+    run("demo", "--system", "beer-run")  # its Back Door ends
+    run("beer-run", "conflict", "open", "Side Door", "--side", "Ann", "--side", "Bouncer")
+    assert complete(run.path, "campaign beer-run roll ") == ["Side Door"]
+    assert complete(run.path, "campaign beer-run conflict end ") == ["Side Door"]
+    assert complete(run.path, "campaign beer-run status ") == ["Back Door", "Side Door"]  # an ended one reads too

@@ -221,3 +221,35 @@ def test_no_other_command_pays_for_the_shell():
     code = "import sys, cli; print(sorted(m for m in ('prompt_toolkit', 'pexpect') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_help_clear_and_quit_do_what_a_shell_user_expects(shell):
+    """Issue 35, finding 11: `clear` and `help` were refused as unknown commands."""
+    shell.child.sendline("help")
+    shell.child.expect_exact("Usage: campaign [OPTIONS] COMMAND")
+    shell.child.expect_exact("`clear` (or Ctrl-L) clears the screen")
+    shell.prompt()
+    shell.child.sendline("help cohort-turn")
+    shell.child.expect_exact("Usage: campaign cohort-turn [OPTIONS] CHALLENGE")
+    shell.prompt()
+    shell.child.sendline("clear")
+    shell.child.expect_exact("\x1b[2J")  # the screen erased
+    shell.prompt()
+    shell.child.send("cl\t")
+    shell.child.expect(drawn("clear"))
+    shell.child.sendcontrol("c")
+    shell.prompt()
+    shell.child.sendline("Quit")
+    shell.child.expect(pexpect.EOF)
+    assert "Error" not in shell.child.before
+
+
+def test_help_clear_and_quit_piped_in(table):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    before = entries(table.path)
+    out = subprocess.run([sys.executable, "-m", "cli", "--db", table.path, "shell"], cwd=ROOT, env=env,
+                         input="help\nhelp pools\nclear\nEXIT\nnote never run\n", capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and out.stderr == "", out.stderr
+    assert "Usage: campaign [OPTIONS] COMMAND" in out.stdout and "Usage: campaign pools [OPTIONS]" in out.stdout
+    assert entries(table.path) == before

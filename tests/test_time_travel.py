@@ -74,3 +74,34 @@ def test_every_ruleset_shows_its_own_sheets_and_pools_now_and_at_an_entry(tmp_pa
     archive("demo", "--system", "action-dice")
     assert "keeps no pools" in archive("pools").stdout
     assert archive.json("sheet", "Mara", "--at", "5")["conditions"] == []
+
+
+JOINING = {  # issue 35, finding 10: a second character, in each ruleset
+    "relics": ("pc", "add", "Ash", "--expertise", "Phantom=2", "--primary", "Phantom"),
+    "beer-run": ("beer-run", "character", "add", "Ash", "--ability", "Physical:Brawn=d8,Physical:Health=d6"),
+    "action-dice": ("action-dice", "character", "Ash", "--asset", "Athletics=d8"),
+    "decision-2d6": ("decision-2d6", "pc-add", "Ash", "--level", "3", "--will", "2", "--fort", "3", "--stat",
+                     "Strength=0"),
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(JOINING))
+def test_a_sheet_before_its_character_joined_says_when_they_did(tmp_path, ruleset):
+    """`sheet Ash --at 5` (Ash joined at #6) said there was no character named Ash; it names the entry
+    where Ash's sheet begins, the first `--at` that shows it."""
+    from tests.conftest import Table
+    t = Table(tmp_path / "c.db")
+    t("new", "Night", "--ruleset", ruleset)
+    t("note", "before anyone")
+    before = t.json("note", "still no one")["entries"][-1]
+    joined = t.json(*JOINING[ruleset])["entries"]
+    t("note", "after")
+    first = next(e for e in joined if t("sheet", "Ash", "--at", str(e), ok=False).exit_code == 0)
+    for at in (1, before, first - 1):
+        line = t.refused("sheet", "ash", "--at", str(at))
+        assert line == f"Error: Ash had not joined yet at entry #{at}: Ash's sheet begins at entry #{first}."
+    result = t("sheet", "Ash", "--at", str(before), "--json", ok=False)
+    assert result.exit_code == 1 and t.json("sheet", "Ash", "--at", str(first))["name"] == "Ash"
+    assert '"rule": "unknown-character"' in result.stdout
+    assert t.refused("sheet", "Nobody", "--at", str(before)) == \
+        "Error: There is no character named 'Nobody' in this campaign."
