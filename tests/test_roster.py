@@ -2,6 +2,7 @@
 writes them back; a bad file is refused with its line and key, appending nothing."""
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -88,8 +89,9 @@ def test_the_bestiary_defines_a_challenge_that_opens_with_its_traits(tmp_path):
     assert (opened["challenge"], opened["threat"], opened["type"], opened["rating"]) == ("Vault Guards", "Minor",
                                                                                           "Phantom", 4)
     t("cohort-turn", "Vault Guards", "--leader", "Kira", "--faces", "6,6,6")
-    turn = t.json("challenge-turn", "Vault Guards", "--trait", "Vault Guards:Stubborn")
-    assert turn["pool"]["simple"][0]["label"].endswith("Stubborn")
+    t("challenge-turn", "Vault Guards", "--faces", "1")
+    turn = t.json("cohort-turn", "Vault Guards", "--leader", "Kira", "--trait", "Vault Guards:Stubborn")
+    assert turn["pool"]["simple"][0]["label"].endswith("Stubborn")  # a Challenge's Hindering trait: the Cohort's pool
     assert "the bestiary defines no 'Dogs'" in t.refused("challenge", "open", "Dogs")
 
 
@@ -156,3 +158,56 @@ def test_the_line_of_a_key_follows_the_array_headers():
     assert line_of(HEIST, ("pc", 1, "trait", 0, "types")) == 27
     assert line_of(HEIST, ("challenge", 0, "trait", 0, "cost")) == 38
     assert line_of(HEIST, ("pc", 0, "trait", 1)) == 11  # a table's own header when the key is missing
+
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+
+
+def _readme_block(heading: str, lang: str) -> str:
+    """The first ```lang block after `heading` in README.md, as a GM would copy it."""
+    return README.split(heading, 1)[1].split(f"```{lang}\n", 1)[1].split("```", 1)[0]
+
+
+def _readme_commands(block: str) -> list[list[str]]:
+    """A README sh block as `campaign` argument lists (continuations joined, comments dropped)."""
+    lines = block.replace("\\\n", " ").splitlines()
+    return [shlex.split(line, comments=True)[1:] for line in lines if line.startswith("campaign ")]
+
+
+def _readme_round(t: Table) -> list[list[str]]:
+    """README's 'Playing a round in one command', its odds first: the Huddle without the dice."""
+    cohort, challenge = _readme_commands(_readme_block("### Playing a round in one command", "sh"))
+    dice_options = {"--faces", "--place"}
+    huddle = [a for i, a in enumerate(cohort[1:]) if a not in dice_options and cohort[i] not in dice_options]
+    odds = t.json("odds", *huddle)
+    t(*cohort)
+    roll = challenge.index("--roll")  # the table's faces instead of the program's: 2 successes, 2 Stress
+    t(*challenge[:roll], "--faces", "6,6,3", *challenge[roll + 1:])
+    return odds
+
+
+def _stubborn(t: Table) -> dict:
+    import sqlite_utils
+    rows = sqlite_utils.Database(t.path).execute("SELECT name, modifier, polarity, cost, target FROM traits "
+                                                 "WHERE owner = 'Vault Guards'").fetchall()
+    return {row[0]: row[1:] for row in rows}
+
+
+def test_the_readme_example_plays_whichever_way_the_challenge_trait_came(tmp_path):
+    """Finding 8 of issue 35: README's Stubborn, given by `trait add ... --challenge` or by the
+    roster's bestiary, is one trait on one pool (the Cohort's: a Challenge's Hindering trait aims at
+    the opposition, as in 000's worked example), and README's round and its odds run either way."""
+    setup = _readme_commands(README.split("```sh\nexport CAMPAIGN_DB=heist.db\n", 1)[1].split("```", 1)[0])
+    by_hand = _campaign(tmp_path, "by-hand")
+    for command in setup[1:]:  # after `campaign new`
+        by_hand(*command)
+    by_roster = _campaign(tmp_path, "by-roster")
+    by_roster("roster", "load", _file(tmp_path, _readme_block("### Rosters", "toml")))
+    for command in setup[1:]:
+        if not {"Kira", "Vault Guards"} & set(command[:3]):  # the roster holds them
+            by_roster(*command)
+    by_roster(*next(c for c in _readme_commands(_readme_block("### Rosters", "sh")) if c[:2] == ["challenge", "open"]))
+    assert _stubborn(by_hand) == _stubborn(by_roster) == {"Stubborn": ("-2 / 2d", "hindering", "doom", "cohort")}
+    for t in (by_hand, by_roster):
+        odds = _readme_round(t)
+        assert any(m["label"] == "Vault Guards:Stubborn" for m in odds["pool"]["simple"]), odds
