@@ -56,7 +56,9 @@ def roster_dump(ctx: click.Context, path: str | None) -> None:
     def text(data: dict[str, Any]) -> str:
         if path is None:
             return dumps(data).rstrip("\n")
-        return f"Wrote {len(data.get('pc', []))} PCs and {len(data.get('challenge', []))} Challenges to {path}."
+        pcs, challenges = len(data.get("pc", [])), len(data.get("challenge", []))
+        return (f"Wrote {pcs} PC{'s' * (pcs != 1)} and {challenges} Challenge{'s' * (challenges != 1)} "
+                f"to {path}.")
     read_view(ctx, query, text)
 
 

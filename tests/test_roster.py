@@ -110,6 +110,35 @@ def test_dump_then_load_into_a_new_campaign_gives_equal_sheets(tmp_path):
     assert second.json("roster", "dump") == first.json("roster", "dump")
 
 
+def test_dump_writes_one_style_that_loads_back(tmp_path):
+    """Issue 35, finding 12: every trait its own [[pc.trait]] / [[challenge.trait]] table, small values
+    inline, whatever their length (tomli_w wrote short trait lists inline and long ones as tables,
+    expertise as a [pc.expertise] table); odd text survives the trip."""
+    first = _campaign(tmp_path, "first")
+    first("roster", "load", _file(tmp_path, HEIST))
+    first("pc", "add", "Ash 'Quiet' Vale", "--expertise", "Sparrow=2,Scav=1", "--primary", "Sparrow")
+    first("trait", "add", "Ash 'Quiet' Vale", "Gunplay \u00e9", "+1 / 1d", "--frequency", "scene",
+          "--types", "Venger,Scav,Phantom,Stallion,Sparrow")
+    first("pc", "retire", "Ash 'Quiet' Vale", "--reason", 'the "player" moved \\ away')
+    dumped = first("roster", "dump").stdout
+    headers = [line for line in dumped.splitlines() if line.startswith("[")]
+    assert headers == ["[[pc]]", "[[pc.trait]]", "[[pc.trait]]", "[[pc]]", "[[pc.trait]]", "[[pc]]", "[[pc.trait]]",
+                       "[[challenge]]", "[[challenge.trait]]"], dumped
+    assert 'expertise = { Sparrow = 2, Scav = 1 }' in dumped or 'expertise = { Scav = 1, Sparrow = 2 }' in dumped
+    assert 'types = ["Phantom"]' in dumped
+    second = _campaign(tmp_path, "second")
+    second("roster", "load", _file(tmp_path, dumped, "dumped.toml"))
+    assert second.json("sheet") == first.json("sheet")
+    assert second("roster", "dump").stdout == dumped
+
+
+def test_dump_of_an_empty_campaign_says_so_and_counts_in_words(tmp_path):
+    t = _campaign(tmp_path, "empty")
+    assert t("roster", "dump").stdout.startswith("# No PCs and no bestiary yet")  # was an empty line
+    t("roster", "load", _file(tmp_path, HEIST))
+    assert t("roster", "dump", str(tmp_path / "out.toml")).stdout.strip().startswith("Wrote 2 PCs and 1 Challenge to ")
+
+
 def test_dump_writes_the_current_sheets_after_corrections(tmp_path):
     t = _campaign(tmp_path, "heist")
     t("roster", "load", _file(tmp_path, HEIST))
