@@ -132,11 +132,19 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
 
     def query(app: Any, db: Any) -> list:
         shown = seen["views"] = views_of(db)
-        if getattr(shown, "KEEPS_HISTORY", False):
-            rows = shown.sheets(db, name, entry_at(db, at))
-        else:
-            with as_of(app, db, at, shown) as past:
-                rows = [r for r in shown.sheets(past) if not name or r["name"].casefold() == name.casefold()]
+
+        def rows_at(when: str | None) -> list:
+            if getattr(shown, "KEEPS_HISTORY", False):
+                return shown.sheets(db, name, entry_at(db, when))
+            with as_of(app, db, when, shown) as past:
+                return [r for r in shown.sheets(past) if not name or r["name"].casefold() == name.casefold()]
+        rows = rows_at(at)
+        if name and at is not None and not rows and (now := rows_at(None)):  # not yet there: say since when
+            low, high = entry_at(db, at) or 0, db.execute("SELECT max(entry) FROM history").fetchone()[0]
+            while high - low > 1:  # the first entry with the sheet (it is there now, not at --at)
+                low, high = (low, (low + high) // 2) if rows_at(str((low + high) // 2)) else ((low + high) // 2, high)
+            raise NotFound(f"{now[0]['name']} has a sheet from entry #{high} on; at entry #{entry_at(db, at)} "
+                           "there was none yet.", rule="unknown-character")
         return one_or_all(name, known_character(name, rows))
     read_view(ctx, query, as_list(lambda rows: seen["views"].sheets_text(rows)))
 

@@ -159,6 +159,11 @@ def test_dump_writes_the_current_sheets_after_corrections(tmp_path):
     (('types = ["Phantom"]', 'types = ["Phantom"]\ncolour = "red"'), "line 28, pc[1].trait[0].colour: unknown key"),
     (('primary = "Venger"\n', ''), "line 17, pc[1]: 'primary' is missing"),
     (('name = "Vault Guards"', 'name = "Vault Guards'), "is not TOML"),
+    # issue 35's play-through: what `pc add`, `pc retire` and `challenge open` refuse, the file does too
+    (('expertise = { Venger = 4, Phantom = 2 }', 'expertise = { Venger = 0 }'), "line 20, pc[1].expertise: A PC needs"),
+    (('retired = "the player is away this month"', 'retired = " "'), "line 21, pc[1].retired: Say why"),
+    (('retired = "the player is away this month"', 'retired = "away\\nfor good"'), "line 21, pc[1].retired: A reason cannot"),
+    (('name = "Vault Guards"', 'name = "cohort"'), "line 30, challenge[0].name: 'cohort' is the Cohort's name"),
 ])
 def test_a_bad_file_is_refused_with_its_line_and_key_and_appends_nothing(tmp_path, change, says):
     t = _campaign(tmp_path, "heist")

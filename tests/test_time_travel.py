@@ -74,3 +74,22 @@ def test_every_ruleset_shows_its_own_sheets_and_pools_now_and_at_an_entry(tmp_pa
     archive("demo", "--system", "action-dice")
     assert "keeps no pools" in archive("pools").stdout
     assert archive.json("sheet", "Mara", "--at", "5")["conditions"] == []
+
+
+@pytest.mark.parametrize("ruleset, add", [
+    ("relics", ("pc", "add", "Ash", "--expertise", "Sparrow=2", "--primary", "Sparrow")),
+    ("beer-run", ("beer-run", "character", "add", "Ash", "--ability", "Physical:Health=d6")),
+    ("decision-2d6", ("decision-2d6", "pc-add", "Ash", "--will", "1", "--fort", "1")),
+    ("action-dice", ("action-dice", "character", "Ash", "--asset", "Nerve=d8")),
+])
+def test_a_sheet_asked_for_before_its_character_joined_says_when_it_did(empty, ruleset, add):
+    """Issue 35, finding 10: `sheet Ash --at 1` said there was no such character; Ash is there now."""
+    empty("new", "X", "--ruleset", ruleset)
+    empty("note", "before Ash")
+    before = empty.entries()
+    empty(*add)
+    first = before + 1 if ruleset != "relics" else before + 2  # relics: the Cohort's entry, then the sheet's
+    assert empty.json("sheet", "Ash", "--at", str(first))["name"] == "Ash"
+    refusal = empty.refused("sheet", "ash", "--at", str(before))
+    assert refusal == f"Error: Ash has a sheet from entry #{first} on; at entry #{before} there was none yet."
+    assert "no character named 'Nobody'" in empty.refused("sheet", "Nobody", "--at", str(before))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ledger import values
-from ledger.errors import LedgerError, RuleViolation
+from ledger.errors import BadInput, LedgerError, RuleViolation
 from ledger.ids import challenge_id, pc_id
 from ledger.roster import Path, Roster
 from ledger.rulesets.relics import rules as relics
@@ -59,6 +59,9 @@ def _pc(roster: Roster, path: Path, table: dict[str, Any]) -> dict[str, Any]:
     with _at(roster, path, "primary"):
         primary = relics.canonical(roster.value(path, table, "primary", str), relics.TYPES, "type of Expertise")
     retired = roster.value(path, table, "retired", str, None)
+    with _at(roster, path, "retired"):  # as `pc retire --reason` takes it: one line, and not blank
+        if retired is not None and not (retired := values.text(retired)):
+            raise BadInput("Say why the PC is retired; leave the key out for a PC in play.")
     return {"name": name, "expertise": ranks, "primary": primary, "retired": retired,
             "traits": _traits(roster, path, table, False)}
 
@@ -134,6 +137,8 @@ def _define(t: Table, roster: Roster, path: Path, bestiary: Any, challenge: dict
         raise _rule(roster, (*path, "name"), f"a Challenge named {challenge['name']} is already open.")
     if t.exists(pc_id(t.pc_key(challenge["name"]))):
         raise _rule(roster, (*path, "name"), f"'{challenge['name']}' names a PC.")
+    with _at(roster, path, "name", RuleViolation):  # a name `challenge open` would refuse (the Cohort's)
+        trait_rules.check_new_owner(t, challenge["name"])
     bestiary.defined(challenge)
 
 
