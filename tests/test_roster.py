@@ -182,6 +182,19 @@ def test_a_roster_naming_what_the_campaign_holds_is_refused_whole(tmp_path):
     assert "no [[pc]] or [[challenge]]" in t.refused("roster", "load", _file(tmp_path, "# nothing\n", "empty.toml"))
 
 
+def test_a_roster_file_as_editors_save_it_or_not_text_at_all(tmp_path):
+    """Issue 35's play-through: a UTF-8 byte-order mark (Notepad) was 'not TOML: Invalid statement';
+    a file in another encoding showed Python's codec message; an empty FILE said 'roster : No such file'."""
+    t = _campaign(tmp_path, "heist")
+    (tmp_path / "bom.toml").write_bytes(b"\xef\xbb\xbf" + HEIST.encode())
+    assert t.json("roster", "load", str(tmp_path / "bom.toml"))["pcs"] == ["Kira", "Bo"]
+    (tmp_path / "latin.toml").write_bytes(HEIST.replace("Kira", "K\u00e9ra").encode("latin-1"))
+    assert t.refused("roster", "load", str(tmp_path / "latin.toml")).endswith(
+        "latin.toml: it is not UTF-8 text (byte 0xe9 at offset 16); save it as UTF-8.")
+    for command in ("load", "dump"):
+        assert t.refused("roster", command, " ") == "Error: Name the roster file, e.g. heist.toml."
+
+
 def test_other_rulesets_refuse_rosters_naming_theirs(tmp_path):
     t = _campaign(tmp_path, "pub", "beer-run")
     assert "beer-run campaign" in t.refused("roster", "load", _file(tmp_path, HEIST))
