@@ -48,14 +48,15 @@ POLARITY = click.option("--polarity", type=click.Choice(["beneficial", "hinderin
 @click.argument("modifier")
 @POLARITY
 @click.option("--cost", type=choices.COST, default="free", show_default=True, help="What activating it costs.")
-@click.option("--target", type=choices.TARGET, default="cohort", show_default=True, help="The pool it modifies.")
+@click.option("--target", type=choices.TARGET, default=None,
+              help="The pool it modifies (default: Beneficial, its owner's own; Hindering, the opposition's).")
 @click.option("--challenge", "on_challenge", is_flag=True, help="OWNER is a Challenge (the GM's trait).")
 @click.option("--frequency", type=choices.FREQUENCY, default="always", show_default=True, help="How often it may be used (once a ...).")
 @click.option("--types", default="", help="Challenge types it applies to, e.g. Phantom,Sparrow (default: all).")
 @json_option
 @click.pass_context
 def trait_add(ctx: click.Context, owner: str, name: str, modifier: str, polarity: str | None,
-              cost: str, target: str, on_challenge: bool, frequency: str, types: str) -> None:
+              cost: str, target: str | None, on_challenge: bool, frequency: str, types: str) -> None:
     """Give a PC, the Cohort (OWNER `Cohort`) or, with --challenge, a Challenge a trait in the seeds' notation.
 
     Example: campaign trait add Kira "Fusiontech Blaster" "+1 / 1d" --cost destiny --frequency scene --types Venger

@@ -43,6 +43,9 @@ def roster_dump(ctx: click.Context, path: str | None) -> None:
     """
     from ledger.roster import dumps
 
+    if path is not None:
+        _named(path)
+
     def query(app: Any, db: Any) -> dict[str, Any]:
         data = _roster_of(db)
         if path is not None:
@@ -56,16 +59,28 @@ def roster_dump(ctx: click.Context, path: str | None) -> None:
     def text(data: dict[str, Any]) -> str:
         if path is None:
             return dumps(data).rstrip("\n")
-        return f"Wrote {len(data.get('pc', []))} PCs and {len(data.get('challenge', []))} Challenges to {path}."
+        pcs, challenges = len(data.get("pc", [])), len(data.get("challenge", []))
+        return (f"Wrote {pcs} PC{'s' * (pcs != 1)} and {challenges} Challenge{'s' * (challenges != 1)} "
+                f"to {path}.")
     read_view(ctx, query, text)
 
 
 def _read(path: str) -> str:
+    """The file's text; a byte-order mark (as some editors save UTF-8) is not part of it."""
+    _named(path)
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(path, encoding="utf-8-sig") as f:
             return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise BadInput(f"Cannot read the roster {path}: {getattr(e, 'strerror', None) or e}.") from None
+    except UnicodeDecodeError as e:
+        raise BadInput(f"Cannot read the roster {path}: it is not UTF-8 text (byte {e.object[e.start]:#04x} "
+                       f"at offset {e.start}); save it as UTF-8.") from None
+    except OSError as e:
+        raise BadInput(f"Cannot read the roster {path}: {e.strerror or e}.") from None
+
+
+def _named(path: str) -> None:
+    if not path.strip():
+        raise BadInput("Name the roster file, e.g. heist.toml.")
 
 
 def _roster_of(db: Any) -> dict[str, Any]:

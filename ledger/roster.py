@@ -6,6 +6,7 @@ before anything is recorded, so a bad file appends nothing.
 """
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from typing import Any
@@ -102,7 +103,45 @@ def line_of(text: str, path: Path) -> int | None:
     return header_line
 
 
-def dumps(data: dict[str, Any]) -> str:
-    import tomli_w
+EMPTY = "# No PCs and no bestiary yet: nothing to write.\n"  # a comment: still a TOML file
 
-    return tomli_w.dumps(data)
+
+def dumps(data: dict[str, Any]) -> str:
+    """The file in one style, README's: each PC or Challenge a `[[pc]]` / `[[challenge]]` table
+    whose small values are inline (`expertise = { Phantom = 3 }`, `types = ["Venger"]`), then each of
+    its traits a `[[pc.trait]]` table. (tomli_w chose per value: a short trait list went inline as
+    `trait = [{...}]`, a long one as `[[pc.trait]]`, and expertise as a `[pc.expertise]` table.)"""
+    chunks = []
+    for array, rows in data.items():
+        for row in rows:
+            tables = {k: v for k, v in row.items() if isinstance(v, list) and v and isinstance(v[0], dict)}
+            chunks.append(_table(f"[[{array}]]", {k: v for k, v in row.items() if k not in tables}))
+            chunks += [_table(f"[[{array}.{key}]]", sub) for key, subs in tables.items() for sub in subs]
+    return "\n".join(chunks) or EMPTY
+
+
+def _table(header: str, values: dict[str, Any]) -> str:
+    return "".join([f"{header}\n", *(f"{_key(k)} = {_value(v)}\n" for k, v in values.items())])
+
+
+def _key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _string(key)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, list):
+        return f"[{', '.join(_value(v) for v in value)}]"
+    if isinstance(value, dict):
+        return f"{{ {', '.join(f'{_key(k)} = {_value(v)}' for k, v in value.items())} }}" if value else "{}"
+    raise TypeError(f"a roster holds no {type(value).__name__} values")
+
+
+def _string(text: str) -> str:
+    """A TOML basic string: JSON's escapes are TOML's, and TOML also wants DEL escaped."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")

@@ -35,7 +35,7 @@ def sheets_text(rows: list[dict[str, Any]]) -> str:
     blocks = []
     for r in rows:
         expertise = ", ".join(f"{t} {n}" for t, n in r["expertise"].items()) or "none"
-        retired = f"; retired: {r['retired']}" if r.get("retired") else ""
+        retired = f": {r['retired']}" if r.get("retired") and r["status"] == "retired" else ""
         lines = [f"{r['name']}  ({r['status']}{retired})",
                  f"  Expertise: {expertise}; primary {r['primary']}",
                  f"  Stress {r['stress']}  Agony {r['agony']}"]

@@ -30,9 +30,15 @@ def sheets(db: Database, name: str | None = None, at: int | None = None) -> list
                                               order_by="entry"))
         rows.append({"name": row["name"], "primary": row["primary_type"],
                      "expertise": {t.capitalize(): row[t] for t in EXPERTISE if row[t]},
-                     "stress": row["stress"], "agony": row["agony"], "status": row["status"],
+                     "stress": row["stress"], "agony": row["agony"], "status": _status(row),
                      "retired": row.get("retired"), "traits": [_trait(t) for t in traits]})
     return rows
+
+
+def _status(row: dict[str, Any]) -> str:
+    """What the sheet says the PC is: a retired PC is `retired` (not `active`: it neither leads,
+    assists nor takes Stress) until it returns; out of the game (5 Agony) is for good and stays."""
+    return "retired" if row.get("retired") and row["status"] != "out of the game" else row["status"]
 
 
 def _trait(t: dict[str, Any]) -> dict[str, Any]:

@@ -66,8 +66,8 @@ def test_a_retired_pc_cannot_lead_assist_or_take_stress_until_returned(table):
     assert "Bo is retired (the player moved away)" in table.refused(
         "cohort-turn", "Guards", "--leader", "Bo", "--faces", "1,1,1")
     assert "retired" in table.refused("cohort-turn", "Guards", "--leader", "Kira", "--assist", "Bo", "--faces", "1,1,1,1")
-    assert _sheet(table, "Bo")["retired"] == "the player moved away"
-    assert "retired" in table("sheet", "Bo").stdout
+    assert (_sheet(table, "Bo")["retired"], _sheet(table, "Bo")["status"]) == ("the player moved away", "retired")
+    assert table("sheet", "Bo").stdout.splitlines()[0] == "Bo  (retired: the player moved away)"  # not "active"
     table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "1,2,3,4")  # Ash assists; Bo adds nothing
     table("challenge-turn", "Guards", "--faces", "5,5,2,2")
     assert "retired" in table.refused("stress", "Guards", "--stress", "Kira=1,Bo=1")
@@ -75,7 +75,8 @@ def test_a_retired_pc_cannot_lead_assist_or_take_stress_until_returned(table):
     assert "already retired" in table.refused("pc", "retire", "Bo", "--reason", "again")
     table("pc", "return", "Bo")
     assert "not retired" in table.refused("pc", "return", "Bo")
-    assert _sheet(table, "Bo")["retired"] is None
+    assert (_sheet(table, "Bo")["retired"], _sheet(table, "Bo")["status"]) == (None, "active")
+    assert table("sheet", "Bo").stdout.splitlines()[0] == "Bo  (active)"
     table("cohort-turn", "Guards", "--leader", "Kira", "--assist", "Bo", "--faces", "1,2,3,4,4")
 
 

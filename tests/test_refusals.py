@@ -19,6 +19,7 @@ SETUP_REFUSALS = [
     (["pc", "add", "Zed", "--expertise", "Scav=6", "--primary", "Scav"], "ranks go from 0 to 5"),
     (["pc", "add", "Zed", "--expertise", "Pilot=2", "--primary", "Scav"], "'Pilot' is not a type of Expertise"),
     (["pc", "add", "Zed", "--expertise", "Scav=two", "--primary", "Scav"], "NAME=NUMBER"),
+    (["pc", "add", "Zed", "--expertise", "Scav=0", "--primary", "Scav"], "needs at least one Expertise"),
     (["trait", "add", "Kira", "Blaster", "+1 / 1x"], "is not a modifier"),
     (["trait", "add", "Kira", "Blaster", "+1 / 1d", "--cost", "gold"], "'gold' is not one of free, destiny, doom, destiny-or-doom"),
     (["trait", "add", "Kira", "Blaster", "+1 / 1d", "--polarity", "hindering"], "reads as beneficial"),

@@ -58,3 +58,25 @@ def test_a_ledger_written_before_trait_limits_still_loads_and_plays(tmp_path):
     assert {x["name"] for x in kira["traits"]} == {"Shadowstep", "Smoke Bomb"}
     t("cohort-turn", "Vault Guards", "--trait", "Kira:Shadowstep", "--faces", "6,6,2,3,4", "--best")
     assert t.json("status")["challenges"] == []
+
+
+def test_a_trait_without_target_modifies_the_pool_the_seeds_say(table, tmp_path):
+    """001 "Modifiers": a Beneficial modifier helps its owner's own pool, a Hindering one the
+    opposition's; Add Dice only ever change the Cohort pool. `trait add` and `roster load` agree
+    (issue 35, finding 8): both ask traits.pool."""
+    cases = [("Kira", "Keen Eye", "+2 / 1d", (), "cohort"), ("Kira", "Smoke", "-1 / 1d", (), "challenge"),
+             ("Kira", "Limp", "-1d6", (), "cohort"), ("Cohort", "Old Friends", "+1d6", (), "cohort"),
+             ("Guards", "Stubborn", "-2 / 2d", ("--challenge",), "cohort"),
+             ("Guards", "Alert", "+1 / 1d", ("--challenge",), "challenge"),
+             ("Guards", "Bells", "A1 / 1d", ("--challenge", "--polarity", "hindering"), "cohort")]
+    for owner, name, modifier, extra, pool in cases:
+        assert table.json("trait", "add", owner, name, modifier, *extra)["target"] == pool, name
+    assert "Add Dice never change a Challenge pool" in table.refused("trait", "add", "Guards", "More", "+1d6",
+                                                                     "--challenge")
+    roster = tmp_path / "bestiary.toml"
+    roster.write_text('[[challenge]]\nname = "Dogs"\nthreat = "Minor"\ntype = "Phantom"\nrating = 2\n'
+                      '[[challenge.trait]]\nname = "More"\nmodifier = "+1d6"\n')
+    assert "line 6, challenge[0].trait[0].target: Add Dice never change" in table.refused("roster", "load", str(roster))
+    table("cohort-turn", "Guards", "--leader", "Kira", "--trait", "Guards:Stubborn", "--trait", "Guards:Bells",
+          "--faces", "5,5,5,5", "--best")
+    table("challenge-turn", "Guards", "--trait", "Kira:Smoke", "--trait", "Guards:Alert", "--faces", "3,3,3", "--best")

@@ -157,7 +157,8 @@ def expertise_ranks(expertise: dict[str, int], allow_none: bool = False) -> dict
     ranks = {relics.canonical(k, relics.TYPES, "type of Expertise"): v for k, v in expertise.items()}
     if any(not 0 <= v <= 5 for v in ranks.values()):
         raise BadInput("Expertise ranks go from 0 to 5.")
-    if not ranks:
-        raise BadInput("A PC needs at least one Expertise, e.g. --expertise Phantom=3." if not allow_none else
-                       "Give the ranks to change, e.g. Phantom=3 (0 takes a type away).")
+    if allow_none and not ranks:
+        raise BadInput("Give the ranks to change, e.g. Phantom=3 (0 takes a type away).")
+    if not allow_none and not any(ranks.values()):  # Phantom=0 alone is no Expertise either
+        raise BadInput("A PC needs at least one Expertise, e.g. --expertise Phantom=3.")
     return ranks

@@ -22,7 +22,7 @@ from ledger.table import Table
 from ledger.rulesets.relics.house_rules import in_play
 
 COSTS = ("free", "destiny", "doom", "destiny-or-doom")
-TARGETS = ("cohort", "challenge")
+TARGETS = traits.TARGETS
 Report = dict[str, Any]
 
 
@@ -71,19 +71,17 @@ class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Correctio
         return self._relics(command)
 
     def add_trait(self, owner: str, name: str, modifier: str, polarity: str | None,
-                  cost: str, target: str, challenge: bool = False, frequency: str = "always",
+                  cost: str, target: str | None = None, challenge: bool = False, frequency: str = "always",
                   types: list[str] | None = None) -> Report:
-        """A trait for a PC, for the Cohort (owner `Cohort`) or, with `challenge`, for a Challenge."""
+        """A trait for a PC, for the Cohort (owner `Cohort`) or, with `challenge`, for a Challenge;
+        without a target, the pool traits.pool gives it."""
         mod = relics.parse_modifier(modifier, polarity)
         if cost not in COSTS:
             raise BadInput(f"A trait's cost is one of {', '.join(COSTS)}, not '{cost}'.")
-        if target not in TARGETS:
-            raise BadInput(f"A trait targets the cohort or the challenge pool, not '{target}'.")
         if frequency not in relics.FREQUENCIES:
             raise BadInput(f"A trait is used {', once a '.join(relics.FREQUENCIES)}; not '{frequency}'.")
         kinds = [relics.canonical(k, relics.TYPES, "Challenge type") for k in (types or [])]
-        if mod.kind == "add" and target == "challenge":
-            raise RuleViolation("Add Dice never change a Challenge pool; it is the Challenge's rating.")
+        target = traits.pool(mod, target, challenge)
         name = values.name(name, "A trait's name")
         trait = {"name": name, "modifier": str(mod), "polarity": mod.polarity, "cost": cost,
                  "target": target, "frequency": frequency, "types": kinds}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ledger import values
-from ledger.errors import LedgerError, RuleViolation
+from ledger.errors import BadInput, LedgerError, RuleViolation
 from ledger.ids import challenge_id, pc_id
 from ledger.roster import Path, Roster
 from ledger.rulesets.relics import rules as relics
@@ -59,8 +59,11 @@ def _pc(roster: Roster, path: Path, table: dict[str, Any]) -> dict[str, Any]:
     with _at(roster, path, "primary"):
         primary = relics.canonical(roster.value(path, table, "primary", str), relics.TYPES, "type of Expertise")
     retired = roster.value(path, table, "retired", str, None)
+    with _at(roster, path, "retired"):  # as `pc retire --reason` takes it: one line, and not blank
+        if retired is not None and not (retired := values.text(retired)):
+            raise BadInput("Say why the PC is retired; leave the key out for a PC in play.")
     return {"name": name, "expertise": ranks, "primary": primary, "retired": retired,
-            "traits": _traits(roster, path, table, "cohort")}
+            "traits": _traits(roster, path, table, False)}
 
 
 def _challenge(roster: Roster, path: Path, table: dict[str, Any]) -> dict[str, Any]:
@@ -74,23 +77,24 @@ def _challenge(roster: Roster, path: Path, table: dict[str, Any]) -> dict[str, A
     with _at(roster, path, "rating"):
         rating = values.integer(roster.value(path, table, "rating", int), "A Challenge's rating", 1, relics.MOST_DICE)
     return {"name": name, "threat": threat, "type": type_, "rating": rating,
-            "traits": _traits(roster, path, table, "challenge")}
+            "traits": _traits(roster, path, table, True)}
 
 
-def _traits(roster: Roster, path: Path, table: dict[str, Any], target: str) -> list[dict[str, Any]]:
+def _traits(roster: Roster, path: Path, table: dict[str, Any], challenge_side: bool) -> list[dict[str, Any]]:
     found = []
     for i, trait in enumerate(roster.value(path, table, "trait", list, [])):
         where = (*path, "trait", i)
         if not isinstance(trait, dict):
             raise roster.refuse(where, "write each trait as a [[...trait]] table.")
         roster.check_keys(where, trait, TRAIT_KEYS)
-        found.append(_trait(roster, where, trait, target))
+        found.append(_trait(roster, where, trait, challenge_side))
     _no_twins(roster, (*path, "trait"), [t["name"] for t in found])
     return found
 
 
-def _trait(roster: Roster, where: Path, trait: dict[str, Any], target: str) -> dict[str, Any]:
-    """A trait as `trait add` takes it, each value checked by the same rules."""
+def _trait(roster: Roster, where: Path, trait: dict[str, Any], challenge_side: bool) -> dict[str, Any]:
+    """A trait as `trait add` takes it, each value checked by the same rules (its pool by the same
+    default, traits.pool)."""
     with _at(roster, where, "name"):
         name = values.name(roster.value(where, trait, "name", str), "A trait's name")
     with _at(roster, where, "modifier"):
@@ -98,9 +102,8 @@ def _trait(roster: Roster, where: Path, trait: dict[str, Any], target: str) -> d
     cost = roster.value(where, trait, "cost", str, "free")
     if cost not in ("free", "destiny", "doom", "destiny-or-doom"):
         raise roster.refuse((*where, "cost"), "free, destiny, doom or destiny-or-doom.")
-    aims = roster.value(where, trait, "target", str, target)
-    if aims not in ("cohort", "challenge") or (mod.kind == "add" and aims == "challenge"):
-        raise roster.refuse((*where, "target"), "cohort or challenge (Add Dice never change a Challenge pool).")
+    with _at(roster, where, "target"):
+        aims = trait_rules.pool(mod, roster.value(where, trait, "target", str, None), challenge_side)
     frequency = roster.value(where, trait, "frequency", str, "always")
     if frequency not in relics.FREQUENCIES:
         raise roster.refuse((*where, "frequency"), f"one of {', '.join(relics.FREQUENCIES)}.")
@@ -134,6 +137,8 @@ def _define(t: Table, roster: Roster, path: Path, bestiary: Any, challenge: dict
         raise _rule(roster, (*path, "name"), f"a Challenge named {challenge['name']} is already open.")
     if t.exists(pc_id(t.pc_key(challenge["name"]))):
         raise _rule(roster, (*path, "name"), f"'{challenge['name']}' names a PC.")
+    with _at(roster, path, "name", RuleViolation):  # a name `challenge open` would refuse (the Cohort's)
+        trait_rules.check_new_owner(t, challenge["name"])
     bestiary.defined(challenge)
 
 

@@ -16,9 +16,26 @@ from ledger.rulesets.relics import rules as relics
 from ledger.table import Table
 
 COHORT = "Cohort"
+TARGETS = ("cohort", "challenge")
 RALLYING_CRY = {"name": "Rallying Cry", "modifier": str(relics.RALLYING_CRY),
                 "polarity": relics.RALLYING_CRY.polarity, "cost": "destiny-or-doom", "target": "cohort",
                 "frequency": "scenario", "types": []}
+
+
+def pool(mod: relics.Modifier, target: str | None, challenge_side: bool) -> str:
+    """The pool a new trait modifies: the one its maker names, else the seeds' rule (001 "Modifiers"):
+    a Beneficial modifier helps its owner's own pool, a Hindering one the opposition's (the
+    Challenge's -2 / 2d of 000's worked example lands on the Cohort's dice). Hindering Add Dice of
+    the Cohort's side stay on the Cohort pool: a Challenge's pool is its rating, never changed by Add
+    Dice. `trait add` and `roster load` both ask here, so the two ways give a trait the same pool."""
+    if target is None:
+        own, opposition = ("challenge", "cohort") if challenge_side else ("cohort", "challenge")
+        target = own if mod.polarity == relics.BENEFICIAL or mod.kind == "add" and not challenge_side else opposition
+    if target not in TARGETS:
+        raise BadInput(f"A trait targets the cohort or the challenge pool, not '{target}'.")
+    if mod.kind == "add" and target == "challenge":
+        raise RuleViolation("Add Dice never change a Challenge pool; it is the Challenge's rating.")
+    return target
 
 
 def scope(t: Table, ch: Challenge | None, kind: str) -> str | None:
