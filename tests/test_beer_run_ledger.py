@@ -336,6 +336,19 @@ def test_more_refusals_a_second_help_an_ended_conflict_a_difficulty_without_inte
     assert br(*br_cmd("status")).stdout == "No conflict is open.\n"
 
 
+def test_status_of_an_open_conflict_says_its_sides_and_what_it_waits_for(br):
+    # Issue 35 finding 1: the text view printed an empty line (its lines were never returned).
+    br(*br_cmd("roll", "Brawl", "Ann", "--faces", "5,3,2"))
+    expected = ["Brawl, round 1 (target Bob):",
+                "  Ann: oppose goal 'talk Bob down' (Charm to zero); rolled",
+                "  Bob: oppose goal 'throw Ann out'; to roll",
+                "  Brawl round 1 waits for Bob's roll."]
+    named, every_open = br(*br_cmd("status", "Brawl")), br(*br_cmd("status"))
+    assert lines(named)[:4] == expected and lines(every_open) == lines(named)
+    br(*br_cmd("conflict", "end", "Brawl", "--reason", "the landlord steps in"))
+    assert lines(br(*br_cmd("status", "Brawl"))) == ["Brawl is over."]
+
+
 @pytest.mark.parametrize("args, message", REFUSALS)
 def test_every_rule_refuses_with_one_line_and_appends_nothing(br, args, message):
     assert message in br.refused(*br_cmd(*args))
