@@ -253,8 +253,12 @@ def texts(path: str) -> Iterator[tuple[str, str]]:
             assert row["line"] != row["type"], f"#{row['entry']}: {row['type']} has no history line"
             yield f"history #{row['entry']} ({row['type']})", row["line"]
         yield "undo --list", t("undo", "--list", "--limit", "100000").stdout
-        for unit in app.undo_list(10**6):
-            yield f"undo {unit['unit']} --dry-run", undo_text(app.undo(unit["unit"], True, dry_run=True))
+        shown: set[str] = set()  # every unit's plan once: alone, or in the cascade of an older unit
+        for unit in reversed(app.undo_list(10**6)):  # oldest first
+            if unit["unit"] not in shown:
+                plan = app.undo(unit["unit"], True, dry_run=True)
+                shown.update(r["unit"] for r in plan["reversed"])
+                yield f"undo {unit['unit']} --dry-run", undo_text(plan)
         for key in dict.fromkeys(f.unit.key for f in incarnations(app.recorder)):
             try:
                 yield f"replay {key}", replay_text(app.replay(key, Changes()))
