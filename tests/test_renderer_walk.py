@@ -342,3 +342,21 @@ def _falls_through(body: list[ast.stmt]) -> bool:
     if isinstance(last, ast.Match):
         return any(_falls_through(c.body) for c in last.cases)
     return True
+
+
+def test_a_file_whose_history_was_written_the_old_way_reads_in_words_after_its_next_catch_up(tmp_path: Path) -> None:
+    """The history table keeps each line as written: m017 derives the read model again for a file
+    with a line written the old way (`[1, 1, 2, 3, 6]`, an undo's `-> True`), once."""
+    import sqlite3
+
+    t = Table(tmp_path / "old.db")
+    t("demo")
+    t("undo", "push Bo #1", "--cascade", "--yes")
+    with sqlite3.connect(t.path) as db:  # as the read tables were kept before m017
+        db.execute("UPDATE history SET line = 'Vault Guards round 1: Cohort dice show [1, 1, 2, 3, 6]' WHERE entry = 20")
+        db.execute("UPDATE history SET line = replace(line, '-> yes', '-> True') WHERE type LIKE '%Reversed'")
+        db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm017_lines_in_words'")
+    lines = [r["line"] for r in t.json("history")]
+    assert "Vault Guards round 1: Cohort dice show 1, 1, 2, 3, 6 (entered from the table)" in lines
+    assert any(line.endswith("Stressed Out -> yes") for line in lines)
+    assert not [line for line in lines if WRITTEN_AS_PYTHON.search(line)]
