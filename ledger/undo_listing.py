@@ -8,7 +8,7 @@ from typing import Any
 
 from ledger.undo import cascade_refusal, dependents, labelled, unit_effects
 from ledger.units import Unit, live_units
-from ledger.words import change, listed
+from ledger.words import CHANGES, change, listed
 
 
 def listing(app: Any, limit: int | None = None) -> list[dict[str, Any]]:
@@ -41,6 +41,3 @@ def _did(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> str:
             changed.append(f"{who}: {listed(keys, CHANGES)}")
     commands = ", ".join(dict.fromkeys(c.replace("_", " ") for c in unit.commands))
     return f"{commands}; " + (listed(changed, CHANGES, "more changed", "; ") if changed else "changed nothing")
-
-
-CHANGES = 4  # changes (and things changed) a line of `undo --list` names before "and N more"

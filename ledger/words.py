@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 LIMIT = 6  # items a list or dict names before "and N more"
+CHANGES = 4  # changes (and things changed) one line of an undo names before "and N more"
 
 
 def said(value: Any, limit: int = LIMIT) -> str:

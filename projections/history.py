@@ -10,8 +10,7 @@ from sqlite_utils import Database
 from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 from ledger.undo import labelled
-from ledger.undo_listing import CHANGES
-from ledger.words import in_line, listed
+from ledger.words import CHANGES, in_line, listed
 from projections import campaign_notes, rulesets
 from projections.schema_cache import append, flush, memo
 
