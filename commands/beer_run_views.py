@@ -103,6 +103,9 @@ def br_status_text(states: list[dict[str, Any]]) -> str:
         return "No conflict is open."
     lines = []
     for c in states:
+        if c["phase"] == "ended":  # no side is still to roll: say only that it is over
+            lines += br_waiting(c)
+            continue
         lines.append(f"{c['conflict']}, round {c['round']} (target {c['target']}):")
         for side, s in c["sides"].items():
             goal = s["goal"]
@@ -111,6 +114,8 @@ def br_status_text(states: list[dict[str, Any]]) -> str:
             state = f"out ({s['out']})" if s["out"] else "rolled" if s["rolled"] else "to roll"
             lines.append(f"  {side}: {what}; {state}")
         lines += ["  " + line for line in br_waiting(c)]
+    return "\n".join(lines)
+
 
 @beer_run.command("sheet")
 @click.argument("name", required=False)

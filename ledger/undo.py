@@ -31,6 +31,7 @@ from ledger.errors import RuleViolation
 from ledger.reversible import Reversible, recording
 from ledger.table import Table
 from ledger.units import Touches, Unit
+from ledger.words import change
 
 LATER_PLAY_USED_IT = "later-play-used-it"  # the refusal's rule: `undo --dry-run` shows the cascade instead
 ANY = "*"  # every attribute of an aggregate (units logged before reads were recorded)
@@ -272,8 +273,8 @@ def plan(t: Table, unit: Unit) -> Reversal:
             reversal.changes[aggregate_id] = changes
             label = getattr(now, "name", type(now).__name__)
             reversal.lines += ([f"{label}: unmade, as if never made"] if changes.get("unmade") else
-                               [f"{label}: {LABELS.get(k, k)} {_show(now.state()[k] if k in type(now).MEMBERS else after[k])}"
-                                f" -> {_show(v)}" for k, v in changes.items()])
+                               [f"{label}: " + change(labelled(k), now.state()[k] if k in type(now).MEMBERS else after[k], v)
+                                for k, v in changes.items()])
     if not reversal.changes and effects:  # it changed nothing: still marked reversed, on its first aggregate
         reversal.changes[next(iter(effects))] = {}
         reversal.lines.append("nothing to restore; its entries are marked reversed")
@@ -281,8 +282,14 @@ def plan(t: Table, unit: Unit) -> Reversal:
 
 
 LABELS = {"stressed_out": "Stressed Out", "out": "out of the game", "resolved": "dice resolved",
-          "phase": "waiting for", "turn": "turn in progress", "pending": "pool in progress",
-          "destiny": "Destiny", "doom": "Doom", "stress": "Stress", "agony": "Agony"}
+          "phase": "stage", "turn": "turn in progress", "pending": "pool in progress",
+          "destiny": "Destiny", "doom": "Doom", "stress": "Stress", "agony": "Agony",
+          "session_open": "open session", "pcs": "PCs"}
+
+
+def labelled(attribute: str) -> str:
+    """An attribute as a GM names it (`Stressed Out`, `open session`), never its Python name."""
+    return LABELS.get(attribute, attribute.replace("_", " "))
 
 
 def _changes(unit: Unit, now: Any, before: dict, after: dict, current: dict) -> dict[str, Any]:
@@ -294,7 +301,7 @@ def _changes(unit: Unit, now: Any, before: dict, after: dict, current: dict) -> 
                 [m for m in was if m not in current[k]]
         elif current.get(k) != after.get(k):
             label = getattr(now, "name", type(now).__name__)
-            raise RuleViolation(f"Later entries changed {label}'s {LABELS.get(k, k)} after {unit.key}; "
+            raise RuleViolation(f"Later entries changed {label}'s {labelled(k)} after {unit.key}; "
                                 "undo them first.")
     return changed
 
@@ -305,18 +312,10 @@ def _unmake(unit: Unit, now: Any, after: dict) -> dict[str, Any]:
     for k, v in after.items():  # nothing later may have changed it since
         if current.get(k) != v:
             raise RuleViolation(f"Later entries changed {getattr(now, 'name', type(now).__name__)}'s "
-                                f"{LABELS.get(k, k)} after {unit.key}; undo them first.")
+                                f"{labelled(k)} after {unit.key}; undo them first.")
     return {"unmade": True}
 
 
 def apply(t: Table, reversal: Reversal) -> None:
     for aggregate_id, changes in reversal.changes.items():
         t.load(aggregate_id, "").reversed_by(reversal.unit.key, reversal.unit.entries, changes)
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, dict):
-        return "{...}" if value else "{}"
-    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
-        return "[...]"
-    return str(value)

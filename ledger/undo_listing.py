@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.undo import LABELS, cascade_refusal, dependents, unit_effects
+from ledger.undo import cascade_refusal, dependents, labelled, unit_effects
 from ledger.units import Unit, live_units
+from ledger.words import CHANGES, change, listed
 
 
 def listing(app: Any, limit: int | None = None) -> list[dict[str, Any]]:
@@ -27,12 +28,16 @@ def listing(app: Any, limit: int | None = None) -> list[dict[str, Any]]:
 
 
 def _did(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> str:
-    """One line: the commands, and what they changed on whom."""
+    """One line: the commands, and what they changed on whom, in words (`Bo: Stress 0 -> 5`); a
+    long list of changes names the first ones and how many more."""
     changed = []
     for aggregate_id, (before, after) in unit_effects(app, unit, known).items():
-        keys = ["made"] if not before else ["made again"] if before.get("unmade") else [LABELS.get(k, k) for k in after if before.get(k) != after.get(k)]
+        if not before or before.get("unmade"):
+            keys = ["made"] if not before else ["made again"]
+        else:
+            keys = [change(labelled(k), before.get(k), after.get(k)) for k in after if before.get(k) != after.get(k)]
         if keys:
             who = after.get("name") or "the campaign"
-            changed.append(f"{who}: {', '.join(keys)}")
+            changed.append(f"{who}: {listed(keys, CHANGES)}")
     commands = ", ".join(dict.fromkeys(c.replace("_", " ") for c in unit.commands))
-    return f"{commands}; " + ("; ".join(changed) if changed else "changed nothing")
+    return f"{commands}; " + (listed(changed, CHANGES, "more changed", "; ") if changed else "changed nothing")

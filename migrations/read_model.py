@@ -179,3 +179,13 @@ def m016_undo_as_never_played(db: Database) -> None:
     db["sheet_versions"].add_column("reversed_at", int)
     if db.execute("SELECT 1 FROM history WHERE type LIKE '%Reversed' LIMIT 1").fetchone():
         rederive(db)
+
+
+@migrations()
+def m017_lines_in_words(db: Database) -> None:
+    """History lines write recorded values in words now (issue 35: dice `6, 5, 3`, not `[6, 5, 3]`;
+    an undo's `Stressed Out -> yes`, not `True`). A file whose history holds a line written the old
+    way derives its read model again, so its history, exports and live page read the new way."""
+    if db.execute("SELECT 1 FROM history WHERE line LIKE '%[%' OR (type LIKE '%Reversed' AND (line LIKE "
+                  "'%-> None%' OR line LIKE '%-> True%' OR line LIKE '%-> False%')) LIMIT 1").fetchone():
+        rederive(db)

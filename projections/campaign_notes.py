@@ -33,7 +33,7 @@ def line(e: Any) -> str:
     """The history line of a note: what it is about first, then the text, tags and who may read it."""
     where = (f" about {e.about}" if e.about else f" on round {e.round}" if e.round
              else f" on entry #{e.entry}" if e.entry is not None else "")
-    tags = " [" + " ".join(f"#{t}" for t in e.tags) + "]" if e.tags else ""
+    tags = " (" + " ".join(f"#{t}" for t in e.tags) + ")" if e.tags else ""
     return f"Note{where}: {e.text}{tags}" + (" (GM only)" if e.gm_only else "")
 
 

@@ -9,7 +9,8 @@ from sqlite_utils import Database
 
 from ledger.campaign import Campaign
 from ledger.reversible import Reversible
-from ledger.undo import LABELS
+from ledger.undo import labelled
+from ledger.words import CHANGES, in_line, listed
 from projections import campaign_notes, rulesets
 from projections.schema_cache import append, flush, memo
 
@@ -208,8 +209,8 @@ def _rule_value(value: Any) -> str:
 def _reversed(n: _Names, e: Any) -> str:
     if e.changes.get("unmade"):
         return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} unmade, as if never made"
-    shown = ", ".join(f"{LABELS.get(k, k)} -> {v}" for k, v in e.changes.items() if not isinstance(v, (dict, list)))
-    return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} {shown or 'restored'}"
+    shown = listed([f"{labelled(k)} -> {in_line(v)}" for k, v in e.changes.items()], CHANGES)
+    return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} {shown if e.changes else 'restored'}"
 
 
 LINES: dict[type, Callable[[_Names, Any], str]] = {

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger.words import faces, said
+
 
 def history_text(rows: list[dict[str, Any]]) -> str:
     if not rows:
@@ -90,7 +92,7 @@ def waiting_text(name: str, phase: str, pending: dict[str, Any] | None, offered:
     q = shell_word(name)
     if phase.endswith("-roll"):
         to_roll = pending["pool"]["size"] - len(pending["autos"])
-        autos = f" (auto results {pending['autos']})" if pending["autos"] else ""
+        autos = f" (auto results {faces(pending['autos'])})" if pending["autos"] else ""
         return [f"Waiting for the roll: {to_roll}d6 to roll{autos}.",
                 f"  Next: campaign roll {q} --faces ... (or without --faces to let the program roll)"]
     if phase.endswith("-place"):
@@ -180,7 +182,7 @@ def audit_text(r: dict[str, Any]) -> str:
         for c in r.get("corrections", [])))
     undone = r.get("undone_program_rolls", [])
     lines.append(f"Program rolls undone: {len(undone)}" + "".join(
-        f"\n  #{u['entry']} {u['by']} rolled {u['faces']} ({u['unit']}, undone at #{u['undone_at']})" for u in undone))
+        f"\n  #{u['entry']} {u['by']} rolled {faces(u['faces'])} ({u['unit']}, undone at #{u['undone_at']})" for u in undone))
     lines.append("Dice entered at the table / rolled by the program:")
     lines += [f"  {who}: {d['entered']} entered, {d['rolled']} rolled" for who, d in r["dice"].items()]
     lines.append("Clean." if r["clean"] else "NOT clean.")
@@ -210,5 +212,6 @@ def replay_commit_text(r: dict[str, Any]) -> str:
 
 
 def _shown(value: Any) -> str:
-    """A figure one side lacks (a PC not yet in play, a turn not taken) shows as '-', never 'None'."""
-    return "-" if value is None else str(value)
+    """A figure one side lacks (a PC not yet in play, a turn not taken) shows as '-'; any other in
+    words (`yes`, `6, 6, 2`), never as Python writes it."""
+    return "-" if value is None else said(value)

@@ -62,7 +62,7 @@ def test_upper_hand_to_the_first_untied_pair_ties_discarded_and_a_short_pool_pad
     out = br(*br_cmd("roll", "Brawl", "Bob", "--faces", "8,5,1"))  # Brawn d10, Wits d6, Charm d2
     # [7, 5, 4, 2] vs [8, 5, 1, 1]: 7<8 gives Bob the upper hand, 5=5 is discarded, 4>1, and Ann's 2
     # beats the d1 showing 1 Bob lacks a fourth die for. Ann scores 2 but keeps only the 1st.
-    assert "#12  Brawl round 1: Ann [7, 5, 4, 2] vs Bob [8, 5, 1]: 7<8, 5=5, 4>1, 2>1 (d1); Bob has the " \
+    assert "#12  Brawl round 1: Ann (7, 5, 4, 2) vs Bob (8, 5, 1): 7<8, 5=5, 4>1, 2>1 (d1); Bob has the " \
            "upper hand; Ann keeps 1 of 2 successes, Bob 1 of 1" in lines(out)
     (row,) = views.comparisons(db_of(br), "Brawl")
     assert (row["pairs"], row["scored"], row["kept"], row["upper_hand"]) == (
@@ -176,7 +176,7 @@ def test_helping_rolls_first_each_success_a_use_for_the_ally_each_kept_failure_a
                      "--faces", "2,4,9", "--difficulty-faces", "5,5,3"))
     # Cal's Health d6, Nerve d8, Fast Talk d10 show [9, 4, 2] against three d6 [5, 5, 3]: Cal takes the
     # first pair (1 success, kept); the difficulty wins two and keeps the 1st.
-    assert "Cal [9, 4, 2] vs the difficulty [5, 5, 3]: 9>5, 4<5, 2<3; Cal has the upper hand; Cal keeps 1 of " \
+    assert "Cal (9, 4, 2) vs the difficulty (5, 5, 3): 9>5, 4<5, 2<3; Cal has the upper hand; Cal keeps 1 of " \
            "1 success, the difficulty 1 of 2: Ann gets a d6 for 1 roll, Cal 1 penalty die" in out.stdout
     pools = {p["name"]: p for p in br.json(*br_cmd("pools"))}
     assert pools["Ann"]["situation"] == [{"size": 6, "uses": 1}]
@@ -209,8 +209,8 @@ def test_a_situational_goal_rolls_with_the_round_and_its_dice_serve_later_rolls(
     br(*br_cmd("roll", "Brawl", "Ann", "--faces", "8,6,4", "--difficulty-faces", "3,3,3"))
     out = br(*br_cmd("roll", "Brawl", "Bob", "--faces", "1,1,1"))
     # Ann beats Bob on every pair but her goal this round is the bottle: her successes land nowhere.
-    assert "Brawl round 1: Ann's situational goal, a d8 against d8, d8, d8: Ann [8, 6, 4] vs the difficulty " \
-           "[3, 3, 3]: 8>3, 6>3, 4>3; Ann has the upper hand; Ann keeps 3 of 3 successes, the difficulty 0 of 0: " \
+    assert "Brawl round 1: Ann's situational goal, a d8 against d8, d8, d8: Ann (8, 6, 4) vs the difficulty " \
+           "(3, 3, 3): 8>3, 6>3, 4>3; Ann has the upper hand; Ann keeps 3 of 3 successes, the difficulty 0 of 0: " \
            "Ann gets a d8 for 3 rolls, 0 penalty dice" in out.stdout
     assert "Brawl round 1 ends" in out.stdout and sheet(br, "Bob")["Charm"] == 2
     assert views.pools(db_of(br))[0]["situation"] == [{"size": 8, "uses": 3}]
@@ -336,6 +336,19 @@ def test_more_refusals_a_second_help_an_ended_conflict_a_difficulty_without_inte
     assert br(*br_cmd("status")).stdout == "No conflict is open.\n"
 
 
+def test_status_of_an_open_conflict_says_its_sides_and_what_it_waits_for(br):
+    # Issue 35 finding 1: the text view printed an empty line (its lines were never returned).
+    br(*br_cmd("roll", "Brawl", "Ann", "--faces", "5,3,2"))
+    expected = ["Brawl, round 1 (target Bob):",
+                "  Ann: oppose goal 'talk Bob down' (Charm to zero); rolled",
+                "  Bob: oppose goal 'throw Ann out'; to roll",
+                "  Brawl round 1 waits for Bob's roll."]
+    named, every_open = br(*br_cmd("status", "Brawl")), br(*br_cmd("status"))
+    assert lines(named)[:4] == expected and lines(every_open) == lines(named)
+    br(*br_cmd("conflict", "end", "Brawl", "--reason", "the landlord steps in"))
+    assert lines(br(*br_cmd("status", "Brawl"))) == ["Brawl is over."]
+
+
 @pytest.mark.parametrize("args, message", REFUSALS)
 def test_every_rule_refuses_with_one_line_and_appends_nothing(br, args, message):
     assert message in br.refused(*br_cmd(*args))
@@ -419,7 +432,7 @@ def test_the_demo_plays_a_scene_and_catching_up_one_entry_at_a_time_equals_at_on
     runner.catch_up(app, db)
     history = [r["line"] for r in db["history"].rows]
     assert history[0] == f"Campaign '{DEMO_NAME}' started under beer-run rules 1"
-    assert "Back Door round 1: Ann [7, 5, 4, 2] vs Bouncer [8, 5, 1]: 7<8, 5=5, 4>1, 2>1 (d1); Bouncer has the " \
+    assert "Back Door round 1: Ann (7, 5, 4, 2) vs Bouncer (8, 5, 1): 7<8, 5=5, 4>1, 2>1 (d1); Bouncer has the " \
            "upper hand; Ann keeps 1 of 2 successes, Bouncer 1 of 1" in history
     assert "Back Door round 2: Ann gains the goal 'slip past the Bouncer' (Bouncer's Attention is gone)" in history
     assert {p["name"]: p["intensity"] for p in views.pools(db)} == {"Ann": 7, "Cal": 5, "Bouncer": 5}

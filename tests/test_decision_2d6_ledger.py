@@ -49,7 +49,7 @@ def test_seed_example_billy_holds_the_gate_total_17_shown_die_by_die(gate):
     assert "Die 1: 3 = 3" in out
     assert "Die 2: 6 -> 6 -> 2 = 14 (exploded twice)" in out
     assert "Total: dice 17, Strength +0 = 17" in out
-    assert "Billy rolls Strength +0: dice [3] | [6 -> 6 -> 2] = 17 (entered)" in out
+    assert "Billy rolls Strength +0: dice 3 | 6 -> 6 -> 2 = 17 (entered)" in out
     row = db_rows(gate, "d2d6_rolls")[-1]
     assert (row["chains"], row["total"], row["entered"]) == ("[[3], [6, 6, 2]]", 17, 1)
 
@@ -153,7 +153,7 @@ def test_targets_and_difficulty_labels(gate, args, target, label, success):
 def test_a_contest_tie_is_rerolled_and_every_roll_is_kept(gate):
     out = gate(*D, "contest", "Billy:Stealth", "Ogre:Wits", "--grant", "Billy",
                "--faces", "1,3/5,5", "--faces", "6,2,1/4,3", "--for", "slip past the ogre").output
-    assert "Billy [1] | [3] = 9, Ogre [5] | [5] = 9 tie, reroll; Billy [6 -> 1] | [2] = 14" in out
+    assert "Billy 1 | 3 = 9, Ogre 5 | 5 = 9 tie, reroll; Billy 6 -> 1 | 2 = 14" in out
     assert "Billy wins (entered)" in out
     rows = db_rows(gate, "d2d6_contests")
     assert [(r["round"], r["first_total"], r["second_total"], r["result"]) for r in rows] == \
@@ -372,7 +372,7 @@ def test_the_demo_plays_the_seed_example_with_entered_faces(tmp_path):
     runner.catch_up(app, db)
     lines = [r["line"] for r in db["history"].rows_where(order_by="entry")]
     assert DEMO_NAME in lines[0]
-    assert any("[3] | [6 -> 6 -> 2] = 17 vs 12 (Challenging Task): success (entered)" in line for line in lines)
+    assert any("3 | 6 -> 6 -> 2 = 17 vs 12 (Challenging Task): success (entered)" in line for line in lines)
     assert any("tie, reroll" in line for line in lines)
     assert any("lowered to Empty" in line for line in lines)
     assert "rolled by the program" not in " ".join(lines)

@@ -66,7 +66,7 @@ def test_the_page_holds_the_session_log_round_by_round(demo: dict[str, Any]) -> 
         assert f'<tr id="entry-{entry}"><td class="n">#{entry}</td>' in html
         assert f'<td class="l">{escape(line)}</td>' in html, line
     assert 'id="entry-10"' not in html and 'id="entry-63"' not in html
-    assert "-&gt; [1, 1, 2, 4, 5]" in html and "Scenario &#x27;Night at the Vault&#x27;" in html
+    assert "-&gt; 1, 1, 2, 4, 5" in html and "Scenario &#x27;Night at the Vault&#x27;" in html
 
     headings = re.findall(r"<h3>(.*?)</h3>", html)
     rounds = [h for h in headings if h != "Between rounds"]

@@ -36,7 +36,7 @@ def _lines(t: Table, *args: str) -> list[str]:
 
 def test_grep_finds_every_word_in_lines_and_notes_whatever_the_case(played: Table) -> None:
     assert _lines(played, "--grep", "SCAR captain") == ["Note about Bo: Bo got the scar from the captain "
-                                                      "[#scar #captain]"]
+                                                      "(#scar #captain)"]
     assert len(_lines(played, "--grep", "captain")) == 2
     assert _lines(played, "--grep", "dragon") == []
 
@@ -116,7 +116,7 @@ def test_filters_combine_every_one_must_hold(played: Table) -> None:
 
 def test_pc_and_challenge_find_their_own_entries_notes_and_lines_naming_them(played: Table) -> None:
     about_bo = _lines(played, "--pc", "Bo")
-    assert "Note about Bo: Bo got the scar from the captain [#scar #captain]" in about_bo
+    assert "Note about Bo: Bo got the scar from the captain (#scar #captain)" in about_bo
     own = [r["line"] for r in played.json("history") if r["type"] == "Character.Joined"]
     assert [line for line in own if line in about_bo] == [line for line in own if "Bo" in line]
     guards = played.json("history", "--challenge", "guards")

@@ -22,7 +22,7 @@ def test_a_note_about_a_pc_is_an_entry_whose_history_line_says_what_it_is_about(
     assert (report["about"], report["tags"], report["gm_only"]) == ("Bo", ["scar"], False)
     row = table.json("history", "--limit", "1")[0]
     assert row["type"] == "Campaign.NoteTaken"
-    assert row["line"] == "Note about Bo: Bo got the scar from the guard captain [#scar]"
+    assert row["line"] == "Note about Bo: Bo got the scar from the guard captain (#scar)"
 
 
 def test_notes_on_a_round_and_on_an_entry_name_them(table: Table) -> None:
@@ -52,8 +52,8 @@ def test_undo_lists_a_note_as_a_unit_and_reverses_it_out_of_the_notes_view(table
     listed = table.json("undo", "--list", "--limit", "2")
     assert [u["unit"] for u in listed] == ["note Kira #1", "note #1"]
     table("undo", "note Kira #1", "--yes")
-    assert [r["line"] for r in _note_rows(table)] == ["Note: keep [#plot]"]
-    assert [r["line"] for r in table.json("history", "--tag", "plot")] == ["Note: keep [#plot]"]
+    assert [r["line"] for r in _note_rows(table)] == ["Note: keep (#plot)"]
+    assert [r["line"] for r in table.json("history", "--tag", "plot")] == ["Note: keep (#plot)"]
     undone = [r for r in table.json("history") if r["line"].startswith("Note about Kira")]
     assert undone[0]["reversed_at"] == table.entries()
 
@@ -116,6 +116,6 @@ def test_notes_undo_and_grep_work_with_the_ledger_on_postgresql(tmp_path: Path, 
     assert "There is no round" in t.refused("note", "owes", "--round", "Vault Guards:9")
     t("note", "Kira still owes the fence", "--round", "Vault Guards:2", "--tag", "debt")
     assert [r["line"] for r in t.json("history", "--grep", "fence")] == \
-        ["Note on round Vault Guards:2: Kira still owes the fence [#debt]"]
+        ["Note on round Vault Guards:2: Kira still owes the fence (#debt)"]
     t("undo", "--yes")
     assert t.json("history", "--tag", "debt") == [] and t.json("audit")["clean"]

@@ -123,7 +123,7 @@ def test_a_face_count_that_does_not_fit_says_how_many_and_why(table):
     table("trait", "add", "Kira", "Lucky", "A6 / 1d")
     table("cohort-turn", "Guards", "--leader", "Kira", "--trait", "Kira:Lucky")
     message = table.refused("roll", "Guards", "--faces", "1,2,3,4,5")
-    assert "rolls 4 dice: 5 in the pool, 1 of them auto results [6] that are not rolled; you entered 5 faces" \
+    assert "rolls 4 dice: 5 in the pool, 1 of them auto results (6) that are not rolled; you entered 5 faces" \
         in message
 
 

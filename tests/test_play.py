@@ -37,7 +37,7 @@ def test_a_pool_rolled_by_the_program_stores_every_face(table):
     report = table.json("cohort-turn", "Guards", "--leader", "Kira", "--roll")
     rolled = next(r for r in table.json("history") if r["type"] == "Challenge.PoolRolled")
     assert "rolled by the program" in rolled["line"]
-    faces = [int(f) for f in rolled["line"].split("[")[1].split("]")[0].split(",")]
+    faces = [int(f) for f in rolled["line"].split(" show ")[1].split(" (")[0].split(",")]
     assert len(faces) == 5 and all(1 <= f <= 6 for f in faces)
     assert report["phase"] == "challenge" or report["phase"] == "resolved"
 

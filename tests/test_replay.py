@@ -58,7 +58,7 @@ def test_commit_appends_a_reversal_and_the_corrected_round(demo):
     assert demo.entries() > entries
     lines = [r["line"] for r in demo.json("history")[entries:]]
     assert lines[0].startswith("Undo Vault Guards:3")
-    assert any("round 3: Cohort dice show [6, 6, 2, 3, 4]" in line for line in lines)
+    assert any("round 3: Cohort dice show 6, 6, 2, 3, 4" in line for line in lines)
     audit = demo.json("audit")
     assert audit["clean"] and audit["corrections"] == [{"entries": [entries + 1, demo.entries()],
                                                          "entry_range": [entries + 1, demo.entries()],

@@ -34,7 +34,7 @@ def test_undo_restores_the_sheets_pools_and_challenge_as_they_were_before_the_ro
     assert table.entries() > entries  # the round and its reversal both stay in the ledger
     lines = [r["line"] for r in table.json("history")]
     assert any(line.startswith("Undo Guards:2") for line in lines)
-    assert any("Guards round 2: Cohort dice show [6, 6, 5, 1, 1]" in line for line in lines)
+    assert any("Guards round 2: Cohort dice show 6, 6, 5, 1, 1" in line for line in lines)
 
 
 def test_a_dry_run_shows_the_reversal_and_appends_nothing(table):

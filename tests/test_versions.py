@@ -35,7 +35,7 @@ def test_the_versions_differ_exactly_where_the_rules_table_says(tmp_path):
     assert differ[tides] == ("The Tides shift after Vault round 1: Destiny +2, Doom +1",
                              "The Tides shift after Vault round 1: Destiny +3, Doom +1")
     # A Major Threat turns resolved dice into A6 under 0.2.0, A5 under 0.6.1 (3 successes either way)
-    assert "auto results [6, 6, 6]" in differ[autos][0] and "auto results [5, 5, 5]" in differ[autos][1]
+    assert "auto results 6, 6, 6" in differ[autos][0] and "auto results 5, 5, 5" in differ[autos][1]
     # Lead dice: a matching Primary Expertise gives +3d6 under 0.2.0; rank 5 gives +5d6 under 0.6.1
     assert "lead Bo +3d6" in differ[lead][0] and "lead Bo +5d6" in differ[lead][1]
     assert old.json("sheet") == new.json("sheet")

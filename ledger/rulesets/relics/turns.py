@@ -21,6 +21,7 @@ from ledger.rulesets.relics.huddle import (  # noqa: F401  (the turn's steps, fo
 from ledger.rulesets.relics.outcome import (  # noqa: F401
     distribute, end_round, everyone_stressed_out, facing, tally_turn)
 from ledger.table import Table
+from ledger.words import faces
 from ledger.rulesets.relics.tally import tally_of
 
 
@@ -58,7 +59,7 @@ def roll(t: Table, ch: Challenge, throw: Throw) -> None:
     count = pending["pool"]["size"] - len(pending["autos"])
     if throw.faces is not None and len(throw.faces) != count and pending["autos"]:
         raise BadInput(f"This pool rolls {count} {'die' if count == 1 else 'dice'}: {pending['pool']['size']} in "
-                       f"the pool, {len(pending['autos'])} of them auto results {pending['autos']} that are not "
+                       f"the pool, {len(pending['autos'])} of them auto results ({faces(pending['autos'])}) that are not "
                        f"rolled; you entered {len(throw.faces)} {'face' if len(throw.faces) == 1 else 'faces'}.")
     rolled = dice.entered(throw.faces, count) if throw.faces is not None else t.dice.roll(count)
     ch.pool_rolled(side, ch.round, list(rolled.faces), rolled.entered)

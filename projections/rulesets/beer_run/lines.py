@@ -9,6 +9,7 @@ from sqlite_utils.db import NotFoundError
 
 from ledger.rulesets.beer_run.character import CHARACTER, BeerRunCharacter as Ch
 from ledger.rulesets.beer_run.conflict import SITUATION, BeerRunConflict as Co
+from ledger.words import faces
 
 TABLES: tuple[str, ...] = ()  # lines only: the history table is the core's
 
@@ -24,9 +25,6 @@ def _d(size: int) -> str:
 def _dice(sizes: list[int]) -> str:
     return ", ".join(_d(s) for s in sizes) or "none"
 
-
-def _faces(faces: list[int]) -> str:
-    return "[" + ", ".join(str(f) for f in faces) + "]"
 
 
 def _n(n: int, word: str) -> str:
@@ -64,7 +62,7 @@ def _paired(e: Any, mine: list[int], theirs: list[int], a: str, b: str) -> str:
         sy = f"{y}{' (d1)' if i >= len(theirs) else ''}"
         marks.append(f"{sx}{'>' if x > y else '<' if x < y else '='}{sy}")
     upper = f"{e.upper_hand} has the upper hand" if e.upper_hand else "every pair ties"
-    return (f"{a} {_faces(sorted(mine, reverse=True))} vs {b} {_faces(sorted(theirs, reverse=True))}: "
+    return (f"{a} ({faces(sorted(mine, reverse=True))}) vs {b} ({faces(sorted(theirs, reverse=True))}): "
             f"{', '.join(marks)}; {upper}; {a} keeps {e.kept[0]} of {_n(e.scored[0], 'success')}, "
             f"{b} {e.kept[1]} of {e.scored[1]}")
 
@@ -83,11 +81,11 @@ def _help_line(_: Any, e: Co.HelpRolled) -> str:
 def _rolled(_: Any, e: Co.PoolRolled) -> str:
     dice = ", ".join(f"{n} {_d(s)}" for n, s in zip(e.abilities, e.dice))
     extra = f" + situation {_dice(e.situation)}" if e.situation else ""
-    penalty = f"; penalty {_dice(e.penalty)} against it show {_faces(e.penalty_faces)}" if e.penalty else ""
-    diff = f"; its difficulty shows {_faces(e.difficulty_faces)}" if e.difficulty_faces else ""
+    penalty = f"; penalty {_dice(e.penalty)} against it show {faces(e.penalty_faces)}" if e.penalty else ""
+    diff = f"; its difficulty shows {faces(e.difficulty_faces)}" if e.difficulty_faces else ""
     how = "entered from the table" if e.entered else "rolled by the program"
     why = f" (GM override: {e.override})" if e.override else ""
-    return f"round {e.round}: {e.side} rolls {dice}{extra}: {_faces(e.faces)} ({how}){penalty}{diff}{why}"
+    return f"round {e.round}: {e.side} rolls {dice}{extra}: {faces(e.faces)} ({how}){penalty}{diff}{why}"
 
 
 def _goal(_: Any, e: Co.GoalDeclared) -> str:

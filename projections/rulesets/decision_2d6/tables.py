@@ -219,7 +219,8 @@ def chain_text(chain: list[int]) -> str:
 
 
 def dice_text(chains: list[list[int]]) -> str:
-    return " | ".join(f"[{chain_text(c)}]" for c in chains)
+    """Each die's chain, the dice apart: '3 | 6 -> 6 -> 2'."""
+    return " | ".join(chain_text(c) for c in chains)
 
 
 def _signed(n: int) -> str:

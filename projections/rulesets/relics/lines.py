@@ -10,6 +10,7 @@ from ledger.campaign import Campaign
 from ledger.rulesets.relics.bestiary import Bestiary
 from ledger.rulesets.relics.challenge import Challenge
 from ledger.rulesets.relics.character import Character
+from ledger.words import faces
 from projections.schema_cache import flush
 
 TABLES: tuple[str, ...] = ()  # lines only: the history table is the core's
@@ -57,9 +58,6 @@ def _kind(kind: type) -> tuple[bool, bool]:
     return _KINDS[kind]
 
 
-def _dice(values: list[int]) -> str:
-    return "[" + ", ".join(map(str, values)) + "]"
-
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if abs(n) == 1 else 'es' if word.endswith('s') else 's'}"
@@ -72,7 +70,7 @@ def _pool(n: Any, e: Challenge.PoolBuilt) -> str:
         parts.append(f"Destiny +{e.pool['destiny']}d6")
     if e.pool.get("lost_to_cap"):
         parts.append(f"{e.pool['lost_to_cap']} over the cap of {e.pool['cap']} lost")
-    autos = f"; auto results {_dice(e.autos)}" if e.autos else ""
+    autos = f"; auto results {faces(e.autos)}" if e.autos else ""
     return f"{n.me} round {e.round}: {e.side.capitalize()} pool of {e.pool['size']}d6 ({', '.join(parts) or 'rating'}){autos}"
 
 
@@ -80,14 +78,14 @@ def _tally(n: Any, e: Challenge.RoundTallied) -> str:
     notes = [f"{k.replace('_', ' ')} {getattr(e, k)}" for k in ("criticals", "overpowering", "botches", "major_botches")
              if getattr(e, k)]
     extra = f" ({', '.join(notes)})" if notes else ""
-    return f"{n.me} round {e.round}: {e.side.capitalize()} result {_dice(e.results)} = {_plural(e.successes, 'success')}{extra}"
+    return f"{n.me} round {e.round}: {e.side.capitalize()} result {faces(e.results)} = {_plural(e.successes, 'success')}{extra}"
 
 
 def _placed(n: Any, e: Challenge.ModifiersPlaced) -> str:
     where = "; ".join(f"{label} on {'+'.join(str(d + 1) for d in dice) or 'no die'}"
                       for label, dice in e.placement.items())
     how = " (offered placement)" if e.offered else ""
-    return f"{n.me} round {e.round}: placed {where}{how} -> {_dice(e.results)}"
+    return f"{n.me} round {e.round}: placed {where}{how} -> {faces(e.results)}"
 
 
 def _activated(n: Any, e: Campaign.TraitActivated) -> str:
@@ -176,17 +174,17 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
     Character.PushedTheLimit: lambda n, e: f"{n.me} Pushes the Limit: Stress {e.stress_before} -> {e.stress}",
     Character.AgonyGained: lambda n, e: f"{n.me} gains Agony (now {e.agony})",
     Character.StressRecovered: lambda n, e: f"{n.me} recovers {e.amount} Stress ({e.why}), now {e.stress}",
-    Character.GrowthTested: lambda n, e: f"{n.me}'s Growth Test: {e.pool}d6 show {_dice(e.faces)} "
+    Character.GrowthTested: lambda n, e: f"{n.me}'s Growth Test: {e.pool}d6 show {faces(e.faces)} "
     f"({'entered from the table' if e.entered else 'rolled by the program'})"
     + (f", with {', '.join(e.modifiers)} for Agony" if e.modifiers else "")
-    + f" -> {_dice(e.results)} = {_plural(e.successes, 'success')}: {'passed' if e.passed else 'failed'}",
+    + f" -> {faces(e.results)} = {_plural(e.successes, 'success')}: {'passed' if e.passed else 'failed'}",
     Character.AgonyRecovered: lambda n, e: f"{n.me} recovers from Agony (now {e.agony})",
     Character.TakenOut: lambda n, e: f"{n.me} is out of the game for good ({e.agony} Agony)",
     Challenge.Opened: lambda n, e: f"Challenge {e.name} opened: {e.threat} {e.type} {e.rating}",
     Challenge.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}: {_trait(vars(e))}",
     Challenge.LeaderChosen: lambda n, e: f"{e.leader} leads {n.me}",
     Challenge.PoolBuilt: _pool,
-    Challenge.PoolRolled: lambda n, e: f"{n.me} round {e.round}: {e.side.capitalize()} dice show {_dice(e.faces)} "
+    Challenge.PoolRolled: lambda n, e: f"{n.me} round {e.round}: {e.side.capitalize()} dice show {faces(e.faces)} "
     f"({'entered from the table' if e.entered else 'rolled by the program'})",
     Challenge.ModifiersPlaced: _placed,
     Challenge.RoundTallied: _tally,

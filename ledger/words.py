@@ -1,0 +1,76 @@
+"""Recorded values written in words, for every line a person reads (issue 35).
+
+History lines, undo's plans and listing, replays, the exports and the live page all show values
+that the ledger keeps as Python data: None, True/False, lists of faces, dicts of traits. Written
+with `str`, they read `leader -> None`, `Stressed Out False -> True`, `disaster {...}`. Every
+such value goes through here instead, so a line says `none`, `yes`/`no`, `5, 3, 2`, and a dict by
+what it holds, and a long list ends in "and 3 more", never in a dangling word.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+LIMIT = 6  # items a list or dict names before "and N more"
+CHANGES = 4  # changes (and things changed) one line of an undo names before "and N more"
+
+
+def said(value: Any, limit: int = LIMIT) -> str:
+    """Any recorded value in words: none, yes/no, a number, a text, or what a list or dict holds
+    (a dict's entries as `key value`, an entry holding more than one value by its key alone; a
+    list's dicts by their name)."""
+    if value is None or isinstance(value, bool):
+        return "none" if value is None else "yes" if value else "no"
+    if isinstance(value, dict):
+        return listed([_named(k, v) if _many(v) else f"{_key(k)} {said(v)}" for k, v in value.items()], limit)
+    if _many(value):
+        return listed([_item(v) for v in value], limit)
+    return str(value) if value != "" else "none"
+
+
+def in_line(value: Any, limit: int = LIMIT) -> str:
+    """A value inside a longer line: one of several items in parentheses, so `a -> b` stays clear."""
+    text = said(value, limit)
+    return f"({text})" if isinstance(value, (dict, list, tuple, set, frozenset)) and len(value) > 1 else text
+
+
+def change(label: str, before: Any, after: Any) -> str:
+    """`Stressed Out no -> yes`, `leader Kira -> none`: a value changed, both sides in words."""
+    return f"{label} {in_line(before)} -> {in_line(after)}"
+
+
+def faces(values: Iterable[Any]) -> str:
+    """Dice faces as a GM reads them off the table: `6, 5, 3` (every one: the record is exact)."""
+    return ", ".join(str(v) for v in values) or "none"
+
+
+def listed(items: list[str], limit: int = LIMIT, more: str = "more", sep: str = ", ") -> str:
+    """Items joined by `sep`; past `limit`, the first ones and "and N more" (a cut that ends cleanly)."""
+    if not items:
+        return "none"
+    if len(items) <= limit:
+        return sep.join(items)
+    return f"{sep.join(items[:limit - 1])}{sep}and {len(items) - limit + 1} {more}"
+
+
+def _key(key: Any) -> str:
+    return str(key).replace("_", " ")
+
+
+def _named(key: Any, value: Any) -> str:
+    """An entry of a dict holding more than one value (a trait by its key): by its own name if it has one."""
+    return said(value["name"]) if isinstance(value, dict) and "name" in value else _key(key)
+
+
+def _many(value: Any) -> bool:
+    return isinstance(value, (dict, list, tuple, set, frozenset))
+
+
+def _item(value: Any) -> str:
+    """One item of a list: a dict by its name (or its plain entries), a list by its items, spaced."""
+    if isinstance(value, dict):
+        if "name" in value:
+            return said(value["name"])
+        return " ".join(_key(k) if _many(v) else f"{_key(k)} {said(v)}" for k, v in value.items()) or "none"
+    if _many(value):
+        return " ".join(_item(v) for v in value) or "none"
+    return said(value)
