@@ -54,7 +54,7 @@ def relics_text(r: dict[str, Any]) -> str:
     side = "the Cohort's pool" if r["side"] == "cohort" else "the Challenge's pool"
     state = "waiting for the roll" if r["waiting"] else \
         "as this Huddle would build it; nothing recorded" if r["challenge"] else "as described; nothing recorded"
-    autos = f" + auto results {pool['autos']}" if pool["autos"] else ""
+    autos = f" + auto results {', '.join(map(str, pool['autos']))}" if pool["autos"] else ""
     placing = "; Simple modifiers placed as --best would: " + ", ".join(
         f"{m['label']} {m['modifier']}" for m in pool["simple"]) if pool["simple"] else ""
     e = r["expected"]
@@ -153,12 +153,18 @@ def action_text(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _dice(sizes: Any) -> str:
+    """Die sizes as a GM writes them: d8, d6, d6."""
+    return ", ".join(f"d{d}" for d in sizes) or "no dice"
+
+
 def beer_run_text(r: dict[str, Any]) -> str:
     """Both pools, who gets the upper hand, each side's kept successes, and what they can zero."""
     def pool(s: dict[str, Any]) -> str:
-        rolled = f"rolled {s['faces']}" if s["rolled"] else ", ".join(f"d{d}" for d in s["dice"]) or "no dice"
-        penalty = s["opposing_penalty"]["dice"] + s["opposing_penalty"]["faces"]
-        return f"{s['side']}: {rolled}" + (f" + penalty dice {penalty} from the other side" if penalty else "")
+        rolled = f"rolled {', '.join(map(str, s['faces']))}" if s["rolled"] else _dice(s["dice"])
+        penalty = s["opposing_penalty"]
+        shown = ", ".join([f"d{d}" for d in penalty["dice"]] + [f"one showing {f}" for f in penalty["faces"]])
+        return f"{s['side']}: {rolled}" + (f" + penalty dice {shown} from the other side" if shown else "")
 
     first, second = r["sides"]
     hands = r["upper_hand"]
@@ -191,8 +197,8 @@ def _goal_lines(g: dict[str, Any], roller: str) -> list[str]:
 def beer_run_helping_text(r: dict[str, Any]) -> str:
     """A helping roll: the helper's pool against the goal's difficulty, the uses the ally gains."""
     h = r["helping"]
-    pool = ", ".join(f"d{d}" for d in h["dice"]) or "no dice"
-    penalty = f" + penalty dice {h['penalty']}" if h["penalty"] else ""
+    pool = _dice(h["dice"])
+    penalty = f" + penalty dice {_dice(h['penalty'])}" if h["penalty"] else ""
     where = f"{h['conflict']}, round {h['round']}" if h["conflict"] else "No campaign"
     cost = f"costs {h['cost']} Intensity of {h['intensity']}; " if h["cost"] is not None else ""
     lines = [f"{where}: {h['helper']} helps {h['ally']} toward a d{h['die']} ({cost}nothing recorded)",
