@@ -133,6 +133,9 @@ def relics_odds(ctx: click.Context, challenge_name: str, challenge_turn: bool, l
               "waiting": found["waiting"], "threat": found["threat"], "rating": found["rating"],
               "already_resolved": found["resolved"],
               "pool": {"roll": pool.rolled, "autos": list(pool.autos),
+                       **({"cap": found["pending"]["pool"].get("cap"),
+                           "lost_to_cap": found["pending"]["pool"].get("lost_to_cap", 0)}
+                          if found["side"] == "cohort" else {}),
                        "simple": [{k: m[k] for k in ("label", "modifier", "polarity")}
                                   for m in found["pending"].get("simple", [])]},
               **figures}

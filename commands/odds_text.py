@@ -60,7 +60,7 @@ def relics_text(r: dict[str, Any]) -> str:
     e = r["expected"]
     where = f"{r['challenge']}, round {r['round']}" if r["challenge"] else "A pool described in full (no campaign)"
     lines = [f"{where}: {side} ({state})",
-             f"  {pool['roll']}d6 to roll{autos}{placing}"]
+             f"  {pool['roll']}d6 to roll{autos}{placing}" + _capped(pool)]
     lines += chart("Net successes", r["successes"], r["at_least"])
     lines.append(f"Disaster: {percent(r['disaster'])}.  Expected: {decimal(e['successes'])} successes, "
                  f"{decimal(e['criticals'])} criticals, {decimal(e['overpowering'])} overpowering, "
@@ -79,6 +79,13 @@ def relics_text(r: dict[str, Any]) -> str:
         lines += chart("Stress for the group facing it", r["stress"])
         lines.append(f"Expected Stress: {decimal(r['expected_stress'])}.")
     return "\n".join(lines)
+
+
+def _capped(pool: dict[str, Any]) -> str:
+    """The pool cap, said whenever it took dice away, so a smaller pool than described is never a surprise."""
+    lost = pool.get("lost_to_cap") or 0
+    return f" ({pool['cap'] + lost} dice, capped at {pool['cap']} by the PCs in the game: {lost} not rolled)" \
+        if lost else ""
 
 
 def decision_text(r: dict[str, Any]) -> str:

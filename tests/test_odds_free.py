@@ -107,3 +107,10 @@ def test_an_action_difficulty_off_the_scale_is_malformed_input(tmp_path):
     for value in ("0", "11"):
         r = _free(tmp_path, "--ruleset", "action-dice", "--difficulty", value, ok=False)
         assert r.exit_code == 2 and "Difficulty runs from 1 to 10" in r.stderr, r.stderr
+
+
+def test_a_pool_cap_applied_without_a_campaign_is_stated_in_text_and_json(tmp_path):
+    args = ("--ruleset", "relics", "--dice", "40", "--threat", "Minor", "--rating", "5", "--pcs", "2")
+    pool = _json(tmp_path, *args)["pool"]
+    assert (pool["roll"], pool["cap"], pool["lost_to_cap"]) == (6, 6, 34)
+    assert "40 dice, capped at 6" in _free(tmp_path, *args).stdout
