@@ -61,6 +61,8 @@ def relics_text(r: dict[str, Any]) -> str:
     where = f"{r['challenge']}, round {r['round']}" if r["challenge"] else "A pool described in full (no campaign)"
     lines = [f"{where}: {side} ({state})",
              f"  {pool['roll']}d6 to roll{autos}{placing}" + _capped(pool)]
+    if r.get("assumed_leader"):
+        lines.append(f"  Led by {r['assumed_leader']} (no leader yet: the highest rank facing it; choose with --leader)")
     lines += chart("Net successes", r["successes"], r["at_least"])
     lines.append(f"Disaster: {percent(r['disaster'])}.  Expected: {decimal(e['successes'])} successes, "
                  f"{decimal(e['criticals'])} criticals, {decimal(e['overpowering'])} overpowering, "
