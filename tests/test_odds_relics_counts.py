@@ -64,3 +64,10 @@ def test_a_pool_past_the_bound_is_refused_before_any_work_and_names_the_bound():
     assert odds.placements(pool) > odds.MOST_PLACEMENTS
     with pytest.raises(BadInput, match=f"at most {odds.MOST_PLACEMENTS:,}"):
         odds.outcomes(pool)
+
+
+def test_status_line_of_a_pool_past_the_bound_says_so_instead_of_working_it_out():
+    pending = {"pool": {"size": 100}, "autos": [], "side": "cohort",
+               "simple": [{"label": "Kira: Keen Eye", "modifier": "+1 / 100d", "polarity": "beneficial"}]}
+    line = odds.pool_line(pending)
+    assert line.startswith("Pool: 100d6 to roll.") and "not worked out" in line
