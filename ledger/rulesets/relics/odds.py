@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from math import comb
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from ledger.errors import BadInput
 from ledger.odds import Dist, at_least, chance, marginal, mean, percent
@@ -45,12 +44,6 @@ def _key(t: relics.Tally) -> Key:
 
 def _tally(key: Key) -> relics.Tally:
     return relics.Tally((), *key)
-
-
-@lru_cache(maxsize=65536)
-def resolve(dice: tuple[int, ...], simple: tuple[relics.Modifier, ...]) -> Key:
-    """What --best makes of these dice (in any order): the rules' placement by counts, then the tally."""
-    return placement.resolve(placement.counts_of(dice), simple)
 
 
 MOST_PLACEMENTS = 120_000  # the work of the slowest pool `odds` answers in about a second (bench/odds.py)

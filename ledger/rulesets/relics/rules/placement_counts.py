@@ -95,7 +95,7 @@ def _joined(here: Counts, after: object, final: bool) -> object:
     return tuple(sorted((r, k) for r, k in merged.items() if k))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1 << 16)
 def _sides(simple: tuple[Modifier, ...]) -> tuple[tuple[tuple[int, ...], tuple[int, ...], int], ...]:
     """Each side that places, in the rules' order (Hindering first): its values, parts of each, sign."""
     found = []
@@ -107,7 +107,7 @@ def _sides(simple: tuple[Modifier, ...]) -> tuple[tuple[tuple[int, ...], tuple[i
     return tuple(found)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1 << 16)
 def _splits(size: int, left: tuple[int, ...], need: int, above: int) -> tuple[tuple[tuple[int, ...], int, tuple[int, ...]], ...]:
     """How a result's `size` dice may take values, in the rules' order of preference: fewest placed
     first (a lower die is left alone first), then the most of the first value, and so on. Each as
@@ -117,7 +117,7 @@ def _splits(size: int, left: tuple[int, ...], need: int, above: int) -> tuple[tu
     return tuple((y, sum(y), tuple(l - t for l, t in zip(left, y))) for y in sorted(found, key=sum))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1 << 16)
 def _gain(result: int, size: int, y: tuple[int, ...], values: tuple[int, ...], sign: int) -> int:
     """The score of `size` dice showing `result` when y of them take each value (the rules' weighing)."""
     def score(r: int) -> int:
@@ -126,7 +126,7 @@ def _gain(result: int, size: int, y: tuple[int, ...], values: tuple[int, ...], s
     return (size - sum(y)) * score(result) + sum(t * score(result + v) for t, v in zip(y, values))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1 << 18)  # bounded: a shell or the live page asks about many pools in one process
 def _best(counts: Counts, left: tuple[int, ...], need: int, values: tuple[int, ...], sign: int,
           final: bool) -> tuple[int, object] | None:
     """The best score of the dice in `counts` (results ascending) with these values still to place,
@@ -147,7 +147,7 @@ def _best(counts: Counts, left: tuple[int, ...], need: int, values: tuple[int, .
     return total, _joined(_placed(result, size, y, values), after, final)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1 << 16)
 def _placed(result: int, size: int, y: tuple[int, ...], values: tuple[int, ...]) -> Counts:
     return ((result, size - sum(y)),) + tuple((result + v, t) for t, v in zip(y, values))
 
