@@ -130,9 +130,13 @@ def relics_odds(ctx: click.Context, challenge_name: str, challenge_turn: bool, l
     else:
         figures = odds_of.challenge_odds(pool)
     result = {"ruleset": "relics", "challenge": found["challenge"], "round": found["round"], "side": found["side"],
-              "waiting": found["waiting"], "threat": found["threat"], "rating": found["rating"],
+              "waiting": found["waiting"], "assumed_leader": found["assumed_leader"],
+              "threat": found["threat"], "rating": found["rating"],
               "already_resolved": found["resolved"],
               "pool": {"roll": pool.rolled, "autos": list(pool.autos),
+                       **({"cap": found["pending"]["pool"].get("cap"),
+                           "lost_to_cap": found["pending"]["pool"].get("lost_to_cap", 0)}
+                          if found["side"] == "cohort" else {}),
                        "simple": [{k: m[k] for k in ("label", "modifier", "polarity")}
                                   for m in found["pending"].get("simple", [])]},
               **figures}

@@ -64,10 +64,12 @@ def relics_free(ctx: click.Context, dice: int | None, traits: tuple[str, ...], c
         if resolved:
             _missing({"--threat": threat}, "the Threat's Auto Results on resolved dice")
         size, base = dice, relics.threat_autos(rules, threat, resolved) if resolved else ()
+        capped = {}  # a Challenge's pool is its rating: no cap
     else:
         _missing({"--threat": threat, "--rating": rating, "--pcs": pcs},
                  "a Cohort turn's Tides and dice resolved")
-        size, base = relics.build_cohort_pool(dice, adds, 0, 0, rules.pool_cap_per_pc * pcs).size, ()
+        built = relics.build_cohort_pool(dice, adds, 0, 0, rules.pool_cap_per_pc * pcs)
+        size, base, capped = built.size, (), {"cap": built.cap, "lost_to_cap": built.lost_to_cap}
     placed, _ = relics.place_auto_results(size, [m for m in autos if m.polarity == relics.HINDERING],
                                           [m for m in autos if m.polarity == relics.BENEFICIAL], base)
     simple = [m for m in mods if m.kind == "simple"]
@@ -80,7 +82,7 @@ def relics_free(ctx: click.Context, dice: int | None, traits: tuple[str, ...], c
     return {"ruleset": "relics", "challenge": None, "round": None, "side": "challenge" if challenge_turn else "cohort",
             "waiting": False, "threat": threat, "rating": rating if not challenge_turn else dice,
             "already_resolved": resolved,
-            "pool": {"roll": pool.rolled, "autos": list(placed),
+            "pool": {"roll": pool.rolled, "autos": list(placed), **capped,
                      "simple": [{"label": f"--trait {i + 1}", "modifier": str(m), "polarity": m.polarity}
                                 for i, m in enumerate(simple)]}, **figures}, relics_text
 

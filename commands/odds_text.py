@@ -54,13 +54,15 @@ def relics_text(r: dict[str, Any]) -> str:
     side = "the Cohort's pool" if r["side"] == "cohort" else "the Challenge's pool"
     state = "waiting for the roll" if r["waiting"] else \
         "as this Huddle would build it; nothing recorded" if r["challenge"] else "as described; nothing recorded"
-    autos = f" + auto results {pool['autos']}" if pool["autos"] else ""
+    autos = f" + auto results {', '.join(map(str, pool['autos']))}" if pool["autos"] else ""
     placing = "; Simple modifiers placed as --best would: " + ", ".join(
         f"{m['label']} {m['modifier']}" for m in pool["simple"]) if pool["simple"] else ""
     e = r["expected"]
     where = f"{r['challenge']}, round {r['round']}" if r["challenge"] else "A pool described in full (no campaign)"
     lines = [f"{where}: {side} ({state})",
-             f"  {pool['roll']}d6 to roll{autos}{placing}"]
+             f"  {pool['roll']}d6 to roll{autos}{placing}" + _capped(pool)]
+    if r.get("assumed_leader"):
+        lines.append(f"  Led by {r['assumed_leader']} (no leader yet: the highest rank facing it; choose with --leader)")
     lines += chart("Net successes", r["successes"], r["at_least"])
     lines.append(f"Disaster: {percent(r['disaster'])}.  Expected: {decimal(e['successes'])} successes, "
                  f"{decimal(e['criticals'])} criticals, {decimal(e['overpowering'])} overpowering, "
@@ -79,6 +81,13 @@ def relics_text(r: dict[str, Any]) -> str:
         lines += chart("Stress for the group facing it", r["stress"])
         lines.append(f"Expected Stress: {decimal(r['expected_stress'])}.")
     return "\n".join(lines)
+
+
+def _capped(pool: dict[str, Any]) -> str:
+    """The pool cap, said whenever it took dice away, so a smaller pool than described is never a surprise."""
+    lost = pool.get("lost_to_cap") or 0
+    return f" ({pool['cap'] + lost} dice, capped at {pool['cap']} by the PCs in the game: {lost} not rolled)" \
+        if lost else ""
 
 
 def decision_text(r: dict[str, Any]) -> str:
@@ -153,12 +162,18 @@ def action_text(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _dice(sizes: Any) -> str:
+    """Die sizes as a GM writes them: d8, d6, d6."""
+    return ", ".join(f"d{d}" for d in sizes) or "no dice"
+
+
 def beer_run_text(r: dict[str, Any]) -> str:
     """Both pools, who gets the upper hand, each side's kept successes, and what they can zero."""
     def pool(s: dict[str, Any]) -> str:
-        rolled = f"rolled {s['faces']}" if s["rolled"] else ", ".join(f"d{d}" for d in s["dice"]) or "no dice"
-        penalty = s["opposing_penalty"]["dice"] + s["opposing_penalty"]["faces"]
-        return f"{s['side']}: {rolled}" + (f" + penalty dice {penalty} from the other side" if penalty else "")
+        rolled = f"rolled {', '.join(map(str, s['faces']))}" if s["rolled"] else _dice(s["dice"])
+        penalty = s["opposing_penalty"]
+        shown = ", ".join([f"d{d}" for d in penalty["dice"]] + [f"one showing {f}" for f in penalty["faces"]])
+        return f"{s['side']}: {rolled}" + (f" + penalty dice {shown} from the other side" if shown else "")
 
     first, second = r["sides"]
     hands = r["upper_hand"]
@@ -191,8 +206,8 @@ def _goal_lines(g: dict[str, Any], roller: str) -> list[str]:
 def beer_run_helping_text(r: dict[str, Any]) -> str:
     """A helping roll: the helper's pool against the goal's difficulty, the uses the ally gains."""
     h = r["helping"]
-    pool = ", ".join(f"d{d}" for d in h["dice"]) or "no dice"
-    penalty = f" + penalty dice {h['penalty']}" if h["penalty"] else ""
+    pool = _dice(h["dice"])
+    penalty = f" + penalty dice {_dice(h['penalty'])}" if h["penalty"] else ""
     where = f"{h['conflict']}, round {h['round']}" if h["conflict"] else "No campaign"
     cost = f"costs {h['cost']} Intensity of {h['intensity']}; " if h["cost"] is not None else ""
     lines = [f"{where}: {h['helper']} helps {h['ally']} toward a d{h['die']} ({cost}nothing recorded)",

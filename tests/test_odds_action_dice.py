@@ -78,7 +78,8 @@ def test_an_incapacitated_character_gets_the_odds_and_the_refusal_it_would_meet(
     (["Mara", "climb", "--rating", "D9"], 2, "A challenge rating is"),
     (["Mara", "climb"], 2, "Give the challenge rating"),
     (["Mara", "climb", "--rating", "XX", "--difficulty", "11"], 2, "only ++ lets you choose"),
-    (["Mara", "climb", "--difficulty", "0"], 1, "Difficulty runs from 1 to 10"),
+    (["Mara", "climb", "--difficulty", "0"], 2, "Difficulty runs from 1 to 10"),
+    (["Mara", "climb", "--difficulty", "11"], 2, "Difficulty runs from 1 to 10"),
     (["Mara", "climb", "--rating", "XX", "--asset", "Lockpicks"], 1, "no asset named 'Lockpicks'"),
     (["Tobin", "climb", "--rating", "XX"], 1, "no character named 'Tobin'"),
 ])

@@ -144,3 +144,14 @@ def test_a_huddle_left_waiting_for_its_roll_shows_the_same_line_of_odds_as_statu
     assert "Pool:" in table("status").stdout
     rolled = table.json("roll", "Guards", "--faces", ",".join(["2"] * int(status.split("d6")[0].split()[-1])))
     assert "odds" not in rolled and text.exit_code != 0
+
+
+def test_at_the_start_of_a_round_odds_build_the_next_turns_pool_with_the_likeliest_leader(table):
+    r = table.json("odds", "Guards")  # the README: "or the pool its next turn would build"
+    leader = r["assumed_leader"]
+    assert leader and r["waiting"] is False and r["side"] == "cohort"
+    given = table.json("odds", "Guards", "--leader", leader)
+    assert given["assumed_leader"] is None
+    assert {k: v for k, v in given.items() if k != "assumed_leader"} == \
+        {k: v for k, v in r.items() if k != "assumed_leader"}
+    assert f"Led by {leader}" in table("odds", "Guards").output

@@ -91,3 +91,26 @@ def test_a_needed_option_missing_is_refused_by_name_and_nothing_is_made(tmp_path
     lines = result.stderr.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("Error: ") and words in lines[0], \
         result.stderr
+
+
+def test_beer_run_odds_write_die_sizes_as_dice_never_as_a_list(tmp_path):
+    text = _free(tmp_path, "--ruleset", "beer-run", "--pool", "d8,d6", "--goal", "d8", "--penalty", "d4").stdout
+    assert "penalty dice d4" in text and "[" not in text
+
+
+def test_relics_auto_results_are_written_as_faces_never_as_a_list(tmp_path):
+    text = _free(tmp_path, "--ruleset", "relics", "--dice", "3", "--trait", "A6 / 1d", "--challenge-turn").stdout
+    assert "auto results 6" in text and "[" not in text
+
+
+def test_an_action_difficulty_off_the_scale_is_malformed_input(tmp_path):
+    for value in ("0", "11"):
+        r = _free(tmp_path, "--ruleset", "action-dice", "--difficulty", value, ok=False)
+        assert r.exit_code == 2 and "Difficulty runs from 1 to 10" in r.stderr, r.stderr
+
+
+def test_a_pool_cap_applied_without_a_campaign_is_stated_in_text_and_json(tmp_path):
+    args = ("--ruleset", "relics", "--dice", "40", "--threat", "Minor", "--rating", "5", "--pcs", "2")
+    pool = _json(tmp_path, *args)["pool"]
+    assert (pool["roll"], pool["cap"], pool["lost_to_cap"]) == (6, 6, 34)
+    assert "40 dice, capped at 6" in _free(tmp_path, *args).stdout

@@ -54,7 +54,10 @@ def base_difficulty(rating: str | None, difficulty: int | None) -> tuple[str | N
     if rating is None:
         if difficulty is None:
             raise BadInput("Give the challenge rating (--rating XX, D4-D12 or ++) or the difficulty (1-10).")
-        return None, rules.action_difficulty(difficulty)  # checks the 1-10 scale, no step
+        if isinstance(difficulty, int) and not rules.MIN_DIFFICULTY <= difficulty <= rules.MAX_DIFFICULTY:
+            # a typed value off the option's 1-10 range is malformed input (exit 2), as in the other rulesets
+            raise BadInput(f"Difficulty runs from 1 to 10, so {difficulty} is off the scale.")
+        return None, rules.action_difficulty(difficulty)  # no step
     chosen = rules.parse_challenge_rating(rating)
     return chosen.value, rules.base_difficulty(chosen, difficulty)
 

@@ -1,22 +1,23 @@
 """Relics of the Moon: exact odds of a pool before its faces, Simple modifiers placed as --best does.
 
-The dice are counted by icepool (a multiset evaluator over the rolled d6); the one thing icepool
-cannot express, the optimal placement of Simple modifiers, is the rules' own `best_placement`,
-called once per distinct set of dice that can matter to it. A placement touches at most one die
-per part of each side's modifiers, so beyond that many copies of a face the extra copies are
-never touched: they are tallied as they are, and the placement is searched on the rest only.
+Counted, not expanded: a placement touches at most as many dice as the Simple modifiers have parts,
+so it sees at most that many of each face. For every such capped count of the six faces the rules'
+placement is resolved once (`rules.placement_counts`, the rules' `best_placement` worked on counts,
+its searches shared between pools that differ only in their 1s); the dice beyond the caps fall as they
+fell (a 1 a botch, a 5 or 6 a success) and are counted in whole numbers of face sequences. The work is
+known before it starts (`placements`), and a pool past MOST_PLACEMENTS is refused before any.
 Every figure comes from `ledger.rulesets.relics.rules` (tally, tides, the Destiny cap, dice resolved).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from math import comb
+from typing import Any, Mapping
 
-import icepool
-
+from ledger.errors import BadInput
 from ledger.odds import Dist, at_least, chance, marginal, mean, percent
+from ledger.rulesets.relics.rules import placement_counts as placement
 from ledger.rulesets.relics import rules as relics
 
 Key = tuple[int, int, int, int, int]  # successes, criticals, overpowering, botches, major botches
@@ -45,49 +46,109 @@ def _tally(key: Key) -> relics.Tally:
     return relics.Tally((), *key)
 
 
-@lru_cache(maxsize=65536)
-def resolve(dice: tuple[int, ...], simple: tuple[relics.Modifier, ...]) -> Key:
-    """What --best makes of these dice: the rules' placement, then the rules' tally."""
-    placement = relics.best_placement(dice, simple, {})
-    return _key(relics.tally(relics.apply_simple(dice, simple, placement)))
+MOST_PLACEMENTS = 120_000  # the work of the slowest pool `odds` answers in about a second (bench/odds.py)
 
 
-@lru_cache(maxsize=None)
-def _face_key(face: int) -> Key:
-    return _key(relics.tally((face,)))
+def placements(pool: Pool) -> int:
+    """The work a pool's odds take: the capped face counts a placement can see (at most as many of each
+    face as the dice it can touch), times the choices of value for each side that places."""
+    q = min(pool.parts, pool.rolled)
+    vectors = [1] + [0] * pool.rolled  # capped count vectors over the faces so far, by dice used
+    for _ in range(FACES):
+        vectors = [sum(vectors[used - k] for k in range(min(q, used) + 1)) for used in range(pool.rolled + 1)]
+    sides = {m.polarity for m in pool.simple}
+    choices = 1
+    for polarity in sides:
+        choices *= len({m.amount for m in pool.simple if m.polarity == polarity}) + 1
+    return sum(vectors) * choices
 
 
-class _Evaluator(icepool.MultisetEvaluator):
-    """Walks the rolled faces one value at a time: keeps up to `parts` copies for the placement,
-    tallies the rest as they fall (a die no modifier can reach counts as rolled)."""
+def check_size(pool: Pool) -> None:
+    """Refuse, before any work, a pool whose exact odds would take more than a second or two."""
+    work = placements(pool)
+    if work > MOST_PLACEMENTS:
+        raise BadInput(f"These odds would weigh {work:,} placements of the Simple modifiers on {pool.rolled} dice; "
+                       f"campaign odds works out at most {MOST_PLACEMENTS:,} (fewer dice, or modifiers on fewer dice).")
 
-    def __init__(self, pool: Pool) -> None:
-        self.pool = pool
 
-    def initial_state(self, order: Any, outcomes: Any, *sizes: Any) -> tuple:
-        return (), (0, 0, 0, 0, 0)
-
-    def next_state(self, state: tuple, order: Any, face: int, count: int) -> tuple:
-        kept, extra = state
-        keep = min(count, self.pool.parts)
-        spare = tuple(e + (count - keep) * f for e, f in zip(extra, _face_key(face)))
-        return kept + (face,) * keep, spare
-
-    def final_outcome(self, state: tuple, *_: Any) -> Key:
-        kept, extra = state
-        placed = resolve(self.pool.autos + kept, self.pool.simple)
-        return tuple(a + b for a, b in zip(placed, extra))  # type: ignore[return-value]
+def _sequences(faces: int, q: int, n: int) -> dict[tuple[int, ...], list[int]]:
+    """For `faces` faces: capped counts (at most q of each) -> [face sequences of length z, z = 0..n]."""
+    table: dict[tuple[int, ...], list[int]] = {(): [1] + [0] * n}
+    for _ in range(faces):
+        grown: dict[tuple[int, ...], list[int]] = {}
+        for kept, ways in table.items():
+            for k in range(q + 1):
+                vec = [0] * (n + 1)
+                for z, w in enumerate(ways):
+                    if w:
+                        for c in ([k] if k < q else range(q, n - z + 1)):
+                            if z + c <= n:
+                                vec[z + c] += w * comb(z + c, c)
+                if any(vec):
+                    grown[kept + (k,)] = vec
+        table = grown
+    return table
 
 
 def outcomes(pool: Pool) -> Dist:
     """The joint distribution of the tally (successes, criticals, overpowering, botches, major)."""
+    found, total = weights(pool)
+    return {key: Fraction(w, total) for key, w in found.items()}
+
+
+def _divided(figures: Any, total: int) -> Any:
+    """Figures worked out on face-sequence counts, as probabilities (every figure is linear in them)."""
+    if isinstance(figures, dict):
+        return {k: _divided(v, total) for k, v in figures.items()}
+    return figures if figures is None else Fraction(figures, total)
+
+
+def weights(pool: Pool) -> tuple[dict[Key, int], int]:
+    """The tally's distribution as whole numbers of face sequences, and their total (6 ** dice rolled):
+    the figures are summed on these and divided once, which is most of their cost saved."""
     if pool.rolled < 0:
         raise ValueError("a pool rolls 0 dice or more")
-    if pool.rolled == 0:
-        return {resolve(pool.autos, pool.simple): Fraction(1)}
-    die = _Evaluator(pool).evaluate(icepool.d(FACES).pool(pool.rolled))
-    total = die.denominator()
-    return {outcome: Fraction(q, total) for outcome, q in die.items() if q}
+    check_size(pool)
+    n, q = pool.rolled, min(pool.parts, pool.rolled)
+    blanks, hits = _sequences(3, q, n), _sequences(2, q, n)  # faces 2-4 tally nothing; 5 and 6 a success
+    blank_rows = [(kept, sum(kept), [(z, w) for z, w in enumerate(ways) if w]) for kept, ways in blanks.items()]
+    autos = dict(placement.counts_of(pool.autos))
+    found: dict[Key, int] = {}
+    lowest = autos.pop(1, 0)  # a 1 is the lowest result: the search below the other dice is shared
+    for kept_hits, hit_ways in hits.items():
+        by_key: list[dict[Key, list[int]]] = [{} for _ in range(q + 1)]
+        for kept_blanks, blank_count, blank_ways in blank_rows:
+            room = n - sum(kept_hits) - blank_count
+            if room < 0:
+                continue
+            kept = dict(autos)
+            for face, k in zip((2, 3, 4, 5, 6), kept_blanks + kept_hits):
+                if k:
+                    kept[face] = kept.get(face, 0) + k
+            ones = range(min(q, room) + 1)
+            keys = placement.resolve_lowest(1, [lowest + k for k in ones], tuple(sorted(kept.items())), pool.simple)
+            for k, key in zip(ones, keys):
+                into = by_key[k].get(key)
+                if into is None:
+                    into = by_key[k][key] = [0] * (n + 1)
+                for z, w in blank_ways:
+                    into[z] += w
+        for k in range(q + 1):
+            _spread(found, by_key[k], k, q, sum(kept_hits), hit_ways, n)
+    return {key: w for key, w in sorted(found.items()) if w}, 6 ** n
+
+
+def _spread(found: dict[Key, int], by_key: dict[Key, list[int]], ones: int, q: int, kept_hits: int,
+            hit_ways: list[int], n: int) -> None:
+    """Add every split of the n dice into 1s, blanks and hits: the dice beyond the caps as they fell."""
+    for (s0, c0, o0, b0, m0), blank_ways in by_key.items():
+        for b in ([ones] if ones < q else range(q, n + 1)):
+            extra_b, ways_b = b - ones, comb(n, b)
+            for s in range(kept_hits, n - b + 1):
+                w = hit_ways[s] and blank_ways[n - b - s]
+                if w:
+                    key = (s0 + s - kept_hits - extra_b, c0, o0, b0 + extra_b, m0)
+                    found[key] = found.get(key, 0) + ways_b * comb(n - b, s) * hit_ways[s] * blank_ways[n - b - s]
 
 
 def summary(joint: Dist) -> dict[str, Any]:
@@ -118,7 +179,7 @@ class CohortContext:
 
 def cohort_odds(pool: Pool, context: CohortContext) -> dict[str, Any]:
     """A Cohort turn: the summary, the Tides (capped Destiny, Doom), dice resolved toward the rating."""
-    joint = outcomes(pool)
+    joint, total = weights(pool)
     cap = context.rules.destiny_cap_per_pc * context.pcs
 
     def tides(k: Key) -> tuple[int, int, int]:
@@ -128,7 +189,7 @@ def cohort_odds(pool: Pool, context: CohortContext) -> dict[str, Any]:
 
     resolved = marginal(joint, lambda k: relics.dice_resolved(context.rating, context.resolved, k[0]))
     unresolved = context.rating - context.resolved
-    return {
+    return _divided({
         **summary(joint),
         "destiny": marginal(joint, lambda k: tides(k)[0]),
         "doom": marginal(joint, lambda k: tides(k)[1]),
@@ -137,14 +198,14 @@ def cohort_odds(pool: Pool, context: CohortContext) -> dict[str, Any]:
         "resolved": resolved,
         "resolves_challenge": chance(resolved, lambda n: unresolved > 0 and n == unresolved),
         "passes_test": None if context.needed is None else chance(joint, lambda k: k[0] >= context.needed),
-    }
+    }, total)
 
 
 def challenge_odds(pool: Pool) -> dict[str, Any]:
     """A Challenge turn: each success is one Stress for the group facing it (none on 0 or less)."""
-    joint = outcomes(pool)
+    joint, total = weights(pool)
     stress = marginal(joint, lambda k: max(k[0], 0))
-    return {**summary(joint), "stress": stress, "expected_stress": mean(stress)}
+    return _divided({**summary(joint), "stress": stress, "expected_stress": mean(stress)}, total)
 
 
 def pending_pool(pending: Mapping[str, Any]) -> Pool:
@@ -157,8 +218,10 @@ def pending_pool(pending: Mapping[str, Any]) -> Pool:
 def pool_line(pending: Mapping[str, Any]) -> str:
     """One line for `campaign status`: the dice, what waits to be placed, and the odds that matter."""
     pool = pending_pool(pending)
+    if placements(pool) > MOST_PLACEMENTS:
+        return f"Pool: {pool.rolled}d6 to roll. Odds: not worked out (past campaign odds' bound)."
     odds = summary(outcomes(pool))
-    autos = f" + auto results {list(pool.autos)}" if pool.autos else ""
+    autos = f" + auto results {', '.join(map(str, pool.autos))}" if pool.autos else ""
     placing = "; to place: " + ", ".join(f"{a['label']} {a['modifier']}" for a in pending.get("simple", ())) \
         if pending.get("simple") else ""
     first = "at least 1 Stress" if pending.get("side") == "challenge" else "at least 1 success"
