@@ -125,7 +125,7 @@ class CampaignLedger(Application):
         """Save what the table recorded, filed under its unit with what it read and wrote;
         None when another process saved first (run it again)."""
         versions = {a.id: a.version for a in table.touched()}
-        unit, detail = units.filed(name, report, touched)
+        unit, detail = units.filed(name, report, touched, self.recorder)
         pending = table.pending_events()  # one call: it empties the aggregates' lists
         values.check_recordable(pending)
         try:
@@ -136,6 +136,8 @@ class CampaignLedger(Application):
             return None
         self._snapshot(table, versions, recordings)
         report["entries"] = [r.notification.id for r in recordings]
+        if unit and name not in units.NOT_UNITS and recordings:  # the name `undo` takes, as history names it
+            report["unit"] = units.given(self.recorder, unit, detail, report["entries"][0])
         self.command_key = self.command_invocation = None  # one key, one command: a later run is another
         return report, recordings
 
