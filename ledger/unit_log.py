@@ -74,13 +74,14 @@ def _incarnations(recorder: Any, rows: list[tuple]) -> list[tuple[Unit, tuple[in
     return every_unit(_Rows(sorted(dict((r[0], r) for r in rows).values())))
 
 
-def round_name(recorder: Any, played: str, standing: bool = True, before: int | None = None) -> str:
+def round_name(recorder: Any, played: str, before: int | None = None) -> str:
     """The name of the round a ruleset calls `played` (`Dogs:1`: the Challenge's or conflict's own
-    round count), so that a round name never repeats (issue 35): the name of the round of that
-    count still standing (`standing`: a later command of the same round joins it), or else the
-    newest one begun before entry `before` (the history's rows about that round); when there is
-    none, the first name `Dogs:N` (N counting up from the round's own count) no unit was ever
-    filed under. A round played again after an undo is thus `Dogs:2`, however its lines count.
+    round count), so that a round name never repeats (issue 35). Filing a command (no `before`):
+    the round of that count still standing, which a later command of the same round joins, else
+    the first name `Dogs:N` (N counting up from the round's own count) no unit was filed under.
+    A round played again after an undo is thus `Dogs:2`, however its lines count. A history row
+    about a round outside it (`before`: its entry): the newest round of that count begun before
+    it, standing or undone (what the history said before issue 35), else the round to come.
 
     A round filed under another name says which round it played in its detail (`"round"`); older
     ledgers filed every round under its own count, so their names read as before."""
@@ -95,10 +96,10 @@ def round_name(recorder: Any, played: str, standing: bool = True, before: int | 
             return newest or name
         if light(rows[0][4]).get("round", rows[0][3]).casefold() != played.casefold():
             continue
-        if not standing:
+        if before is not None:
             newest = name
-        elif any(reversal is None and unit.key.casefold() == name.casefold()
-                 for unit, reversal in _incarnations(recorder, rows)):  # (not a correction among the reversals)
+        elif any(reversal is None and unit.key.casefold() == name.casefold()  # (not a correction among the reversals)
+                 for unit, reversal in _incarnations(recorder, rows)):
             return name
     raise AssertionError("unreachable")  # (itertools.count never ends)
 

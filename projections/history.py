@@ -103,13 +103,13 @@ def _round_of(db: Database, entry: int, e: Any, names: "_Names") -> str | None:
 def _round_name(played: str | None, unit: str | None, units: Any, entry: int) -> str | None:
     """The round an entry belongs to by the name undo gives it: its own unit's, when that is a
     round of the same Challenge; else the name of the round the ruleset says it was played in
-    (`played`), which a round played again after an undo does not share (ledger/unit_log.py
+    (`played`): the newest round of that count begun before it, or the round to come (ledger/unit_log.py
     `round_name`: asked of the command log only for the few entries about a round outside it)."""
     if played is None or unit is None:
         return played
     if ROUND.match(unit) and unit.rpartition(":")[0].casefold() == played.rpartition(":")[0].casefold():
         return unit
-    return round_name(units.recorder, played, standing=False, before=entry)
+    return round_name(units.recorder, played, before=entry)
 
 
 def _round_finders(modules: tuple) -> tuple:
