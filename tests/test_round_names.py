@@ -15,6 +15,7 @@ import pytest
 
 from ledger import units
 from tests.conftest import Table, heist
+from tests.test_postgres import postgres_ledger  # noqa: F401  (the fixture: a database on the local server)
 
 COHORT = ("cohort-turn", "Guards", "--leader", "Kira", "--assist", "Bo", "--faces", "1,2,3,4,5")
 ANN = "Physical:Brawn=d8,Physical:Health=d6,Mental:Wits=d6,Social:Charm=d4"
@@ -110,3 +111,13 @@ def test_a_ledger_that_played_a_round_again_under_its_old_name_reads_as_before(t
     assert [(r["entry"], r["round"], r["unit"]) for r in t.json("history", "--limit", "500")] == before
     assert t.json("undo", "--list", "--limit", "50") == listed
     assert _unit(t, *CHALLENGE) == "Guards:1"  # the standing round of that name goes on under it
+
+
+def test_a_ledger_on_postgresql_names_a_round_played_again_anew(postgres_ledger, tmp_path: Path):
+    t = heist(tmp_path)
+    t(*COHORT)
+    t("undo", "Guards:1", "--yes")
+    assert _unit(t, *COHORT) == "Guards:2"
+    assert _unit(t, *CHALLENGE) == "Guards:2"
+    assert _unit(t, "trait", "add", "Kira", "Keen", "+1 / 1d") == "add trait Kira #1"
+    assert [u["unit"] for u in t.json("undo", "--list", "--limit", "2")] == ["add trait Kira #1", "Guards:2"]
