@@ -171,7 +171,7 @@ class Result:
         if not isinstance(self.data, dict):
             return None
         # Later contract: each history entry of the report names its unit exactly as `undo --list`
-        # does ("push Kira #1"); the report's own `unit` may be the short form ("push Kira").
+        # does ("push Kira #1"); since issue 35 the report's own `unit` does too (older: "push Kira").
         units = [h.get("unit") for h in self.data.get("history", []) if isinstance(h, dict) and h.get("unit")]
         return units[-1] if units else (self.data.get("unit") or None)
 

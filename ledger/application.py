@@ -18,6 +18,7 @@ from ledger import command_keys, server_waits, storage_faults, values
 from ledger import undo as undoing
 from ledger import units
 from ledger.campaign import Campaign
+from ledger.chain_queries import ChainQueries
 from ledger.errors import NO_CAMPAIGN, BadInput, Conflict, LedgerError, NotFound, RollStands, RuleViolation
 from ledger.ids import CAMPAIGN_ID
 from ledger.reversible import recording
@@ -125,7 +126,8 @@ class CampaignLedger(Application):
         """Save what the table recorded, filed under its unit with what it read and wrote;
         None when another process saved first (run it again)."""
         versions = {a.id: a.version for a in table.touched()}
-        unit, detail = units.filed(name, report, touched)
+        log = self.recorder if isinstance(self.recorder, ChainQueries) else None  # (an in-memory store keeps none)
+        unit, detail = units.filed(name, report, touched, log)
         pending = table.pending_events()  # one call: it empties the aggregates' lists
         values.check_recordable(pending)
         try:
@@ -136,6 +138,8 @@ class CampaignLedger(Application):
             return None
         self._snapshot(table, versions, recordings)
         report["entries"] = [r.notification.id for r in recordings]
+        if log is not None and unit and name not in units.NOT_UNITS and recordings:  # the name `undo` takes
+            report["unit"] = units.given(log, unit, detail, report["entries"][0])
         self.command_key = self.command_invocation = None  # one key, one command: a later run is another
         return report, recordings
 

@@ -71,8 +71,11 @@ def _replay(app: Any, key: str | None, changes: Any, commit: bool, cascade: bool
             if found.reversal is None else []
         choices = rounds.changed(rounds.recorded_choices(app, unit), changes)
         played = rounds.play_on(t, choices, {}, strict=True)
-        return {**comparison, "unit": played["unit"],
-                "detail": {"reverses": reversed_keys, "corrects": [unit.first, unit.entries[-1]]}}
+        # a correction keeps the name of the round it corrects; a round played again after its undo
+        # is a new round (ledger/units.py `fresh`); either way the detail says which round it plays
+        return {**comparison, "unit": unit.key if reversed_keys else played["unit"],
+                "detail": {"reverses": reversed_keys, "corrects": [unit.first, unit.entries[-1]],
+                           "round": played["unit"]}}
     return app.run(command, "replay")
 
 

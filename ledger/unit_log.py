@@ -8,6 +8,7 @@ with them, as the naming rules of older units ask).
 """
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Any, Iterator
@@ -50,15 +51,57 @@ def round_incarnations(recorder: Any, key: str) -> list[tuple[Unit, tuple[int, i
     is not ASCII (SQLite's NOCASE folds ASCII only): the caller reads the whole log then."""
     if not ROUND.match(key) or not key.isascii():
         return None
+    return _incarnations(recorder, filed_under(recorder, key))
+
+
+def filed_under(recorder: Any, key: str) -> list[tuple]:
+    """The command-log rows filed under `key`, by the log's index on unit names. SQLite's NOCASE
+    folds ASCII letters only, so a name is found in the case its other letters were filed in:
+    the names asked for here are made by the program from a thing's own spelling, never typed."""
     log = chained(recorder)
-    filed = log._select(f"SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
-                        f"WHERE {log.UNIT_NAMED}", (key,))
-    rows = [r for r in filed if r[3].casefold() == key.casefold()]
+    rows = log._select(f"SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
+                       f"WHERE {log.UNIT_NAMED}", (key,))
+    return [r for r in rows if r[3].casefold() == key.casefold()]
+
+
+def _incarnations(recorder: Any, rows: list[tuple]) -> list[tuple[Unit, tuple[int, int] | None]]:
+    """`every_unit` over the rows filed under one name and the reversals after the first of them."""
     if not rows:
         return []
-    rows += log._select(f"SELECT first_entry, last_entry, command, unit, detail FROM ledger_commands "
-                        f"WHERE {REVERSING} AND first_entry > ?", (min(r[0] for r in rows),))
+    rows = rows + chained(recorder)._select(f"SELECT first_entry, last_entry, command, unit, detail FROM "
+                                            f"ledger_commands WHERE {REVERSING} AND first_entry > ?",
+                                            (min(r[0] for r in rows),))
     return every_unit(_Rows(sorted(dict((r[0], r) for r in rows).values())))
+
+
+def round_name(recorder: Any, played: str, before: int | None = None) -> str:
+    """The name of the round a ruleset calls `played` (`Dogs:1`: the Challenge's or conflict's own
+    round count), so that a round name never repeats (issue 35). Filing a command (no `before`):
+    the round of that count still standing, which a later command of the same round joins, else
+    the first name `Dogs:N` (N counting up from the round's own count) no unit was filed under.
+    A round played again after an undo is thus `Dogs:2`, however its lines count. A history row
+    about a round outside it (`before`: its entry): the newest round of that count begun before
+    it, standing or undone (what the history said before issue 35), else the round to come.
+
+    A round filed under another name says which round it played in its detail (`"round"`); older
+    ledgers filed every round under its own count, so their names read as before."""
+    if not ROUND.match(played):
+        return played
+    head, _, count = played.rpartition(":")
+    newest = None
+    for number in itertools.count(int(count)):
+        name = f"{head}:{number}"
+        rows = [r for r in filed_under(recorder, name) if before is None or r[0] < before]
+        if not rows:
+            return newest or name
+        if light(rows[0][4]).get("round", rows[0][3]).casefold() != played.casefold():
+            continue
+        if before is not None:
+            newest = name
+        elif any(reversal is None and unit.key.casefold() == name.casefold()  # (not a correction among the reversals)
+                 for unit, reversal in _incarnations(recorder, rows)):
+            return name
+    raise AssertionError("unreachable")  # (itertools.count never ends)
 
 
 class _Rows(ChainQueries):

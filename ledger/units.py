@@ -53,8 +53,13 @@ class Unit:
 
 
 
-def filed(command: str, report: dict[str, Any], touched: set[tuple[str, str]]) -> tuple[str | None, dict]:
-    """The unit name and detail the command log keeps for one command (see the docstring)."""
+def filed(command: str, report: dict[str, Any], touched: set[tuple[str, str]],
+          recorder: Any = None) -> tuple[str | None, dict]:
+    """The unit name and detail the command log keeps for one command (see the docstring).
+
+    With the `recorder`, a name is never given twice (issue 35): a round played again after an
+    undo, or a roll whose own count an undo took back, takes the next name no unit was filed
+    under (`fresh`)."""
     detail = dict(report.get("detail") or {})
     if command in NOT_UNITS:
         return report.get("unit"), detail
@@ -65,7 +70,47 @@ def filed(command: str, report: dict[str, Any], touched: set[tuple[str, str]]) -
     unit = report.get("unit") or label(command, report)
     if command not in round_commands() or not ROUND.match(unit):
         detail["single"] = True  # a name like `push Bo:1` is no round
-    return unit, detail
+    return (unit if recorder is None else fresh(recorder, unit, detail)), detail
+
+
+def fresh(recorder: Any, unit: str, detail: dict) -> str:
+    """The name to file a new command under: a round's name as ledger/unit_log.py `round_name`
+    gives it (the round it continues, or the next name never given; a correction keeps the name
+    of the round it corrects), noting the round it plays when the two differ; a roll's own count
+    (`(#3)`) moved past every count already filed (an undone roll's count comes back with the
+    character's state, its name does not)."""
+    from ledger.unit_log import filed_under, round_name
+
+    if not detail.get("single"):
+        played = detail.get("round", unit)
+        name = unit if detail.get("reverses") else round_name(recorder, played)
+        if name != played:
+            detail["round"] = played
+        return name
+    while OWN_COUNT.search(unit) and filed_under(recorder, unit):
+        count = OWN_COUNT.search(unit)
+        unit = f"{unit[:count.start()]}(#{int(count.group()[2:-1]) + 1})"
+    return unit
+
+
+def given(recorder: Any, stored: str, detail: dict, first: int) -> str:
+    """The name `undo` takes for the command just filed under `stored` from entry `first` (issue
+    35: its report says this name): `_name`'s rules, asked of the few log rows filed under that
+    name and the name it would take (the log's index), not of the whole log."""
+    from ledger.unit_log import filed_under, light
+
+    if ROUND.match(stored) and not detail.get("single"):
+        return stored
+
+    def before(name: str) -> list[tuple]:
+        return [r for r in filed_under(recorder, name) if r[3] == name and r[0] <= first and r[2] not in NOT_UNITS]
+
+    seen = len([r for r in before(stored) if not ROUND.match(stored) or light(r[4]).get("single")])
+    own = OWN_COUNT.search(stored) or ("#" in stored and "touches" not in detail)
+    name = stored if own and seen == 1 else f"{stored} #{seen}"
+    if name != stored and any("touches" not in light(r[4]) for r in before(name) if r[0] < first):
+        name = f"{name} (entry {first})"  # an older unit filed under this very name, with its own number
+    return name
 
 
 def round_commands() -> frozenset[str]:
@@ -185,5 +230,6 @@ def find(units: list[Unit], key: str | None) -> Unit:
     if filed_as:
         raise RuleViolation(f"Several units are named '{key}': {', '.join(u.key for u in filed_as)}; "
                             "give one of these names.")
-    raise NotFound(f"No unit '{key}' can be undone; the latest: {', '.join(u.key for u in units[-8:])} "
+    latest = sorted(units, key=lambda u: u.last, reverse=True)[:8]  # newest first, as `undo --list` lists them
+    raise NotFound(f"No unit '{key}' can be undone; the latest: {', '.join(u.key for u in latest)} "
                    "(see `campaign undo --list`).")

@@ -11,6 +11,8 @@ from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 from ledger.undo import labelled
 from ledger.words import CHANGES, in_line, listed
+from ledger.unit_log import round_name
+from ledger.units import ROUND
 from projections import campaign_notes, rulesets
 from projections.schema_cache import append, flush, memo
 
@@ -27,8 +29,10 @@ def apply(db: Database, entry: int, e: Any) -> None:
     names = _Names(db, e, modules, kept, about)
     line = describe(names, e) if describe else kind.__qualname__
     units = kept.get(UNITS) if kept is not None else None  # the catch-up's namer: the unit with the row
-    append(db, INSERT, (entry, _time(e.timestamp), kind.__qualname__, line, _round_of(db, entry, e, names), about,
-                        units.unit_at(db, entry) if units is not None else None), kept)
+    played = _round_of(db, entry, e, names)
+    unit = units.unit_at(db, entry) if units is not None else None
+    append(db, INSERT, (entry, _time(e.timestamp), kind.__qualname__, line, _round_name(played, unit, units, entry),
+                        about, unit), kept)
     if isinstance(e, Reversible.Reversed) and e.entries:
         flush(db)
         entries = json.dumps(list(e.entries))
@@ -95,6 +99,18 @@ def _round_of(db: Database, entry: int, e: Any, names: "_Names") -> str | None:
         if (number := found(db, entry, e, names)) is not None:
             return number
     return None
+
+
+def _round_name(played: str | None, unit: str | None, units: Any, entry: int) -> str | None:
+    """The round an entry belongs to by the name undo gives it: its own unit's, when that is a
+    round of the same Challenge; else the name of the round the ruleset says it was played in
+    (`played`): the newest round of that count begun before it, or the round to come (ledger/unit_log.py
+    `round_name`: asked of the command log only for the few entries about a round outside it)."""
+    if played is None or unit is None:
+        return played
+    if ROUND.match(unit) and unit.rpartition(":")[0].casefold() == played.rpartition(":")[0].casefold():
+        return unit
+    return round_name(units.recorder, played, before=entry)
 
 
 def _round_finders(modules: tuple) -> tuple:

@@ -43,7 +43,7 @@ def test_a_turn_with_other_faces_under_an_old_key_is_refused(demo):
     demo("undo", "Vault Guards:3", "--yes")
     turn = ["cohort-turn", "Vault Guards", "--leader", "Kira", "--assist", "Bo"]
     demo("--key", "t1", *turn, "--faces", "1,3,3,4")
-    assert "key t1 was already used for cohort turn (Vault Guards:3)" in demo.refused(
+    assert "key t1 was already used for cohort turn (Vault Guards:4)" in demo.refused(  # a new round (issue 35)
         "--key", "t1", *turn, "--faces", "6,6,6,6")
 
 

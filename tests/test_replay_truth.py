@@ -66,12 +66,14 @@ def test_the_latest_round_undone_replays_too_and_differs_from_now(demo):
 def test_an_undone_round_committed_is_played_again_without_a_second_reversal(demo):
     demo("undo", "--yes", "Vault Guards:3")
     entries = demo.entries()
-    demo("replay", "Vault Guards:3", "--commit")
+    again = demo.json("replay", "Vault Guards:3", "--commit")
     lines = [r["line"] for r in demo.json("history")[entries:]]
     assert not any(line.startswith("Undo") for line in lines)
     assert any("round 3: Cohort dice show 6, 6, 2, 3, 4" in line for line in lines)
     assert demo.json("pools")["doom"] == 6 and demo.json("audit")["clean"]
-    assert demo.json("replay", "Vault Guards:3")["undone_at"] is None   # the live one wins over its namesake
+    assert again["unit"] == "Vault Guards:4"  # a new round, under a name no round had (issue 35)
+    assert demo.json("replay", "Vault Guards:4")["undone_at"] is None
+    assert demo.json("replay", "Vault Guards:3")["undone_at"] == entries  # its undone namesake stays undone
 
 
 def test_a_committed_correction_can_itself_be_replayed(demo):
