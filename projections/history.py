@@ -105,8 +105,12 @@ def _round_name(played: str | None, unit: str | None, units: Any, entry: int) ->
     """The round an entry belongs to by the name undo gives it: its own unit's, when that is a
     round of the same Challenge; else the name of the round the ruleset says it was played in
     (`played`): the newest round of that count begun before it, or the round to come (ledger/unit_log.py
-    `round_name`: asked of the command log only for the few entries about a round outside it)."""
-    if played is None or unit is None:
+    `round_name`: asked of the command log only for the few entries about a round outside it). A
+    ruleset that says no round (Beer Run's conflicts) files its entries under their round unit's name,
+    so `history --round "Back Door:1"` finds what `undo "Back Door:1"` would take."""
+    if played is None:  # a ruleset that files no rounds of its own (Beer Run): the round undo names
+        return unit if unit is not None and ROUND.match(unit) else None
+    if unit is None:
         return played
     if ROUND.match(unit) and unit.rpartition(":")[0].casefold() == played.rpartition(":")[0].casefold():
         return unit

@@ -96,6 +96,19 @@ def test_every_ruleset_names_a_round_or_roll_played_again_anew(tmp_path: Path, r
     assert fresh in names and first not in names
 
 
+def test_a_beer_run_round_is_found_by_the_name_undo_gives_it(tmp_path: Path):
+    """Beer Run files no round of its own in the history: `history --round "Brawl:1"` printed "No
+    entries." while `undo "Brawl:1"` took the round; its rows are filed under the round unit's name."""
+    t = Table(tmp_path / "c.db")
+    t("new", "C", "--ruleset", "beer-run")
+    t("beer-run", "character", "add", "Ann", "--ability", ANN)
+    t("beer-run", "character", "add", "Bob", "--ability", BOB)
+    t("beer-run", "conflict", "open", "Brawl", "--side", "Ann", "--side", "Bob")
+    played = t.json("beer-run", "goal", "Brawl", "Ann", "win")
+    assert played["unit"] == "Brawl:1" and _rounds(t, "Brawl:1") == played["entries"]
+    assert t.differs_from_rebuild() == []
+
+
 def test_a_ledger_that_played_a_round_again_under_its_old_name_reads_as_before(tmp_path: Path, monkeypatch):
     """Written as the code before issue 35 did (every round under its own count): the two
     `Guards:1` keep their name, in the history and in undo, and the standing one plays on."""
