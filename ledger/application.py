@@ -43,6 +43,15 @@ class CampaignLedger(Application):
     command_invocation: str | None = None  # a digest of the command and its arguments, kept with the key
     read_only = False  # opened from a file that cannot be written: its read tables are not caught up
 
+    def construct_repository(self) -> Any:
+        """eventsourcing's repository, loading aggregates without its per-event protocol check
+        (ledger/repository.py)."""
+        from ledger.repository import PlayedRepository
+
+        repository = super().construct_repository()
+        repository.__class__ = PlayedRepository  # the same object and settings; only `get`'s projector differs
+        return repository
+
     def __getattr__(self, name: str) -> Any:
         """A ruleset's command (`app.cohort_turn`, `app.beer_run_roll`): the application composes
         the rulesets' commands, each bound to it (see ledger/rulesets `Commands`)."""
