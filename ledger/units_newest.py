@@ -6,10 +6,12 @@ depend on the commands before and after it. Both depend on few of them: a name o
 under the same name (a round keeps its name; another command counts how often its name came before)
 and on the rows whose names could equal it (`producers`); whether it stands, on the rows that
 reverse units after it (indexed: migrations m013). So each unit met reading backwards is settled by
-`every_unit` over that subset of the log, grown until the names it gives and the keys its reversals
-name bring in no new rows (`_incarnations`); a subset that grows past SUBSET_MAX rows, or a name
-SQLite's NOCASE cannot fold, is read as the whole log instead. tests/test_undo_newest.py holds
-this to `every_unit`'s answer, unit by unit, on campaigns of every ruleset.
+`every_unit` over that subset of the log, grown until the names it gives (and the units its own
+corrections reversed) bring in no new rows (`_incarnations`): a reversal naming a unit outside it
+changes nothing inside it, since a key equal to a name or filed name inside is among those read. A
+subset that grows past SUBSET_MAX rows, or a name SQLite's NOCASE cannot fold, is read as the whole
+log instead. tests/test_undo_newest.py holds this to `every_unit`'s answer, unit by unit, on
+campaigns of every ruleset.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from typing import Any, Iterator
 from ledger.chain import chained
 from ledger.unit_log import REVERSING, Rows
 from ledger.units import NOT_UNITS, Unit, every_unit, find, live_units
-from ledger.values import is_number
+from ledger.values import INT_MAX, is_number
 
 PAGE = 20  # command-log rows read at a time, newest first (an undo of the latest weighs a few)
 SUBSET_MAX = 5000  # rows: past this, one unit's subset is no cheaper than the whole log
@@ -92,7 +94,7 @@ class Newest:
             named = [u for u in live if u.key.casefold() == wanted]
             if named:
                 return named[0]
-            if is_number(wanted.lstrip("#")):
+            if is_number(wanted.lstrip("#")) and int(wanted.lstrip("#")) <= INT_MAX:  # (past it: no entry; SQL refuses it)
                 at = self._unit_starting(int(wanted.lstrip("#")))
                 if at is not None:
                     return at
@@ -167,7 +169,8 @@ class Newest:
                 break
             every = every_unit(Rows(rows))
             wanted = set().union(*(producers(u.key) | producers(u.stored) for u, _ in every),
-                                 *(producers(k) for r in rows for k in _reverses(r[4])))
+                                 *(producers(k) for r in rows if r[3] in names and r[2] not in NOT_UNITS
+                                   for k in _reverses(r[4])))  # what a correction it returns restores
         self._known[name] = every
         return every
 

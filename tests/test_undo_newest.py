@@ -38,7 +38,7 @@ def assert_same_as_whole_log(path: str, subsets: bool = True) -> None:
         assert Newest(app.recorder).latest() == (newest[0] if newest else None)
         for entry in sorted({0, *(u.first for u in live), *(u.last for u in live)}):
             assert Newest(app.recorder).ending_after(entry) == [u for u in live if u.last > entry]
-        keys = [None, "nobody:9", "#1"] + [k for u in live for k in (u.key, u.key.upper(), u.stored, str(u.first),
+        keys = [None, "nobody:9", "#1", str(2**63), f"#{2**70}"] + [k for u in live for k in (u.key, u.key.upper(), u.stored, str(u.first),
                                                                      f"#{u.first}", str(u.last))]
         for key in keys:
             assert _answer(lambda: Newest(app.recorder).find(key)) == _answer(lambda: units.find(live, key)), key
@@ -86,7 +86,7 @@ def test_a_subset_too_large_reads_the_whole_log(tmp_path: Path, monkeypatch, mon
         app.close()
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                                                 HealthCheck.function_scoped_fixture])
 @given(data=st.data(), ruleset=st.sampled_from(sorted(MOVES)))
 def test_random_play_and_undo_read_backwards_give_the_whole_logs_units(tmp_path_factory, data, ruleset):
