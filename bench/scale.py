@@ -15,11 +15,14 @@ included), timed with its peak resident memory (wait4). The floors:
 - rebuild, audit: a process that reads every stored event and maps it to its domain event with
   eventsourcing's own mapper (the least any whole-ledger derivation can do);
 - import: a process that reads the JSON Lines file, decodes every line and inserts the same rows
-  into a fresh SQLite file in one transaction;
+  into a fresh SQLite file in one transaction, plus the mapper's floor above (an import checks the
+  rows it inserts and then derives the read tables from every event);
 - export: a process that reads every stored event, decodes its JSON and writes one line each;
 - a turn, replay of an early round and of the latest (`replay` alone), `sheet --at` an early
   entry, and replay of the early round again once a later round was undone: the same command on
-  a 1,000-entry campaign (they should not grow with the campaign).
+  a 1,000-entry campaign (they should not grow with the campaign);
+- `undo --dry-run` and `undo --list` (the latest unit, the 20 newest): the same on a 100-entry
+  campaign, the median of UNDO_RUNS runs each (they read the ledger from its newest entry back).
 
 The last line is `ratio: X`, the worst operation's ratio to its floor at the largest size run.
 An operation that runs longer than --timeout seconds is stopped and shown as `>T`.
@@ -78,6 +81,8 @@ CACHE = os.environ.get("CAMPAIGN_BENCH_CACHE", os.path.expanduser("~/.cache/camp
 EARLY_ROUND = "Build 1:2"     # the second round of the first Challenge: every later entry follows it
 EARLY_ENTRY = "20"            # `sheet --at` this entry
 TURNS = 3                     # timed turns per campaign (median), after one warm-up
+UNDO_FLOOR = 100              # entries of the campaign whose undo is the floor of undo at every size
+UNDO_RUNS = 5                 # runs of each undo measured (median): a fraction of a second each
 
 FLOOR_MAPPER = """
 import sys
@@ -221,6 +226,18 @@ class Bench:
         figures["replay after an undo"] = self.campaign(work, "replay", EARLY_ROUND)  # a GM who ever undid
         return figures
 
+    def undo(self, source: str) -> dict[str, tuple[float | None, float]]:
+        """`undo --dry-run` and `undo --list`, the median of UNDO_RUNS runs each (nothing is appended)."""
+        work = copy(source, self.tmp, "undo.db")
+        self.campaign(work, "pools")  # untimed, as in `flat`: the cached file's migrations and first catch-up
+        figures = {}
+        for what in ("undo --dry-run", "undo --list"):
+            runs = [self.campaign(work, *what.split()) for _ in range(UNDO_RUNS)]
+            timed = [seconds for seconds, _ in runs if seconds is not None]
+            figures[what] = (statistics.median(timed) if len(timed) == len(runs) else None,
+                             max(peak for _, peak in runs))
+        return figures
+
     def measure(self, size: int) -> None:
         source = cached(size)
         n = entries(source)
@@ -237,12 +254,12 @@ class Bench:
         self.add(n, "export jsonl", seconds, self.python(FLOOR_EXPORT, work, os.path.join(self.tmp, "floor.jsonl")),
                  peak)
         target = os.path.join(self.tmp, "imported.db")
-        floor = self.python(FLOOR_IMPORT, jsonl, os.path.join(self.tmp, "floor-import.db"))
+        floor = self.python(FLOOR_IMPORT, jsonl, os.path.join(self.tmp, "floor-import.db")) + mapper
         seconds, peak = self.campaign(target, "import", jsonl)
         self.add(n, "import jsonl", seconds, floor, peak)
         for leftover in os.listdir(self.tmp):
             os.remove(os.path.join(self.tmp, leftover))
-        for what, (seconds, peak) in self.flat(source).items():
+        for what, (seconds, peak) in [*self.flat(source).items(), *self.undo(source).items()]:
             self.add(n, what, seconds, self.small.get(what), peak)
 
     def add(self, n: int, what: str, seconds: float | None, floor: float | None, peak: float) -> None:
@@ -265,11 +282,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="campaign-scale-") as tmp:
         bench = Bench(tmp, options.timeout, options.cpu)
         small = bench.flat(cached(SMALL))
-        bench.small = {what: seconds for what, (seconds, _) in small.items()}
+        undo = bench.undo(cached(UNDO_FLOOR))
+        bench.small = {what: seconds for what, (seconds, _) in [*small.items(), *undo.items()]}
         print(f"{'entries':>8} {'operation':<20} {'cpu s' if options.cpu else 'seconds':>8} {'floor':>8} "
               f"{'peak MiB':>8} {'ratio':>8}")
         for what, seconds in bench.small.items():
-            print(f"{entries(cached(SMALL)):>8} {what:<20} {seconds:8.2f}       (the floor of the same at every size)")
+            size = UNDO_FLOOR if what in undo else SMALL
+            print(f"{entries(cached(size)):>8} {what:<20} {seconds:8.2f}       (the floor of the same at every size)")
         for size in sizes:
             bench.measure(size)
     largest = max(r[0] for r in bench.rows)

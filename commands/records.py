@@ -28,39 +28,50 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
 
     Example: campaign undo "Vault Guards:2" --cascade --dry-run
     """
-    from ledger.chain_halves import verify_whole
     from projections.text import undo_text
 
-    app, _ = open_campaign(ctx, reading=list_ or dry_run)
+    app, db = open_campaign(ctx, reading=list_ or dry_run)
+    checked = _verified_head(app, db)  # undo verifies what it reads from there (ledger/undo_reads.py)
     if list_:
-        emit(ctx, app.undo_list(limit), _units_text)
+        emit(ctx, app.undo_list(limit, checked), _units_text)
         return
-    broken = verify_whole(app)  # undo reads the whole command log: check it whole
-    if broken is not None:
-        raise broken.error().refusing("undo", "run `campaign audit`")
     key = ctx.find_root().obj.get("key")
     app.command_invocation = invocation(ctx)
     if key and not dry_run and app.already_recorded(key, "undo"):  # a retry: no new plan to show
-        return write_command(ctx, lambda app: app.undo(round_name, cascade))
+        return write_command(ctx, lambda app: app.undo(round_name, cascade, checked=checked))
     if dry_run:
-        emit(ctx, _preview(app, round_name, cascade), undo_text)
+        emit(ctx, _preview(app, round_name, cascade, checked), undo_text)
         return
     if not ctx.find_root().obj["json"] and not yes and _on_a_terminal():
-        _confirm(app.undo(round_name, cascade, dry_run=True))  # planned only to be shown
-    write_command(ctx, lambda app: app.undo(round_name, cascade))
+        _confirm(app.undo(round_name, cascade, dry_run=True, checked=checked))  # planned only to be shown
+    write_command(ctx, lambda app: app.undo(round_name, cascade, checked=checked))
 
 
-def _preview(app: Any, round_name: str | None, cascade: bool) -> dict[str, Any]:
+def _verified_head(app: Any, db: Any) -> tuple | None:
+    """Where the read tables last verified the chain (None: nowhere, or a file only read: undo
+    verifies the whole chain); a break already known (an audit's verdict, that entry's hash
+    changed since) refuses at once."""
+    from projections.verifying import chain_checked, recorded_break
+
+    if app.read_only:
+        return None
+    broken = recorded_break(app, db)
+    if broken is not None:
+        raise broken.error().refusing("undo", "run `campaign audit`")
+    return chain_checked(db)
+
+
+def _preview(app: Any, round_name: str | None, cascade: bool, checked: tuple | None) -> dict[str, Any]:
     """What `--dry-run` shows: the plan; when later play used the unit and --cascade was not given,
     the plan --cascade would carry out, with the refusal the undo itself would meet."""
     from ledger.undo import LATER_PLAY_USED_IT
 
     try:
-        return app.undo(round_name, cascade, dry_run=True)
+        return app.undo(round_name, cascade, dry_run=True, checked=checked)
     except RuleViolation as e:
         if cascade or getattr(e, "rule", None) != LATER_PLAY_USED_IT:
             raise
-        return {**app.undo(round_name, True, dry_run=True), "needs_cascade": str(e)}
+        return {**app.undo(round_name, True, dry_run=True, checked=checked), "needs_cascade": str(e)}
 
 
 def _on_a_terminal() -> bool:

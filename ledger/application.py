@@ -44,6 +44,15 @@ class CampaignLedger(Application):
     command_invocation: str | None = None  # a digest of the command and its arguments, kept with the key
     read_only = False  # opened from a file that cannot be written: its read tables are not caught up
 
+    def construct_repository(self) -> Any:
+        """eventsourcing's repository, loading aggregates without its per-event protocol check
+        (ledger/repository.py)."""
+        from ledger.repository import PlayedRepository
+
+        repository = super().construct_repository()
+        repository.__class__ = PlayedRepository  # the same object and settings; only `get`'s projector differs
+        return repository
+
     def __getattr__(self, name: str) -> Any:
         """A ruleset's command (`app.cohort_turn`, `app.beer_run_roll`): the application composes
         the rulesets' commands, each bound to it (see ledger/rulesets `Commands`)."""
@@ -256,21 +265,32 @@ class CampaignLedger(Application):
 
     # --- undo ----------------------------------------------------------------------------------
 
-    def undo(self, key: str | None, cascade: bool, dry_run: bool = False) -> Report:
-        """Reverse a unit of play (default: the latest); with cascade, the later units that used it first."""
+    def undo(self, key: str | None, cascade: bool, dry_run: bool = False, checked: tuple | None = None) -> Report:
+        """Reverse a unit of play (default: the latest); with cascade, the later units that used it first.
+        The units are read from the newest back, and what was read verified from `checked`, where the
+        read tables last verified the chain (None: the whole chain), before anything is shown or
+        appended (ledger/undo_reads.py)."""
+        from ledger.undo_reads import planned
+        from ledger.units_newest import Newest
+
         def command(t: Table) -> Report:
-            live = units.live_units(self.recorder)
-            reversals = undoing.reversals(t, live, units.find(live, key), cascade)
+            live = Newest(self.recorder)
+            reversals = planned(self, checked, live, lambda: undoing.reversals(t, live, live.find(key), cascade))
             return {"dry_run": dry_run, "detail": {"reverses": [r.unit.key for r in reversals]},
                     "reversed": [{"unit": r.unit.key, "entries": [r.unit.first, r.unit.entries[-1]],
                                   "entry_range": [r.unit.first, r.unit.entries[-1]],
                                   "changes": r.lines} for r in reversals]}
         return self.preview(command) if dry_run else self.run(command, "undo")
 
-    def undo_list(self, limit: int | None = None) -> list[Report]:
-        """The units that can be undone now, newest first, each with the dependents a cascade takes."""
+    def undo_list(self, limit: int | None = None, checked: tuple | None = None) -> list[Report]:
+        """The units that can be undone now, newest first, each with the dependents a cascade takes
+        (what was read verified from `checked`, as `undo` verifies it)."""
         from ledger.undo_listing import listing
-        return listing(self, limit)
+        from ledger.undo_reads import planned
+        from ledger.units_newest import Newest
+
+        live = Newest(self.recorder)
+        return planned(self, checked, live, lambda: listing(self, limit, live))
 
 
     # --- replay --------------------------------------------------------------------------------

@@ -61,6 +61,56 @@ class ChainQueries:
                 return first, last, command, unit, found
         return None
 
+    reads: Any = None  # while undo plans: what it reads, kept for ledger/undo_reads.py to verify
+
+    def select_notifications(self, start: Any, limit: int, stop: Any = None, topics: Any = (), *,
+                             inclusive_of_start: bool = True) -> Any:
+        found = super().select_notifications(start, limit, stop, topics,  # type: ignore[misc]
+                                             inclusive_of_start=inclusive_of_start)
+        if self.reads is not None:
+            self.reads.notifications(found)
+        return found
+
+    def select_events(self, originator_id: Any, *, gt: Any = None, lte: Any = None, desc: bool = False,
+                      limit: Any = None) -> Any:
+        found = super().select_events(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)  # type: ignore[misc]
+        if self.reads is not None:
+            self.reads.aggregate(originator_id, gt, lte, not desc and limit is None, found)
+        return found
+
+    def entries_of(self, aggregate_id: Any, low: int, high: int | None, before: int) -> list[int]:
+        """The entries holding an aggregate's versions low..high (None: its newest), before entry `before`."""
+        oid = self._stored_id(aggregate_id)
+        rows = self._select(f"SELECT {self.id_column} FROM {self.events_table_name} WHERE originator_id = ? "
+                            f"AND originator_version >= ? AND originator_version <= ? AND {self.id_column} < ?",
+                            (oid, low, 2**62 if high is None else high, before))
+        return [r[0] for r in rows]
+
+    def entries_checked(self, entries: Sequence[int], chunk: int = 500) -> dict[int, tuple]:
+        """Each of these entries as its own hash check needs it: (originator, version, topic, state, its
+        hash, the chain's hash before it, and the command row starting there: last, command, unit,
+        detail, or four None), by entry; an entry the store lacks is absent. (Every column named
+        apart: PostgreSQL's rows come as dicts by name.)"""
+        i = f"e.{self.id_column}"
+        found: dict[int, tuple] = {}
+        for at in range(0, len(entries), chunk):
+            part = list(entries[at:at + chunk])
+            marks = ", ".join("?" * len(part))
+            rows = self._select(f"SELECT {i}, e.originator_id, e.originator_version, e.topic, e.state, h.hash AS own, "
+                                f"(SELECT p.hash FROM ledger_chain p WHERE p.entry < {i} ORDER BY p.entry DESC "
+                                "LIMIT 1) AS before, m.last_entry, m.command, m.unit, m.detail "
+                                f"FROM {self.events_table_name} e LEFT JOIN ledger_chain h ON h.entry = {i} "
+                                f"LEFT JOIN ledger_commands m ON m.first_entry = {i} WHERE {i} IN ({marks})",
+                                tuple(part))
+            found.update((r[0], tuple(r[1:])) for r in rows)
+        return found
+
+    def _stored_id(self, aggregate_id: Any) -> Any:
+        """An aggregate id as this store keeps it (SQLite: the hex text; PostgreSQL: the UUID)."""
+        if not isinstance(aggregate_id, UUID):
+            aggregate_id = UUID(str(aggregate_id))
+        return aggregate_id if self.id_column != "rowid" else aggregate_id.hex
+
     def hash_of(self, entry: int) -> str:
         rows = self._select("SELECT hash FROM ledger_chain WHERE entry = ?", (entry,))
         return rows[0][0] if rows else GENESIS

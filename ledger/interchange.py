@@ -16,7 +16,7 @@ from uuid import UUID
 
 from ledger.chain import GENESIS, ChainQueries, chained
 from ledger.errors import Unusable
-from ledger.interchange_check import FORMAT, check, encode, known_topics, state_of  # noqa: F401  (names callers know)
+from ledger.interchange_check import DATA, FORMAT, check, encode, known_topics, state_of  # noqa: F401  (names callers know)
 
 _encode = encode  # the name tests and older callers know
 BATCH = 1000  # entries per read of an export, per write of an import to PostgreSQL
@@ -51,13 +51,16 @@ def export_lines(app: Any, first: int = 1, last: int | None = None,
         stamp = fields.get("data", {}).get("timestamp", {})
         line.update(time=stamp.get("_data_") if isinstance(stamp, dict) else None, type=topic,
                     aggregate=str(oid if isinstance(oid, UUID) else UUID(str(oid))), version=version)
-        line.update(fields)
+        line.update({k: v for k, v in fields.items() if k != "data"})
         line["hash"] = hash_
         end, name, unit, detail = command
         if name is not None:
             line["command"] = {"name": name, "unit": unit, "detail": json.loads(detail or "{}"), "last": end}
         count, last_hash = count + 1, hash_
-        yield json.dumps(line, ensure_ascii=False)
+        text = json.dumps(line, ensure_ascii=False)
+        # the data last, as its stored bytes (the canonical JSON `_state_fields` found them to be):
+        # import hashes the bytes it reads there, without encoding the data again (interchange_check)
+        yield f"{text[:-1]}{DATA}{bytes(state).decode('utf-8')}}}" if "data" in fields else text
         if progress and count % BATCH == 0:
             progress(BATCH)
     if progress:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from types import SimpleNamespace
 from typing import Any, Iterator
 from uuid import UUID
@@ -47,7 +48,7 @@ class Checker:
             return None
         if self.end is not None:
             raise Unusable(f"Line {number} comes after the closing line; the file was edited.")
-        row = _json(raw, number)
+        row, verbatim = _entry_line(raw) or (_json(raw, number), None)
         if self.header is None:
             self.header = _header(row, number)
             return None
@@ -60,11 +61,15 @@ class Checker:
             raise Unusable(f"Line {number} holds entry #{entry} where #{self.expected} was expected: "
                            "entries are missing or out of order.")
         _check_version(row, number, self.versions, aggregate)
-        _check_values(row, number)
-        state, command = state_of(row, number), _command_of(row)
+        _check_values(row, number, verbatim)
+        command, v2_from = _command_of(row), self.header.get("chain_v2_from")
+        state = verbatim if verbatim is not None else state_of(row, number)
         if link_hash(self.previous, entry, row["aggregate"], row["version"], row["type"], state, command,
-                     self.header.get("chain_v2_from")) != row.get("hash"):
-            raise Unusable(f"Line {number} (entry #{entry}) does not match its hash: it was edited.")
+                     v2_from) != row.get("hash"):
+            state = state_of(row, number)  # the data as the program writes it (a file from before, or edited)
+            if verbatim is None or link_hash(self.previous, entry, row["aggregate"], row["version"], row["type"],
+                                             state, command, v2_from) != row.get("hash"):
+                raise Unusable(f"Line {number} (entry #{entry}) does not match its hash: it was edited.")
         self.previous, self.expected = row["hash"], self.expected + 1
         return row, aggregate, state, command
 
@@ -118,10 +123,18 @@ def _check_shape(row: dict[str, Any], number: int, topics: frozenset[str] | None
 NAMED = ("name", "title")  # an entry's fields the commands take through values.name (a PC's, a session's...)
 
 
-def _check_values(row: dict[str, Any], number: int) -> None:
+# What in a data's JSON text could spell a value `check_recordable` refuses: a control character
+# (U+0000-U+001F, U+007F-U+009F, U+2028, U+2029, in UTF-8), any escape (`\n`, `\u0085`...), or a
+# number of 19 digits or more (past SQLite's 64 bits). A text without any, no longer than a text may
+# be, holds no value it refuses: walking the decoded data would only say so again.
+_MAYBE_REFUSED = re.compile(rb"[\x00-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]|\\|\d{19}")
+
+
+def _check_values(row: dict[str, Any], number: int, text: bytes | None = None) -> None:
     """Every value an entry holds, checked as the commands check theirs before they record
     (ledger/values.py: names and titles as `name`, every value as `check_recordable`), so an import
-    takes nothing a command would have refused (a 50 MB campaign name, a control character)."""
+    takes nothing a command would have refused (a 50 MB campaign name, a control character);
+    `text`: the data's own JSON bytes, when the line carried them (see _MAYBE_REFUSED)."""
     data = row.get("data")
     if not isinstance(data, dict):  # an encrypted state (state_base64): its replay checks it
         return
@@ -129,7 +142,8 @@ def _check_values(row: dict[str, Any], number: int) -> None:
         for field in NAMED:
             if isinstance(data.get(field), str):
                 values.name(data[field], f"The {field} in it", recorded=True)
-        values.check_recordable([SimpleNamespace(**{k: v for k, v in data.items() if isinstance(k, str)})])
+        if text is None or len(text) > values.TEXT_MAX or _MAYBE_REFUSED.search(text):
+            values.check_recordable([SimpleNamespace(**{k: v for k, v in data.items() if isinstance(k, str)})])
     except BadInput as refused:
         raise Unusable(f"Line {number} (entry #{row.get('entry')}) holds a value no command records: "
                        f"{str(refused).rstrip('.')}; nothing was imported.") from None
@@ -169,6 +183,33 @@ def _subclasses(cls: type) -> Iterator[type]:
     for sub in cls.__subclasses__():
         yield sub
         yield from _subclasses(sub)
+
+
+DATA = ', "data": '  # an export line ends with its data, spelled as the stored bytes (ledger/interchange.py)
+
+
+def _entry_line(raw: str | bytes) -> tuple[dict[str, Any], bytes] | None:
+    """An entry line whose data comes last, and those data's own bytes (what the chain hashed, if
+    the line is intact), without encoding the decoded data again; None for any other line (the
+    header, the closing line, an older export, or a line edited by hand): it is read whole.
+
+    The cut is the first `, "data": ` outside every string (a quote inside one is escaped): what
+    precedes it must read as an object on its own, with no `data` of its own, so the cut is at the
+    top level, and what follows must read as one value; the data checked are the bytes kept."""
+    text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    text = text.rstrip()
+    at = text.find(DATA)
+    if at < 0 or not text.endswith("}") or text[:at].rstrip().endswith("{"):  # `{, "data": ...` is no JSON
+        return None
+    body = text[at + len(DATA):-1]
+    try:
+        row, data = json.loads(text[:at] + "}"), json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(row, dict) or "data" in row:
+        return None
+    row["data"] = data
+    return row, body.encode("utf-8")
 
 
 def _json(raw: str, number: int) -> dict[str, Any]:

@@ -43,9 +43,10 @@ class Reversal:
     lines: list[str] = field(default_factory=list)
 
 
-def dependents(app: Any, units: list[Unit], target: Unit, known: dict[Any, Any] | None = None) -> list[Unit]:
+def dependents(app: Any, units: Any, target: Unit, known: dict[Any, Any] | None = None) -> list[Unit]:
     """Every live unit that used what `target` wrote, transitively, in the order they began (only
-    units ending after the first of those found can have used them: their touches alone are read)."""
+    units ending after the first of those found can have used them: their touches alone are read;
+    `units`: the live units, or ledger.units_newest.Newest reading back only as far as that)."""
     taken: dict[str, set[tuple[str, str]]] = {target.key: writes(app, target, known)}
     firsts = {target.key: target.first}
     found: list[Unit] = []
@@ -55,7 +56,7 @@ def dependents(app: Any, units: list[Unit], target: Unit, known: dict[Any, Any] 
         grew = False
         if lowest != min(firsts.values()):  # a dependent begun earlier (interleaved play): look further back
             lowest = min(firsts.values())
-            later = [u for u in units if u.last > lowest]
+            later = units.ending_after(lowest) if hasattr(units, "ending_after") else [u for u in units if u.last > lowest]
             logged = _logged_touches(app, later)
         for unit in later:
             if unit.key in taken or not any(unit.last > firsts[k] for k in taken):
@@ -190,7 +191,7 @@ def _interleaved_effect(app: Any, aggregate_id: UUID, evs: list[Any], before: An
     return unplayed, played
 
 
-def reversals(t: Table, units: list[Unit], target: Unit, cascade: bool, play_only: bool = False) -> list[Reversal]:
+def reversals(t: Table, units: Any, target: Unit, cascade: bool, play_only: bool = False) -> list[Reversal]:
     """Reverse the target, and with cascade its dependents first (newest first), on the Table.
 
     Undo reverses each unit whole: a committed correction undone brings back the round it

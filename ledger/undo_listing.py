@@ -7,14 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.undo import cascade_refusal, dependents, labelled, unit_effects
-from ledger.units import Unit, live_units
+from ledger.units import Unit
+from ledger.units_newest import Newest
 from ledger.words import CHANGES, change, listed
 
 
-def listing(app: Any, limit: int | None = None) -> list[dict[str, Any]]:
-    """The units that can be undone now, newest first, with what a cascade would take along."""
-    units = live_units(app.recorder)
-    newest = sorted(units, key=lambda u: u.last, reverse=True)[:limit]
+def listing(app: Any, limit: int | None = None, units: Newest | None = None) -> list[dict[str, Any]]:
+    """The units that can be undone now, newest first, with what a cascade would take along (read
+    from the newest back: ledger/units_newest.py)."""
+    units = units or Newest(app.recorder)
+    newest = units.newest(limit)
     rows: list[dict[str, Any]] = []
     known: dict[Any, Any] = {}  # each unit's effects and each aggregate's members, once for the whole listing
     for unit in newest:

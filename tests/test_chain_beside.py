@@ -150,7 +150,9 @@ def test_an_audit_beside_says_what_an_audit_as_read_says(tmp_path, monkeypatch, 
 
 
 def test_undo_refuses_a_broken_chain_checked_in_two_halves(tmp_path, monkeypatch):
-    """ledger/chain_halves.py with a second process: the break is named as checking it whole names it."""
+    """ledger/chain_halves.py with a second process: the break is named as checking it whole names it.
+    (Undo verifies the whole chain when the read tables never verified it; else what it reads from
+    there: tests/test_undo_flat.py. Entry 20 is not what undoing the latest unit reads.)"""
     from tests.conftest import Table
 
     monkeypatch.setattr(side_process, "SIDE_FROM", 0)
@@ -161,6 +163,7 @@ def test_undo_refuses_a_broken_chain_checked_in_two_halves(tmp_path, monkeypatch
     t("demo")
     with sqlite3.connect(t.path) as conn:
         _edit_entry_20(conn)
+        conn.execute("DELETE FROM chain_checked")
     refusal = t.refused("undo", "--yes")
     assert refusal.startswith("Error: The ledger's hash chain is broken at entry #20: entry #20 does not match")
     assert "undo refused" in refusal and any(work.__name__ == "_from" for work in started)
@@ -174,6 +177,8 @@ def test_a_killed_second_half_refuses_in_one_line(tmp_path, monkeypatch):
     monkeypatch.setattr(chain_halves, "_from", lambda *_: os.kill(os.getpid(), signal.SIGKILL))
     t = Table(tmp_path / "campaign.db")
     t("demo")
+    with sqlite3.connect(t.path) as conn:  # never verified by the read tables: undo checks the whole chain
+        conn.execute("DELETE FROM chain_checked")
     assert t.refused("undo", "--yes") == f"Error: {KILLED}"
 
 
