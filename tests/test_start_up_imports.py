@@ -1,0 +1,28 @@
+"""What a command's start-up imports: only what its work needs (issue 36, bench/startup.py).
+
+Each check runs a fresh interpreter, as `campaign` does: an import cost is paid once per process,
+so only a new process shows whether a module is loaded at start-up."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def loaded_after(code: str) -> set[str]:
+    """The modules imported once `code` ran in a new process."""
+    probe = code + "\nimport sys\nprint(' '.join(sys.modules))"
+    run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    return set(run.stdout.split())
+
+
+def test_the_read_tables_library_loads_without_dateutils_parser() -> None:
+    """sqlite-utils imports dateutil.parser for its CLI's recipes; no command calls them, so the
+    parser (17-19 ms) waits until a recipe is used, and a recipe still works."""
+    loaded = loaded_after("import cli, sqlite_utils")
+    assert "sqlite_utils.db" in loaded
+    assert "dateutil.parser._parser" not in loaded
+    used = loaded_after("import cli, sqlite_utils.recipes as r\nassert r.parsedate('2024-01-02') == '2024-01-02'")
+    assert "dateutil.parser._parser" in used
