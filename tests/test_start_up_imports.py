@@ -26,3 +26,16 @@ def test_the_read_tables_library_loads_without_dateutils_parser() -> None:
     assert "dateutil.parser._parser" not in loaded
     used = loaded_after("import cli, sqlite_utils.recipes as r\nassert r.parsedate('2024-01-02') == '2024-01-02'")
     assert "dateutil.parser._parser" in used
+
+
+def test_a_campaign_process_freezes_what_it_holds_before_it_exits() -> None:
+    """`campaign` freezes every live object at exit (gc.freeze), after its other exit handlers, so
+    the interpreter's final collections do not walk the classes its imports defined."""
+    probe = ("import atexit, gc, sys\n"
+             "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
+             "sys.argv = ['campaign', '--help']\n"
+             "import cli\n"
+             "cli.main()\n")
+    run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().endswith("frozen True")
