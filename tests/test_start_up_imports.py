@@ -39,3 +39,16 @@ def test_a_campaign_process_freezes_what_it_holds_before_it_exits() -> None:
     run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().endswith("frozen True")
+
+
+def test_refusal_sentences_are_compiled_when_a_refusal_is_read_not_at_start_up() -> None:
+    """Every command imports commands/refusals.py; its sentence patterns are compiled only when a
+    refusal's rule is first asked for, and then still name the rule."""
+    probe = ("import re\n"
+             "calls, real = [], re.compile\n"
+             "re.compile = lambda pattern, flags=0: calls.append(pattern) or real(pattern, flags)\n"
+             "import commands.refusals as refusals\n"
+             "print(len(calls))\n"
+             "print(refusals.rule_of_sentence(\"There is no PC named 'Zed'.\"), len(calls) > 0)\n")
+    run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert run.stdout.split("\n")[:2] == ["0", "unknown-pc True"]
