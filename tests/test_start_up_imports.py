@@ -52,3 +52,28 @@ def test_refusal_sentences_are_compiled_when_a_refusal_is_read_not_at_start_up()
              "print(refusals.rule_of_sentence(\"There is no PC named 'Zed'.\"), len(calls) > 0)\n")
     run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert run.stdout.split("\n")[:2] == ["0", "unknown-pc True"]
+
+
+def modules_of_command(*args: str) -> set[str]:
+    """The modules a whole `campaign ARGS...` process imported (printed as it exits)."""
+    probe = ("import atexit, sys\n"
+             "atexit.register(lambda: print('MODULES', ' '.join(sys.modules)))\n"
+             "import cli\n"
+             "cli.main()\n")
+    run = subprocess.run([sys.executable, "-c", probe, *args], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return set(run.stdout.rsplit("MODULES ", 1)[1].split())
+
+
+def test_a_relics_write_leaves_the_roster_parser_and_read_only_tables_alone(tmp_path: Path) -> None:
+    """A write on a writable file never reads its tables read-only (nor makes scratch folders for
+    them), and only a roster needs the TOML parser: neither is imported by a Relics turn."""
+    db = str(tmp_path / "c.db")
+    for args in (["new", "Bench", "--ruleset", "relics"], ["pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"],
+                 ["scenario", "start", "Night"], ["challenge", "open", "Guards", "--threat", "major",
+                                                  "--type", "phantom", "--rating", "3"]):
+        subprocess.run([sys.executable, "-c", "import cli; cli.main()", "--db", db, *args], cwd=ROOT, check=True,
+                       capture_output=True)
+    loaded = modules_of_command("--db", db, "cohort-turn", "Guards", "--leader", "Kira", "--faces", "2,2,2")
+    assert "ledger.rulesets.relics.turns" in loaded
+    assert not {"tomllib", "projections.read_only", "ledger.scratch_folders"} & loaded
