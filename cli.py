@@ -7,6 +7,8 @@ only inside it, so `campaign --help` and a read stay quick (bench/startup.py mea
 """
 from __future__ import annotations
 
+import atexit
+import gc
 import os
 
 import click
@@ -61,6 +63,11 @@ lean_imports()
 
 
 def main() -> None:
+    # At exit, every object still alive is frozen first: the interpreter's last collections then skip
+    # the thousands of classes and functions the imports made (every event class a dataclass), which
+    # die with the process anyway. Registered first, it runs after every other exit handler (the
+    # application's connections are closed by then). A cohort-turn: about 28 ms less CPU (bench/startup.py).
+    atexit.register(gc.freeze)
     if "_CAMPAIGN_COMPLETE" in os.environ:  # a shell asks for completions: offer the campaign's own names too
         from commands.completion import attach
         attach(cli)

@@ -64,6 +64,29 @@ class WithoutDataFrames:
         return None
 
 
+class LaterDateParser:
+    """sqlite-utils' recipes (its CLI's `convert` helpers, which no command here calls) import
+    dateutil.parser at import time: 17-19 ms of every command that touches a read table. This hook
+    hands sqlite_utils.recipes that module through the standard library's LazyLoader, so it is only
+    executed (dateutil's parser and time zones loaded) if one of its names is ever used."""
+
+    LATER = "dateutil.parser"
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != self.LATER or not _imported_by("sqlite_utils.recipes"):
+            return None
+        import importlib.util
+
+        for finder in sys.meta_path:
+            if finder is self or isinstance(finder, (WithoutDataFrames, LaterDateParser)):
+                continue
+            spec = getattr(finder, "find_spec", lambda *_: None)(name, path, target)
+            if spec is not None and spec.loader is not None:
+                spec.loader = importlib.util.LazyLoader(spec.loader)
+                return spec
+        return None
+
+
 def _imported_by(module: str) -> bool:
     """Whether `module`'s own top-level code is what is importing now."""
     frame = sys._getframe(1)
@@ -77,9 +100,10 @@ def _imported_by(module: str) -> bool:
 
 
 def lean_imports() -> None:
-    """Install the hook once (before sqlite-utils is imported; afterwards it changes nothing)."""
-    if not any(isinstance(f, WithoutDataFrames) for f in sys.meta_path):
-        sys.meta_path.insert(0, WithoutDataFrames())
+    """Install the hooks once (before sqlite-utils is imported; afterwards they change nothing)."""
+    for hook in (WithoutDataFrames, LaterDateParser):
+        if not any(isinstance(f, hook) for f in sys.meta_path):
+            sys.meta_path.insert(0, hook())
 
 
 def subcommands(group: click.Group) -> dict[str, click.Command]:

@@ -199,9 +199,11 @@ def catch_up_warning(app: Any, db: Any, writing: bool = False) -> None:
     warning line; a write is refused on a broken chain (the ChainBroken error names the entry)."""
     from ledger.chain import ChainBroken
     from ledger.errors import ReadModelStuck
-    from projections import read_only, runner
+    from projections import runner
 
     if app.read_only:  # catching up would write: say what the tables show instead
+        from projections import read_only  # (and its scratch folders: not on every write's path)
+
         line = read_only.warning(app, db, click.get_current_context().find_root().obj["db"])
         if line:
             click.echo(f"Warning: {line}", err=True)

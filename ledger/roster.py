@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from typing import Any
 
 from ledger.errors import BadInput
@@ -20,6 +19,8 @@ class Roster:
     """The parsed file and its text, to point at the line of any key."""
 
     def __init__(self, text: str, source: str = "the roster") -> None:
+        import tomllib  # only when a roster is read: every Relics command imports this module
+
         self.text, self.source = text, source
         try:
             self.data = tomllib.loads(text)
