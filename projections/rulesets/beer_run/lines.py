@@ -12,6 +12,7 @@ from ledger.rulesets.beer_run.conflict import SITUATION, BeerRunConflict as Co
 from ledger.words import faces
 
 TABLES: tuple[str, ...] = ()  # lines only: the history table is the core's
+WORDS = Ch.WORDS  # an undo's line restores `abilities -> (Muscle d10, Attention d4)`, not the names alone
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
@@ -137,9 +138,9 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
                                       f"{e.conflict} round {e.round}"),
     Ch.SituationDieGained: _of_character(lambda n, e: f"gains a situation d{e.size} for {_n(e.uses, 'roll')} "
                                          f"({e.source})"),
-    Ch.PenaltyDiceGained: _of_character(lambda n, e: f"suffers a lasting penalty {_dice(e.sizes)}: {e.source}"
-                                        if e.lasting else f"takes penalty {_dice(e.sizes)} against the next roll "
-                                        f"({e.source})"),
+    Ch.PenaltyDiceGained: _of_character(lambda n, e: f"suffers a lasting penalty {_dice(e.sizes)}"
+                                        + (f": {e.source}" if e.source else "") if e.lasting else
+                                        f"takes penalty {_dice(e.sizes)} against the next roll ({e.source})"),
     Ch.PenaltyLifted: _of_character(lambda n, e: f"is freed of the lasting penalty d{e.size}"
                                     + (f": {e.reason}" if e.reason else "")),
     Ch.PipsTaken: _of_character(_pips_taken),

@@ -1,0 +1,43 @@
+"""Issue 35's last play-through of Beer Run: the rough edges a GM met, each held here.
+
+An undo's lines name the die that changed (`Attention d3 -> gone`), not the list of ability names
+that reads the same before and after; a lasting penalty given without a reason ends its line in
+words, not in a dangling colon."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import Table
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Table:
+    t = Table(tmp_path / "run.db")
+    t("demo", "--system", "beer-run")  # Ann takes the Bouncer's Attention d4 to zero in two rounds
+    return t
+
+
+def test_undo_names_the_ability_die_that_changed(run: Table) -> None:
+    listing = run("undo", "--list").stdout
+    assert "Bouncer: abilities Attention d3 -> gone, intensity 7 -> 5" in listing
+    assert "Ann: abilities Health d6 -> d5" in listing and "Ann: abilities Six-pack none -> d6" in listing
+    assert "Cal: intensity 6 -> 5, penalties none -> d6 (next roll)" in listing
+    assert "abilities (Muscle, Health" not in listing
+    plan = run("undo", "Back Door:2", "--cascade", "--dry-run").stdout
+    assert "  Bouncer: abilities Attention gone -> d3\n" in plan
+
+
+def test_the_history_line_of_an_undo_gives_the_dice_it_restores(run: Table) -> None:
+    run("undo", "Back Door:2", "--cascade", "--yes")
+    lines = [r["line"] for r in run.json("history")]
+    assert any(line.endswith("Bouncer abilities -> (Muscle d10, Health d8, Attention d3, Intimidate d6), "
+                             "intensity -> 7") for line in lines), lines[-4:]
+
+
+def test_a_lasting_penalty_without_a_reason_ends_in_words(run: Table) -> None:
+    out = run("beer-run", "outcome", "inflict", "Ann", "d4").stdout
+    assert out.strip().endswith("Ann suffers a lasting penalty d4")
+    assert run("beer-run", "outcome", "inflict", "Ann", "d6", "--reason", "a bad name").stdout.strip() \
+        .endswith("Ann suffers a lasting penalty d6: a bad name")
