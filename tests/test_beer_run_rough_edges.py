@@ -41,3 +41,18 @@ def test_a_lasting_penalty_without_a_reason_ends_in_words(run: Table) -> None:
     assert out.strip().endswith("Ann suffers a lasting penalty d4")
     assert run("beer-run", "outcome", "inflict", "Ann", "d6", "--reason", "a bad name").stdout.strip() \
         .endswith("Ann suffers a lasting penalty d6: a bad name")
+
+
+@pytest.mark.parametrize("args", [
+    ("beer-run", "outcome", "inflict", "Ann", "d" + "9" * 5000),  # past what Python reads: crashed (ValueError)
+    ("beer-run", "outcome", "inflict", "Ann", "d9223372036854775808"),  # "A number (sizes) is too large"
+    ("beer-run", "outcome", "gain", "Ann", "Social:Luck=d99999999999999999999"),  # "A number (size) ..."
+    ("beer-run", "character", "add", "Zed", "--ability", "Physical:Health=d99999999999999999999"),
+    ("odds", "--ruleset", "beer-run", "--pool", "d" + "9" * 5000, "--against", "d6"),  # crashed
+])
+def test_a_die_too_large_is_refused_in_the_dice_words(run: Table, args: tuple[str, ...]) -> None:
+    before = run.entries()
+    out = run(*args, ok=False)
+    assert out.exit_code == 2, out.output
+    assert out.output.startswith("Error: A die can be at most d9223372036854775807, not ") and "(" not in out.output
+    assert len(out.output) < 120 and run.entries() == before
