@@ -56,3 +56,18 @@ def test_a_die_too_large_is_refused_in_the_dice_words(run: Table, args: tuple[st
     assert out.exit_code == 2, out.output
     assert out.output.startswith("Error: A die can be at most d9223372036854775807, not ") and "(" not in out.output
     assert len(out.output) < 120 and run.entries() == before
+
+
+def test_status_says_a_goal_in_words_and_names_the_one_side_a_round_waits_on(run: Table) -> None:
+    """`oppose goal 'x'` named the recorded kind; `goal "Yard" SIDE` made the GM work out who."""
+    run("beer-run", "conflict", "open", "Yard", "--side", "Cal", "--side", "Bouncer")
+    run("beer-run", "goal", "Yard", "Bouncer", "find a bottle", "--situation", "d6")
+    out = run("beer-run", "status", "Yard").stdout.splitlines()
+    assert "  Bouncer: situational goal 'find a bottle' (a d6); to roll" in out
+    assert '    Next: campaign beer-run goal Yard Cal "GOAL"' in out
+    assert any(line.startswith("    Next: campaign beer-run roll Yard SIDE --faces") for line in out)  # both to roll
+    run("beer-run", "goal", "Yard", "Cal", "get in")
+    run("beer-run", "roll", "Yard", "Cal", "--faces", "1,1,1", "--penalty-faces", "1")
+    out = run("beer-run", "status", "Yard").stdout.splitlines()
+    assert "  Cal: goal 'get in'; rolled" in out
+    assert any(line.startswith("    Next: campaign beer-run roll Yard Bouncer --faces") for line in out)
