@@ -71,3 +71,27 @@ def test_status_says_a_goal_in_words_and_names_the_one_side_a_round_waits_on(run
     out = run("beer-run", "status", "Yard").stdout.splitlines()
     assert "  Cal: goal 'get in'; rolled" in out
     assert any(line.startswith("    Next: campaign beer-run roll Yard Bouncer --faces") for line in out)
+
+
+def test_the_readme_beer_run_lines_play_as_they_stand(tmp_path: Path) -> None:
+    """README's Beer Run lines are what a new GM types first: they opened a conflict against a
+    Bouncer and let Cal help without adding either, landed pips before the Bouncer rolled and
+    ceded after the round had begun. Each line, in order, must be accepted."""
+    import shlex
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("### The other rulesets", 1)[1].split("```sh", 1)[1].split("\n\n", 1)[0]
+    t = Table(tmp_path / "run.db")
+    played = 0
+    for line in block.splitlines():
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=";")
+        lexer.whitespace_split = True
+        words = list(lexer)  # `#` comments dropped, `;` a word of its own
+        if words[:1] == ["export"]:
+            continue
+        while words:
+            args, words = (words[:words.index(";")], words[words.index(";") + 1:]) if ";" in words else (words, [])
+            assert args[0] == "campaign", line
+            t(*args[1:])
+            played += 1
+    assert played >= 20 and "Ann gains the goal 'slip past the Bouncer'" in "\n".join(r["line"] for r in t.json("history"))
