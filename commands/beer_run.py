@@ -107,6 +107,8 @@ def br_intensity(ctx: click.Context, name: str, gain: int, lose: int, reason: st
     """
     if gain < 0 or lose < 0:
         raise BadInput("Give --gain and --lose as positive numbers.")
+    if gain == lose:  # nothing to record: a malformed command (exit 2), as a missing amount is elsewhere
+        raise BadInput("Give an amount of Intensity to gain or lose, e.g. --gain 3.")
     br_write(ctx, lambda app: app.beer_run_intensity(name, gain - lose, reason))
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from commands.beer_run import beer_run
-from commands.plumbing import json_option, only_ruleset, read_view, sheet_view
+from commands.plumbing import json_option, known_character, only_ruleset, read_view, sheet_view
 
 
 def versioned() -> tuple[str, ...]:
@@ -161,7 +161,10 @@ def br_statement(ctx: click.Context, name: str | None) -> None:
     Example: campaign beer-run statement Ann
     """
     from projections.rulesets.beer_run import tables as views
-    read_view(ctx, lambda app, db: only_ruleset(db, "beer-run") or views.statement(db, name), br_statement_text)
+    def query(app: Any, db: Any) -> list:  # a name no one has is refused, not an empty statement
+        only_ruleset(db, "beer-run")
+        return known_character(name, sheets(db, name)) and views.statement(db, name)
+    read_view(ctx, query, br_statement_text)
 
 
 @beer_run.command("status")

@@ -95,3 +95,17 @@ def test_the_readme_beer_run_lines_play_as_they_stand(tmp_path: Path) -> None:
             t(*args[1:])
             played += 1
     assert played >= 20 and "Ann gains the goal 'slip past the Bouncer'" in "\n".join(r["line"] for r in t.json("history"))
+
+
+def test_a_statement_of_no_one_is_refused_not_empty(run: Table) -> None:
+    """`beer-run statement Nobody` said 'No Intensity changes yet.' (exit 0), as if Nobody had played."""
+    assert run.refused("beer-run", "statement", "Nobody") == "Error: There is no character named 'Nobody' in this campaign."
+    assert run("beer-run", "statement", "ann").stdout.startswith("#2    Ann   +10  = 10   starting Intensity")
+
+
+@pytest.mark.parametrize("amounts", [(), ("--gain", "0"), ("--gain", "2", "--lose", "2")])
+def test_an_intensity_change_of_nothing_is_malformed(run: Table, amounts: tuple[str, ...]) -> None:
+    """No amount is a command missing its value (exit 2, as the other rulesets), not a rule (it was exit 1)."""
+    before = run.entries()
+    out = run("beer-run", "intensity", "Ann", *amounts, ok=False)
+    assert out.exit_code == 2 and out.stderr.startswith("Error: Give an amount of Intensity") and run.entries() == before
