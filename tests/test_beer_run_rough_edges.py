@@ -109,3 +109,13 @@ def test_an_intensity_change_of_nothing_is_malformed(run: Table, amounts: tuple[
     before = run.entries()
     out = run("beer-run", "intensity", "Ann", *amounts, ok=False)
     assert out.exit_code == 2 and out.stderr.startswith("Error: Give an amount of Intensity") and run.entries() == before
+
+
+@pytest.mark.parametrize("replace", ["x", "0", "99999999999999999999"])
+def test_replace_names_dice_by_number_not_faces(run: Table, replace: str) -> None:
+    """`goal --replace x` said 'Faces must be whole numbers...': --replace takes positions in --against."""
+    run("beer-run", "conflict", "open", "Yard", "--side", "Cal", "--side", "Bouncer")
+    out = run("beer-run", "goal", "Yard", "Cal", "find a bottle", "--situation", "d6", "--against", "d4,d6",
+              "--replace", replace, ok=False)
+    assert out.exit_code == 2 and out.stderr == \
+        f"Error: --replace names dice of --against by number from 1, e.g. 1,3; not '{replace}'.\n"
