@@ -291,7 +291,7 @@ def plan(t: Table, unit: Unit) -> Reversal:
 LABELS = {"stressed_out": "Stressed Out", "out": "out of the game", "resolved": "dice resolved",
           "phase": "stage", "turn": "turn in progress", "pending": "pool in progress",
           "destiny": "Destiny", "doom": "Doom", "stress": "Stress", "agony": "Agony",
-          "session_open": "open session", "pcs": "PCs"}
+          "session_open": "open session", "pcs": "PCs", "due": "pips due"}
 
 
 def labelled(attribute: str) -> str:

@@ -119,3 +119,14 @@ def test_replace_names_dice_by_number_not_faces(run: Table, replace: str) -> Non
               "--replace", replace, ok=False)
     assert out.exit_code == 2 and out.stderr == \
         f"Error: --replace names dice of --against by number from 1, e.g. 1,3; not '{replace}'.\n"
+
+
+def test_undo_says_the_pips_a_round_waits_to_land_in_words(run: Table) -> None:
+    """`Yard: due by Cal on Bouncer kept 3 -> none` was the recorded dict written out."""
+    run("beer-run", "conflict", "open", "Yard", "--side", "Cal", "--side", "Bouncer")
+    run("beer-run", "goal", "Yard", "Cal", "get in")
+    run("beer-run", "goal", "Yard", "Bouncer", "stop him")
+    run("beer-run", "roll", "Yard", "Bouncer", "--faces", "1,1", "--penalty-faces", "1")
+    run("beer-run", "roll", "Yard", "Cal", "--faces", "4,8,10", "--penalty-faces", "1")  # Cal keeps 3
+    assert "  Yard: pips due Cal's 3 pips on Bouncer -> none\n" in run("undo", "--dry-run").stdout
+    assert "pips due none -> Cal's 3 pips on Bouncer;" in run("undo", "--list").stdout

@@ -12,7 +12,7 @@ from ledger.rulesets.beer_run.conflict import SITUATION, BeerRunConflict as Co
 from ledger.words import faces
 
 TABLES: tuple[str, ...] = ()  # lines only: the history table is the core's
-WORDS = Ch.WORDS  # an undo's line restores `abilities -> (Muscle d10, Attention d4)`, not the names alone
+WORDS = {**Ch.WORDS, **Co.WORDS}  # an undo's line restores `abilities -> (Muscle d10, Attention d4)`, not the names alone
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
