@@ -130,3 +130,16 @@ def test_undo_says_the_pips_a_round_waits_to_land_in_words(run: Table) -> None:
     run("beer-run", "roll", "Yard", "Cal", "--faces", "4,8,10", "--penalty-faces", "1")  # Cal keeps 3
     assert "  Yard: pips due Cal's 3 pips on Bouncer -> none\n" in run("undo", "--dry-run").stdout
     assert "pips due none -> Cal's 3 pips on Bouncer;" in run("undo", "--list").stdout
+
+
+def test_pips_on_an_ability_named_twice_are_refused_as_such(run: Table) -> None:
+    """`pips Yard Cal Health=1,Muscle=1,Health=1` said 'The pips must add up to 3, not 2': the
+    second Health replaced the first."""
+    run("beer-run", "conflict", "open", "Yard", "--side", "Cal", "--side", "Bouncer")
+    run("beer-run", "goal", "Yard", "Cal", "get in")
+    run("beer-run", "goal", "Yard", "Bouncer", "stop him")
+    run("beer-run", "roll", "Yard", "Bouncer", "--faces", "1,1", "--penalty-faces", "1")
+    run("beer-run", "roll", "Yard", "Cal", "--faces", "4,8,10", "--penalty-faces", "1")  # Cal keeps 3
+    out = run("beer-run", "pips", "Yard", "Cal", "Health=1,Muscle=1,health=1", ok=False)
+    assert out.exit_code == 2 and out.stderr == \
+        "Error: health is named twice in 'Health=1,Muscle=1,health=1'; give each name once.\n"
