@@ -143,3 +143,12 @@ def test_pips_on_an_ability_named_twice_are_refused_as_such(run: Table) -> None:
     out = run("beer-run", "pips", "Yard", "Cal", "Health=1,Muscle=1,health=1", ok=False)
     assert out.exit_code == 2 and out.stderr == \
         "Error: health is named twice in 'Health=1,Muscle=1,health=1'; give each name once.\n"
+
+
+def test_one_penalty_die_shows_its_face(run: Table) -> None:
+    """`penalty d4 against it show 1`: one die shows, two dice show."""
+    run("beer-run", "conflict", "open", "Yard", "--side", "Cal", "--side", "Bouncer")
+    run("beer-run", "goal", "Yard", "Cal", "get in")
+    run("beer-run", "goal", "Yard", "Bouncer", "stop him")
+    out = run("beer-run", "roll", "Yard", "Bouncer", "--faces", "1,1", "--penalty-faces", "3").stdout
+    assert "Bouncer rolls Muscle d10, Intimidate d6: 1, 1 (entered from the table); penalty d4 against it shows 3" in out

@@ -82,7 +82,8 @@ def _help_line(_: Any, e: Co.HelpRolled) -> str:
 def _rolled(_: Any, e: Co.PoolRolled) -> str:
     dice = ", ".join(f"{n} {_d(s)}" for n, s in zip(e.abilities, e.dice))
     extra = f" + situation {_dice(e.situation)}" if e.situation else ""
-    penalty = f"; penalty {_dice(e.penalty)} against it show {faces(e.penalty_faces)}" if e.penalty else ""
+    shows = "shows" if len(e.penalty) == 1 else "show"
+    penalty = f"; penalty {_dice(e.penalty)} against it {shows} {faces(e.penalty_faces)}" if e.penalty else ""
     diff = f"; its difficulty shows {faces(e.difficulty_faces)}" if e.difficulty_faces else ""
     how = "entered from the table" if e.entered else "rolled by the program"
     why = f" (GM override: {e.override})" if e.override else ""
