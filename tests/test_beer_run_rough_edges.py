@@ -152,3 +152,29 @@ def test_one_penalty_die_shows_its_face(run: Table) -> None:
     run("beer-run", "goal", "Yard", "Bouncer", "stop him")
     out = run("beer-run", "roll", "Yard", "Bouncer", "--faces", "1,1", "--penalty-faces", "3").stdout
     assert "Bouncer rolls Muscle d10, Intimidate d6: 1, 1 (entered from the table); penalty d4 against it shows 3" in out
+
+
+def test_the_live_page_and_the_html_export_show_beer_run_in_its_own_terms(run: Table) -> None:
+    """The page showed the Bouncer's lost Attention as `d0`, a next-roll penalty as a bare `d6`, and
+    under every round `Destiny 0 → 0 · Doom 0 → 0` (a Beer Run campaign has neither), but not the
+    Intensity the round spent."""
+    from ledger.application import open_ledger
+    from projections import runner
+    from tests.test_renderer_walk import visible
+    from web import page
+    from web.view import build
+
+    app, db = open_ledger(run.path), runner.connect(run.path)
+    try:
+        runner.catch_up(app, db)
+        live = visible(page.whole(build(app, db, False), None))
+    finally:
+        db.conn.close()
+        app.close()
+    exported = visible(run("export", "--format", "html").stdout)
+    assert "Destiny" not in live and "Doom" not in live
+    assert "Destiny 0" not in exported and "Doom 0" not in exported  # (its charts still draw Destiny and Doom)
+    for text in (live, exported):
+        assert "#23\u2013#31 \u00b7 Intensity: " in text  # round 2: Ann 9 -> 7, Bouncer 7 -> 5
+    assert "Mental: Attention gone (of d4)" in live and "d0" not in live
+    assert "Penalty dice: d6 (next roll)" in live and "Penalty dice: d4 (lasting)" in live
