@@ -26,6 +26,17 @@ def br_list(text: str | None) -> list[str]:
     return [p.strip() for p in (text or "").split(",") if p.strip()]
 
 
+def br_positions(text: str | None, pool: str = "--against") -> list[int]:
+    """`--replace 1,3`: dice of a goal's difficulty pool, numbered from 1 (not faces: a face's
+    message told the GM to give faces)."""
+    from ledger.values import is_number
+
+    numbers = br_list(text)
+    if any(not is_number(n) or len(n) > 3 or int(n) < 1 for n in numbers):
+        raise BadInput(f"--replace names dice of {pool} by number from 1, e.g. 1,3; not '{text}'.")
+    return [int(n) for n in numbers]
+
+
 def br_abilities(values: tuple[str, ...]) -> list[tuple[str, str, str]]:
     """'Physical:Brawn=d8,Physical:Health=d6' (repeatable) -> [(category, name, die), ...]."""
     result = []
@@ -107,6 +118,8 @@ def br_intensity(ctx: click.Context, name: str, gain: int, lose: int, reason: st
     """
     if gain < 0 or lose < 0:
         raise BadInput("Give --gain and --lose as positive numbers.")
+    if gain == lose:  # nothing to record: a malformed command (exit 2), as a missing amount is elsewhere
+        raise BadInput("Give an amount of Intensity to gain or lose, e.g. --gain 3.")
     br_write(ctx, lambda app: app.beer_run_intensity(name, gain - lose, reason))
 
 

@@ -5,14 +5,9 @@ from typing import Callable
 
 import click
 
-from commands.beer_run import beer_run, br_list, br_write
+from commands.beer_run import beer_run, br_list, br_positions, br_write
 from commands.parsing import parse_pairs
 from commands.plumbing import json_option
-
-
-def br_numbers(text: str | None) -> list[int]:
-    from ledger.dice import parse_faces
-    return list(parse_faces(text)) if text else []
 
 
 def br_faces(faces: str | None, penalty: str | None, difficulty: str | None, roll: bool):
@@ -60,7 +55,7 @@ def br_goal(ctx: click.Context, conflict: str, side: str, text: str, ability: st
     Example: campaign beer-run goal "Back Door" Ann "slip past the Bouncer" --ability Attention
     """
     br_write(ctx, lambda app: app.beer_run_goal(conflict, side, text, ability, situation,
-                                                 br_list(against), br_numbers(replace)))
+                                                 br_list(against), br_positions(replace)))
 
 
 @beer_run.command("helping")
@@ -83,7 +78,7 @@ def br_helping(ctx: click.Context, conflict: str, helper: str, ally: str, text: 
     Example: campaign beer-run helping "Back Door" Cal Ann "distract him" --die d6 --faces 2,4,9 --difficulty-faces 5,5,3
     """
     br_write(ctx, lambda app: app.beer_run_help(
-        conflict, helper, ally, text, die, br_list(against), br_numbers(replace), br_list(base),
+        conflict, helper, ally, text, die, br_list(against), br_positions(replace), br_list(base),
         br_list(extra), br_faces(faces, penalty_faces, difficulty_faces, roll), override))
 
 

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from commands.beer_run import beer_run
-from commands.plumbing import json_option, only_ruleset, read_view, sheet_view
+from commands.plumbing import json_option, known_character, only_ruleset, read_view, sheet_view
 
 
 def versioned() -> tuple[str, ...]:
@@ -49,9 +49,15 @@ def br_waiting(c: dict[str, Any]) -> list[str]:
         return [f"{c['conflict']} round {c['round']} waits for {c['waiting_for'][0]}.",
                 f"  Next: campaign beer-run pips {q} {due['by']} ABILITY=PIPS,... (on {due['on']})"]
     lines = [f"{c['conflict']} round {c['round']} waits for {', '.join(c['waiting_for']) or 'nothing'}."]
+
+    def side(what: str) -> str:
+        """The one side the round waits on for this (`Bob's goal and roll`), else SIDE."""
+        names = [w.rsplit("'s ", 1)[0] for w in c["waiting_for"] if what in w.rsplit("'s ", 1)[-1]]
+        return shell_word(names[0]) if len(names) == 1 else "SIDE"
     if any("goal" in w for w in c["waiting_for"]):
-        lines.append(f"  Next: campaign beer-run goal {q} SIDE \"GOAL\" (for a side with none)")
-    return lines + [f"  Next: campaign beer-run roll {q} SIDE --faces ... (or without --faces to let the program roll)"]
+        lines.append(f"  Next: campaign beer-run goal {q} {side('goal')} \"GOAL\""
+                     + (" (for a side with none)" if side("goal") == "SIDE" else ""))
+    return lines + [f"  Next: campaign beer-run roll {q} {side('roll')} --faces ... (or without --faces to let the program roll)"]
 
 
 def br_report_text(report: dict[str, Any]) -> str:
@@ -98,6 +104,10 @@ def br_statement_text(rows: list[dict[str, Any]]) -> str:
                      for r in rows)
 
 
+# A goal's kind as `status` says it (the JSON keeps the recorded kind: oppose, help, situation).
+GOAL_WORDS = {"oppose": "goal", "help": "helping goal", "situation": "situational goal"}
+
+
 def br_status_text(states: list[dict[str, Any]]) -> str:
     if not states:
         return "No conflict is open."
@@ -109,8 +119,8 @@ def br_status_text(states: list[dict[str, Any]]) -> str:
         lines.append(f"{c['conflict']}, round {c['round']} (target {c['target']}):")
         for side, s in c["sides"].items():
             goal = s["goal"]
-            what = "no goal" if not goal else f"{goal['kind']} goal '{goal['text']}'" \
-                + (f" ({goal['ability']} to zero)" if goal.get("ability") else "")
+            what = "no goal" if not goal else f"{GOAL_WORDS.get(goal['kind'], 'goal')} '{goal['text']}'" \
+                + (f" ({goal['ability']} to zero)" if goal.get("ability") else f" (a d{goal['die']})" if goal.get("die") else "")
             state = f"out ({s['out']})" if s["out"] else "rolled" if s["rolled"] else "to roll"
             lines.append(f"  {side}: {what}; {state}")
         lines += ["  " + line for line in br_waiting(c)]
@@ -151,7 +161,10 @@ def br_statement(ctx: click.Context, name: str | None) -> None:
     Example: campaign beer-run statement Ann
     """
     from projections.rulesets.beer_run import tables as views
-    read_view(ctx, lambda app, db: only_ruleset(db, "beer-run") or views.statement(db, name), br_statement_text)
+    def query(app: Any, db: Any) -> list:  # a name no one has is refused, not an empty statement
+        only_ruleset(db, "beer-run")
+        return known_character(name, sheets(db, name)) and views.statement(db, name)
+    read_view(ctx, query, br_statement_text)
 
 
 @beer_run.command("status")

@@ -19,8 +19,11 @@ _CHARACTERS = ("SELECT name FROM sheets ORDER BY joined", "SELECT name FROM acti
                "SELECT name FROM beer_run_sheets ORDER BY joined", "SELECT name FROM d2d6_sheets ORDER BY joined")
 _CHALLENGES = ("SELECT name FROM challenges ORDER BY phase IN ('resolved', 'ended'), opened",
                "SELECT name FROM beer_run_conflicts ORDER BY opened")
-# Who may act (lead, assist, retire, be renamed): a retired Relics PC is not offered; and who may return.
-_ACTIVE = ("SELECT name FROM sheets WHERE retired IS NULL ORDER BY joined",) + _CHARACTERS[1:]
+# Who may act (lead, assist, retire, be renamed, take a side): not a retired Relics PC, nor a dead Beer
+# Run character (a difficulty pool is a side too); who holds Intensity and dice: a living one only.
+_ACTIVE = ("SELECT name FROM sheets WHERE retired IS NULL ORDER BY joined", _CHARACTERS[1],
+           "SELECT name FROM beer_run_sheets WHERE status != 'dead' ORDER BY joined", _CHARACTERS[3])
+_LIVING = _ACTIVE[:2] + ("SELECT name FROM beer_run_sheets WHERE status = 'alive' ORDER BY joined", _CHARACTERS[3])
 _RETIRED = ("SELECT name FROM sheets WHERE retired IS NOT NULL ORDER BY joined",)
 # What a turn, a roll or the odds can be played on: the Challenges and conflicts still open.
 _OPEN = ("SELECT name FROM challenges WHERE phase NOT IN ('resolved', 'ended') ORDER BY opened",
@@ -38,13 +41,13 @@ _ITEMS = ("SELECT item FROM d2d6_supplies ORDER BY entry",)
 QUERIES: dict[str, tuple[str, ...]] = {
     "pc": _CHARACTERS, "challenge": _CHALLENGES, "trait": _TRAITS, "unit": _UNITS, "replay": _REPLAYS, "round": _ROUNDS,
     "item": _ITEMS, "owner": _CHARACTERS + _CHALLENGES, "about": _CHARACTERS + _CHALLENGES,
-    "pc=": _CHARACTERS, "trait=": _TRAITS, "active": _ACTIVE, "retired": _RETIRED, "open": _OPEN,
+    "pc=": _CHARACTERS, "trait=": _TRAITS, "active": _ACTIVE, "living": _LIVING, "retired": _RETIRED, "open": _OPEN,
 }
 
 # Which parameter takes which names. By parameter name where a name means one thing everywhere...
 BY_PARAM = {
     "leader": "active", "assists": "active", "opportunity": "active", "gm_motto": "active", "pc_name": "pc",
-    "pc": "pc", "character": "pc", "helper": "pc", "ally": "pc", "challenge_name": "open", "challenge": "challenge",
+    "pc": "pc", "character": "pc", "helper": "living", "ally": "living", "challenge_name": "open", "challenge": "challenge",
     "conflict": "open", "traits": "trait", "add": "trait", "drop": "trait", "round_name": "unit",
     "round_": "round", "item": "item", "owner": "owner", "about": "about", "stress": "pc=",
     "distribution": "pc=", "places": "trait=", "challenge_places": "trait=",
@@ -56,10 +59,12 @@ BY_COMMAND = {
     ("pc expertise", "name"): "pc", ("challenge close", "name"): "open", ("challenge abandon", "name"): "open",
     ("challenge rate", "name"): "open", ("challenge split", "name"): "open",
     ("action-dice sheet", "name"): "pc", ("action-dice rolls", "name"): "pc",
-    ("beer-run sheet", "name"): "pc", ("beer-run statement", "name"): "pc", ("beer-run intensity", "name"): "pc",
+    ("beer-run sheet", "name"): "pc", ("beer-run statement", "name"): "pc", ("beer-run intensity", "name"): "living",
     ("beer-run status", "conflict"): "challenge", ("beer-run conflict end", "name"): "open",
-    ("beer-run outcome gain", "name"): "pc", ("beer-run outcome inflict", "name"): "pc",
-    ("beer-run outcome lift", "name"): "pc",
+    ("beer-run outcome gain", "name"): "living", ("beer-run outcome inflict", "name"): "active",
+    ("beer-run outcome lift", "name"): "active", ("beer-run conflict open", "sides"): "active",
+    ("beer-run goal", "side"): "active", ("beer-run roll", "side"): "active", ("beer-run cede", "side"): "active",
+    ("beer-run pips", "by"): "active",
     ("decision-2d6 roll", "name"): "pc", ("decision-2d6 sheet", "name"): "pc", ("decision-2d6 pools", "name"): "pc",
     ("decision-2d6 rolls", "name"): "pc", ("decision-2d6 pc-set", "name"): "pc",
     ("decision-2d6 contest", "first"): "pc", ("decision-2d6 contest", "second"): "pc",

@@ -10,7 +10,6 @@ from commands.action_dice import roll_options
 from commands.odds import parser
 from commands.odds_text import (action_text, beer_run_helping_text, beer_run_text, contest_text, decision_text,
                                 supply_text, tracker_text)
-from ledger import values
 
 
 # --- decision-2d6 (seed 004) --------------------------------------------------------------------
@@ -158,12 +157,8 @@ def beer_run_odds(ctx: click.Context, conflict: str, side: str, base: str | None
 
 def replace_positions(text: str | None) -> list[int]:
     """`--replace 1,3`: dice of the goal's difficulty pool, numbered from 1."""
-    from commands.beer_run import br_list
-
-    numbers = br_list(text)
-    if any(not values.is_number(n) or int(n) < 1 for n in numbers):
-        raise BadInput(f"--replace names dice of --goal-against by number from 1, e.g. 1,3; not '{text}'.")
-    return [int(n) for n in numbers]
+    from commands.beer_run import br_positions
+    return br_positions(text, "--goal-against")
 
 
 def _situational(side: dict, other: dict) -> dict | None:

@@ -15,9 +15,12 @@ def parse_pairs(text: str, what: str) -> dict[str, int]:
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, _, value = part.partition("=")
         try:
-            result[name.strip()] = int(value)
+            number = int(value)
         except ValueError:
             raise BadInput(f"Write {what} as NAME=NUMBER,NAME=NUMBER, not '{text}'.") from None
+        if name.strip().casefold() in (n.casefold() for n in result):  # the later one silently won
+            raise BadInput(f"{name.strip()} is named twice in '{text}'; give each name once.")
+        result[name.strip()] = number
     return result
 
 

@@ -5,7 +5,7 @@ import copy
 import threading
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, ClassVar, Iterator
+from typing import Any, Callable, ClassVar, Iterator
 
 from eventsourcing.domain import Aggregate, event
 
@@ -76,6 +76,9 @@ class Reversible(Aggregate):
     # Lists of names, each of an aggregate of its own (the Cohort's PCs): a command that uses a
     # member reads the member's own aggregate, so undo tracks such a list by member, not whole.
     MEMBERS: ClassVar[frozenset[str]] = frozenset()
+    # An attribute's items in the ruleset's own words (a Beer Run ability die `d3`), for the lines an
+    # undo writes (ledger/words.py `change`); an attribute not named here is written generically.
+    WORDS: ClassVar[dict[str, Callable[[Any], str]]] = {}
     # While a command records, every read and write of a state attribute is noted: `_hooks` puts
     # __getattribute__ and __setattr__ on this class then, and takes them off after.
 
@@ -143,3 +146,4 @@ def unmaking(event: Any) -> bool:
 def _is_state(aggregate: Any, name: str) -> bool:
     """A game-state attribute (not a method, not bookkeeping)."""
     return name in object.__getattribute__(aggregate, "__dict__") or name in type(aggregate).STATE_DEFAULTS
+

@@ -118,13 +118,18 @@ class Unplayed(dict):
 def _members(app: Any, aggregate_id: UUID, known: dict[Any, Any] | None = None) -> frozenset[str]:
     """The aggregate's lists of members, by its class (kept in `known` for a listing: an aggregate
     never changes class, and `undo --list` asks for the same few aggregates unit after unit)."""
+    return aggregate_class(app, aggregate_id, known).MEMBERS
+
+
+def aggregate_class(app: Any, aggregate_id: UUID, known: dict[Any, Any] | None = None) -> type:
+    """The aggregate's class (its MEMBERS, its WORDS), kept in `known` for a listing."""
     if known is not None and (MEMBERS, aggregate_id) in known:
         return known[MEMBERS, aggregate_id]
     with recording(None):
-        members = type(app.repository.get(aggregate_id)).MEMBERS
+        kind = type(app.repository.get(aggregate_id))
     if known is not None:
-        known[MEMBERS, aggregate_id] = members
-    return members
+        known[MEMBERS, aggregate_id] = kind
+    return kind
 
 
 MEMBERS = "members"  # in a listing's `known`, beside each unit's effects (by its key)
@@ -274,7 +279,8 @@ def plan(t: Table, unit: Unit) -> Reversal:
             reversal.changes[aggregate_id] = changes
             label = getattr(now, "name", type(now).__name__)
             reversal.lines += ([f"{label}: unmade, as if never made"] if changes.get("unmade") else
-                               [f"{label}: " + change(labelled(k), now.state()[k] if k in type(now).MEMBERS else after[k], v)
+                               [f"{label}: " + change(labelled(k), now.state()[k] if k in type(now).MEMBERS else after[k], v,
+                                                       type(now).WORDS.get(k))
                                 for k, v in changes.items()])
     if not reversal.changes and effects:  # it changed nothing: still marked reversed, on its first aggregate
         reversal.changes[next(iter(effects))] = {}
@@ -285,7 +291,7 @@ def plan(t: Table, unit: Unit) -> Reversal:
 LABELS = {"stressed_out": "Stressed Out", "out": "out of the game", "resolved": "dice resolved",
           "phase": "stage", "turn": "turn in progress", "pending": "pool in progress",
           "destiny": "Destiny", "doom": "Doom", "stress": "Stress", "agony": "Agony",
-          "session_open": "open session", "pcs": "PCs"}
+          "session_open": "open session", "pcs": "PCs", "due": "pips due"}
 
 
 def labelled(attribute: str) -> str:

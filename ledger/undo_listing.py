@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.undo import cascade_refusal, dependents, labelled, unit_effects
+from ledger.undo import aggregate_class, cascade_refusal, dependents, labelled, unit_effects
 from ledger.units import Unit
 from ledger.units_newest import Newest
 from ledger.words import CHANGES, change, listed
@@ -37,7 +37,9 @@ def _did(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> str:
         if not before or before.get("unmade"):
             keys = ["made"] if not before else ["made again"]
         else:
-            keys = [change(labelled(k), before.get(k), after.get(k)) for k in after if before.get(k) != after.get(k)]
+            words = aggregate_class(app, aggregate_id, known).WORDS
+            keys = [change(labelled(k), before.get(k), after.get(k), words.get(k))
+                    for k in after if before.get(k) != after.get(k)]
         if keys:
             who = after.get("name") or "the campaign"
             changed.append(f"{who}: {listed(keys, CHANGES)}")

@@ -8,7 +8,7 @@ what it holds, and a long list ends in "and 3 more", never in a dangling word.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 LIMIT = 6  # items a list or dict names before "and N more"
 CHANGES = 4  # changes (and things changed) one line of an undo names before "and N more"
@@ -33,9 +33,50 @@ def in_line(value: Any, limit: int = LIMIT) -> str:
     return f"({text})" if isinstance(value, (dict, list, tuple, set, frozenset)) and len(value) > 1 else text
 
 
-def change(label: str, before: Any, after: Any) -> str:
-    """`Stressed Out no -> yes`, `leader Kira -> none`: a value changed, both sides in words."""
-    return f"{label} {in_line(before)} -> {in_line(after)}"
+def change(label: str, before: Any, after: Any, word: Word | None = None) -> str:
+    """`Stressed Out no -> yes`, `leader Kira -> none`: a value changed, both sides in words. A dict
+    or a list of named things (a sheet's abilities, a PC's traits) whose words would read the same
+    on both sides, or whose items `word` writes as their ruleset does (the aggregate's WORDS,
+    ledger/reversible.py), names only what changed inside it (`abilities Attention d4 -> d3`)."""
+    old, new = _keyed(before), _keyed(after)
+    if old is not None and new is not None and (word is not None or value(before) == value(after)):
+        inside = [part for k in dict.fromkeys([*new, *old]) if (part := _inside(k, old.get(k), new.get(k), word))]
+        if inside:
+            return f"{label} " + (inside[0] if len(inside) == 1 else f"({listed(inside, CHANGES)})")
+    return f"{label} {value(before, word)} -> {value(after, word)}"
+
+
+Word = Callable[[Any], str]
+
+
+def value(held: Any, word: Word | None = None) -> str:
+    """A value inside a line (`in_line`), each item in its ruleset's words when it has them
+    (`Muscle d10, Attention d3`: a named item by its name and its words)."""
+    if word is None or not isinstance(held, (list, tuple)):
+        return in_line(word(held) if word is not None and held is not None else held)
+    items = [f"{said(x['name'])} {word(x)}" if isinstance(x, dict) and "name" in x else word(x) for x in held]
+    return f"({listed(items)})" if len(items) > 1 else listed(items)
+
+
+def _keyed(held: Any) -> dict | None:
+    """A dict as it is, a list of named dicts by name (an empty list holds none); else None."""
+    if isinstance(held, dict):
+        return held
+    if isinstance(held, (list, tuple)) and all(isinstance(x, dict) and "name" in x for x in held):
+        return {said(x["name"]): x for x in held}
+    return None
+
+
+def _inside(key: Any, before: Any, after: Any, word: Word | None) -> str:
+    """One entry of a dict or named list that changed: by its ruleset's words, else field by field."""
+    if before == after:
+        return ""
+    if word is None and isinstance(before, dict) and isinstance(after, dict):
+        return f"{_key(key)} " + ", ".join(change(_key(f), before.get(f), after.get(f))
+                                           for f in dict.fromkeys([*after, *before]) if before.get(f) != after.get(f))
+    one = (lambda x: "none" if x is None else word(x)) if word is not None else \
+        (lambda x: _item({k: v for k, v in x.items() if k != "name"}) if isinstance(x, dict) else in_line(x))
+    return f"{_key(key)} {one(before)} -> {one(after)}"
 
 
 def faces(values: Iterable[Any]) -> str:

@@ -55,7 +55,8 @@ def cards(db: Database, first: int, last: int, day: str = "", gm_notes: bool = F
                              f"AND {hidden_sql(gm_notes, 'h.entry')} ORDER BY h.entry", [first, last])
     changes = _Peek(long_reads.cursor(
         db, "SELECT entry, balance, value, delta FROM balance_changes WHERE entry BETWEEN ? AND ? "
-        "AND (balance LIKE '%:stress' OR balance LIKE '%:agony') ORDER BY entry, balance", [first, last]))
+        "AND (balance LIKE '%:stress' OR balance LIKE '%:agony' OR balance LIKE '%:intensity') ORDER BY entry, balance",
+        [first, last]))
     spans = session_log.spans(db, first, last)
     grouper, notes = session_log.Grouper(spans), InlineNotes(db, first, last, gm_notes, spans)
     number = numbered
@@ -104,12 +105,13 @@ def _card(number: int, group: session_log.Group) -> str:
     own = [r for r in group.rows if not r.get("note")] or group.rows  # a note moved beside changes nothing
     first, last = own[0], own[-1]
     parts = [f"#{first['entry']}\u2013#{last['entry']}" if last is not first else f"#{first['entry']}"]
-    parts += [_change(label, was, now) for label, was, now in zip(("Destiny", "Doom"), first["before"], last["after"])]
+    parts += [_change(label, was, now) for label, was, now in zip(("Destiny", "Doom"), first["before"], last["after"])
+              if was or now]  # a campaign without them (Beer Run) read 'Destiny 0 -> 0 · Doom 0 -> 0'
     balances: dict[str, list[int]] = {}
     for row in group.rows:
         for who, what, value, delta in row["notes"]:
             balances.setdefault(f"{what}\x00{who}", [value - delta, value])[1] = value
-    for what in ("stress", "agony"):
+    for what in ("stress", "agony", "intensity"):  # a Beer Run character's Intensity as a PC's Stress
         moved = [_change(key.split("\x00", 1)[1], was, now)
                  for key, (was, now) in balances.items() if key.startswith(what + "\x00")]
         if moved:

@@ -10,7 +10,7 @@ from sqlite_utils import Database
 from ledger.campaign import Campaign
 from ledger.reversible import Reversible
 from ledger.undo import labelled
-from ledger.words import CHANGES, in_line, listed
+from ledger.words import CHANGES, listed, value
 from ledger.unit_log import round_name
 from ledger.units import ROUND
 from projections import campaign_notes, rulesets
@@ -229,7 +229,8 @@ def _rule_value(value: Any) -> str:
 def _reversed(n: _Names, e: Any) -> str:
     if e.changes.get("unmade"):
         return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} unmade, as if never made"
-    shown = listed([f"{labelled(k)} -> {in_line(v)}" for k, v in e.changes.items()], CHANGES)
+    words = {k: w for m in n.modules for k, w in getattr(m, "WORDS", {}).items()}  # the rulesets' own words
+    shown = listed([f"{labelled(k)} -> {value(v, words.get(k))}" for k, v in e.changes.items()], CHANGES)
     return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} {shown if e.changes else 'restored'}"
 
 

@@ -337,11 +337,12 @@ def test_more_refusals_a_second_help_an_ended_conflict_a_difficulty_without_inte
 
 
 def test_status_of_an_open_conflict_says_its_sides_and_what_it_waits_for(br):
-    # Issue 35 finding 1: the text view printed an empty line (its lines were never returned).
+    # Issue 35 finding 1: the text view printed an empty line (its lines were never returned); and
+    # a goal is a goal, not an 'oppose goal' (the recorded kind, a word of the code).
     br(*br_cmd("roll", "Brawl", "Ann", "--faces", "5,3,2"))
     expected = ["Brawl, round 1 (target Bob):",
-                "  Ann: oppose goal 'talk Bob down' (Charm to zero); rolled",
-                "  Bob: oppose goal 'throw Ann out'; to roll",
+                "  Ann: goal 'talk Bob down' (Charm to zero); rolled",
+                "  Bob: goal 'throw Ann out'; to roll",
                 "  Brawl round 1 waits for Bob's roll."]
     named, every_open = br(*br_cmd("status", "Brawl")), br(*br_cmd("status"))
     assert lines(named)[:4] == expected and lines(every_open) == lines(named)

@@ -119,3 +119,27 @@ def test_a_beer_run_round_is_offered_only_the_conflicts_still_open(tmp_path):
     assert complete(run.path, "campaign beer-run roll ") == ["Side Door"]
     assert complete(run.path, "campaign beer-run conflict end ") == ["Side Door"]
     assert complete(run.path, "campaign beer-run status ") == ["Back Door", "Side Door"]  # an ended one reads too
+
+
+def test_a_dead_beer_run_character_is_offered_only_where_it_can_still_be_read(tmp_path):
+    """Zoe dies in Fight: no roll, goal, help, Intensity or outcome die is hers any more (each is
+    refused, 'Zoe is dead.'); her sheet and statement still read. A difficulty pool is a side, and
+    takes a lasting penalty, but holds no Intensity and cannot help."""
+    from tests.conftest import Table
+    run = Table(tmp_path / "run.db")
+    run("new", "Deaths", "--ruleset", "beer-run")
+    for name, health in (("Ann", "d6"), ("Zoe", "d1")):
+        run("beer-run", "character", "add", name, "--ability", f"Physical:Health={health}")
+    run("beer-run", "difficulty", "add", "Lock", "--dice", "d6")
+    run("beer-run", "conflict", "open", "Fight", "--side", "Ann", "--side", "Zoe")
+    run("beer-run", "goal", "Fight", "Ann", "knock her down", "--ability", "Health")
+    run("beer-run", "goal", "Fight", "Zoe", "run")
+    run("beer-run", "roll", "Fight", "Ann", "--faces", "6")
+    run("beer-run", "roll", "Fight", "Zoe", "--faces", "1")
+    run("beer-run", "pips", "Fight", "Ann", "Health=1")  # Zoe dies
+    for words in ("beer-run conflict open Yard --side ", "beer-run roll Yard ", "beer-run goal Yard ",
+                  "beer-run cede Yard ", "beer-run pips Yard ", "beer-run outcome inflict ", "beer-run outcome lift "):
+        assert complete(run.path, f"campaign {words}") == ["Ann", "Lock"], words
+    for words in ("beer-run intensity ", "beer-run outcome gain ", "beer-run helping Yard ", "beer-run helping Yard Ann "):
+        assert complete(run.path, f"campaign {words}") == ["Ann"], words
+    assert complete(run.path, "campaign beer-run sheet ") == ["Ann", "Zoe", "Lock"]  # a dead one still reads

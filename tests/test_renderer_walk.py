@@ -141,6 +141,7 @@ SCRIPTS: dict[str, list[tuple[str, ...]]] = {
         ("beer-run", "character", "add", "Dog", "--ability", "Physical:Health=d4", "--intensity", "2"),
         ("undo", "add character Dog #1", "--yes"),
         ("beer-run", "character", "add", "Dog", "--ability", "Physical:Health=d4", "--intensity", "2"),
+        ("beer-run", "outcome", "inflict", "Dog", "d4"),  # no --reason: no dangling colon
     ],
 }
 
@@ -371,3 +372,21 @@ def test_a_file_whose_history_was_written_the_old_way_reads_in_words_after_its_n
     assert "Vault Guards round 1: Cohort dice show 1, 1, 2, 3, 6 (entered from the table)" in lines
     assert any(line.endswith("Stressed Out -> yes") for line in lines)
     assert not [line for line in lines if WRITTEN_AS_PYTHON.search(line)]
+
+
+# --- the final play-through of issue 35: a line ends in its words, and a change says what changed ----
+
+DANGLING = re.compile(r"[:;,] +$")  # `Ann suffers a lasting penalty d4: `: a reason left out left its colon
+SAME_WORDS = re.compile(r"\b(\S+(?: \S+)*?) (\([^()]*\)|[^ ,;()]+) -> \2(?:[,;]|$)")  # `abilities (A, B) -> (A, B)`
+
+
+@pytest.mark.parametrize("system", sorted(SCRIPTS))
+def test_every_line_ends_in_words_and_every_change_says_what_changed(campaigns: dict[str, str], system: str) -> None:
+    """A line whose optional part was left out ends in a dangling `: ` (a heading's own `:` ends the
+    line; the visible text of the HTML export and the live page breaks at their tags, and the Markdown
+    export reads the same); an undo's change whose words are the same before and after (an ability's
+    die lowered, shown as the list of ability names) says nothing."""
+    html = ("export --format html", "live page")
+    rough = [f"{where}: {line}" for where, text in texts(campaigns[system], system) for line in text.splitlines()
+             if (DANGLING.search(line) and not where.startswith(html)) or SAME_WORDS.search(line)]
+    assert not rough, "\n".join(rough[:30])

@@ -26,7 +26,15 @@ def character_id(name: str) -> UUID:
     return uuid5(CAMPAIGN_ID, "beer-run character:" + name.strip().casefold())
 
 
+def _uses(d: dict) -> str:
+    return f"d{d['size']} for {d['uses']} roll{'' if d['uses'] == 1 else 's'}"
+
+
 class BeerRunCharacter(Reversible):
+    # An undo's lines say which die changed (`Attention d4 -> d3`), not the list of ability names.
+    WORDS = {"abilities": lambda a: rules.format_die(a["size"]), "situation": _uses,
+             "penalties": lambda d: f"d{d['size']} ({'lasting' if d['lasting'] else 'next roll'})"}
+
     @staticmethod
     def create_id(name: str) -> UUID:
         return character_id(name)

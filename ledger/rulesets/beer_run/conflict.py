@@ -24,6 +24,9 @@ def conflict_id(name: str) -> UUID:
 
 
 class BeerRunConflict(Reversible):
+    # An undo's lines: `pips due Ann's 3 pips on Bob -> none`, not `due by Ann on Bob kept 3 -> none`.
+    WORDS = {"due": lambda d: f"{d['by']}'s {d['kept']} pip{'s' * (d['kept'] != 1)} on {d['on']}"}
+
     @staticmethod
     def create_id(name: str) -> UUID:
         return conflict_id(name)

@@ -12,6 +12,7 @@ from ledger.rulesets.beer_run.conflict import SITUATION, BeerRunConflict as Co
 from ledger.words import faces
 
 TABLES: tuple[str, ...] = ()  # lines only: the history table is the core's
+WORDS = {**Ch.WORDS, **Co.WORDS}  # an undo's line restores `abilities -> (Muscle d10, Attention d4)`, not the names alone
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
@@ -81,7 +82,8 @@ def _help_line(_: Any, e: Co.HelpRolled) -> str:
 def _rolled(_: Any, e: Co.PoolRolled) -> str:
     dice = ", ".join(f"{n} {_d(s)}" for n, s in zip(e.abilities, e.dice))
     extra = f" + situation {_dice(e.situation)}" if e.situation else ""
-    penalty = f"; penalty {_dice(e.penalty)} against it show {faces(e.penalty_faces)}" if e.penalty else ""
+    shows = "shows" if len(e.penalty) == 1 else "show"
+    penalty = f"; penalty {_dice(e.penalty)} against it {shows} {faces(e.penalty_faces)}" if e.penalty else ""
     diff = f"; its difficulty shows {faces(e.difficulty_faces)}" if e.difficulty_faces else ""
     how = "entered from the table" if e.entered else "rolled by the program"
     why = f" (GM override: {e.override})" if e.override else ""
@@ -137,9 +139,9 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
                                       f"{e.conflict} round {e.round}"),
     Ch.SituationDieGained: _of_character(lambda n, e: f"gains a situation d{e.size} for {_n(e.uses, 'roll')} "
                                          f"({e.source})"),
-    Ch.PenaltyDiceGained: _of_character(lambda n, e: f"suffers a lasting penalty {_dice(e.sizes)}: {e.source}"
-                                        if e.lasting else f"takes penalty {_dice(e.sizes)} against the next roll "
-                                        f"({e.source})"),
+    Ch.PenaltyDiceGained: _of_character(lambda n, e: f"suffers a lasting penalty {_dice(e.sizes)}"
+                                        + (f": {e.source}" if e.source else "") if e.lasting else
+                                        f"takes penalty {_dice(e.sizes)} against the next roll ({e.source})"),
     Ch.PenaltyLifted: _of_character(lambda n, e: f"is freed of the lasting penalty d{e.size}"
                                     + (f": {e.reason}" if e.reason else "")),
     Ch.PipsTaken: _of_character(_pips_taken),

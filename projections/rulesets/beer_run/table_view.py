@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from ledger.rulesets.beer_run.character import BeerRunCharacter
 from projections.rulesets.beer_run import tables
 
 
@@ -37,16 +38,18 @@ def _conflict(c: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
 
 
 def _sheet(s: dict[str, Any]) -> dict[str, Any]:
+    """A character as `beer-run sheet` shows it: an ability at zero is gone (the page said `d0`), and
+    each held die says how long it lasts, in the words an undo uses for it (BeerRunCharacter.WORDS)."""
+    words = BeerRunCharacter.WORDS
     facts = []
     for category, abilities in s["abilities"].items():
-        dice = ", ".join(f"{a['name']} d{a['size']}" + (f" (of d{a['start']})" if a["size"] != a["start"] else "")
+        dice = ", ".join(f"{a['name']} {words['abilities'](a)}" + (f" (of d{a['start']})" if a["size"] != a["start"] else "")
                          for a in abilities)
         facts.append(f"{category}: {dice}")
     if s["situation"]:
-        facts.append("Situation dice: " + ", ".join(f"d{d['size']}" for d in s["situation"]))
+        facts.append("Situation dice: " + ", ".join(words["situation"](d) for d in s["situation"]))
     if s["penalties"]:
-        facts.append("Penalty dice: " + ", ".join(f"d{d['size']}" + (" (lasting)" if d["lasting"] else "")
-                                                  for d in s["penalties"]))
+        facts.append("Penalty dice: " + ", ".join(words["penalties"](d) for d in s["penalties"]))
     if s["status"] != "alive":
         facts.append(s["status"])
     return {"name": s["name"], "facts": facts, "bars": []}

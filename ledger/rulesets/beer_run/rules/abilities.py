@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ledger.errors import BadInput, NotFound, RuleViolation
+from ledger.values import INT_MAX
 
 
 # RULES.md "Beer Run": the campaign names the categories, three by default. The seed names
@@ -18,11 +19,17 @@ HEALTH = "Health"
 
 
 def parse_die(text: str) -> int:
-    """Read 'd8' as 8: an ability is one die, so a count ('2d6') is not an ability."""
-    match = re.fullmatch(r"\s*[dD](\d+)\s*", text)
-    if not match or int(match.group(1)) < 1:
-        raise BadInput(f"An ability die is written d1, d2, d3 and up, not '{text}'.")
-    return int(match.group(1))
+    """Read 'd8' as 8: an ability is one die, so a count ('2d6') is not an ability. A size past
+    SQLite's 64 bits is refused here in the die's words (the ledger's last net would name the
+    event's field, and past 4,300 digits Python refuses to read the number at all)."""
+    match = re.fullmatch(r"\s*[dD]0*(\d+)\s*", text, re.ASCII)
+    if not match or match.group(1) == "0":
+        raise BadInput(f"An ability die is written d1, d2, d3 and up, not '{text if len(text) <= 40 else text[:40] + '...'}'.")
+    digits = match.group(1)
+    if len(digits) > len(str(INT_MAX)) or int(digits) > INT_MAX:
+        typed = f"d{digits}" if len(digits) <= 20 else f"a die of {len(digits):,} digits"
+        raise BadInput(f"A die can be at most d{INT_MAX}, not {typed}.")
+    return int(digits)
 
 
 def format_die(size: int) -> str:
