@@ -107,3 +107,20 @@ def challenges(db: Database, open_only: bool = False, finished: bool = False) ->
         else None
     return [{k: r[k] for k in ("name", "threat", "type", "rating", "resolved", "leader", "round", "phase")}
             for r in db.table("challenges").rows_where(where, order_by="opened")]
+
+
+def named_thing(db: Database, name: str) -> str | None:
+    """What a name that is no character's names instead, in the GM's words ("a Challenge (campaign
+    status shows it)"), from the rulesets' naming tables (`NAMED`, less `NAMED_CHARACTERS`; a module's
+    `NAMED_THINGS` words a table); None when nothing in the campaign has that name."""
+    from projections import rulesets
+
+    for module in rulesets.modules():
+        characters = getattr(module, "NAMED_CHARACTERS", ())
+        for table, column in getattr(module, "NAMED", ()):
+            if table in characters or not db[table].exists():
+                continue
+            if db.execute(f"SELECT 1 FROM [{table}] WHERE [{column}] = ? COLLATE NOCASE", [name.strip()]).fetchone():
+                return getattr(module, "NAMED_THINGS", {}).get(
+                    table, f"something else (campaign history --challenge \"{name.strip()}\" shows its entries)")
+    return None

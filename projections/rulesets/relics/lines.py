@@ -17,6 +17,7 @@ TABLES: tuple[str, ...] = ()  # lines only: the history table is the core's
 HANDLED = ()  # no table of its own (runner: `apply` never called)
 NAMED = (("sheets", "name"), ("challenges", "name"))  # tables naming PCs and Challenges by id
 NAMED_CHARACTERS = ("sheets",)  # of those, the tables of characters (`history --pc`; the rest: --challenge)
+NAMED_THINGS = {"challenges": "a Challenge (campaign status shows it)"}  # `sheet NAME` of one: views.named_thing
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
