@@ -189,3 +189,10 @@ def m017_lines_in_words(db: Database) -> None:
     if db.execute("SELECT 1 FROM history WHERE line LIKE '%[%' OR (type LIKE '%Reversed' AND (line LIKE "
                   "'%-> None%' OR line LIKE '%-> True%' OR line LIKE '%-> False%')) LIMIT 1").fetchone():
         rederive(db)
+
+
+@migrations()
+def m018_motto_words(db: Database) -> None:
+    """A Motto's words, kept with its trait (`campaign motto Kira "Nobody gets left behind"`): a
+    Motto set before had its words checked and not recorded, so no row has any to fill."""
+    db["traits"].add_column("words", str)

@@ -27,3 +27,65 @@ def test_stress_no_step_can_distribute_is_refused_not_dropped(table: Table):
         "roll", "Guards", "--faces", "5,5,5,5", "--stress", "Kira=1")
     table("roll", "Guards", "--faces", "5,5,5,5", "--best", "--stress", "Kira=2,Bo=1")
     assert table.json("status")["turn"] is None
+
+
+def _trait(t: Table, owner: str, name: str) -> dict:
+    """A trait as the read tables hold it (a Challenge's too, which no sheet shows)."""
+    import sqlite3
+    with sqlite3.connect(t.path) as db:
+        db.row_factory = sqlite3.Row
+        return dict(db.execute("SELECT * FROM traits WHERE owner = ? AND name = ?", [owner, name]).fetchone())
+
+
+def test_trait_replace_that_flips_polarity_takes_the_pool_trait_add_would_give(table: Table):
+    """Stubborn replaced by +1 / 1d helps the Challenge that owns it, as `trait add` would have it,
+    not the Cohort it used to hinder; `--target` names a pool outright; an unflipped one keeps its."""
+    table("trait", "add", "Guards", "Stubborn", "-2 / 2d", "--challenge")
+    assert _trait(table, "Guards", "Stubborn")["target"] == "cohort"
+    report = table.json("trait", "replace", "Guards", "Stubborn", "+1 / 1d")
+    assert report["target"] == "challenge" == _trait(table, "Guards", "Stubborn")["target"]
+    assert "targets the challenge pool" in report["history"][0]["line"]
+    table("trait", "add", "Kira", "Keen Eye", "+1 / 1d")
+    table("trait", "replace", "Kira", "Keen Eye", "+2 / 1d")
+    assert _trait(table, "Kira", "Keen Eye")["target"] == "cohort"
+    table("trait", "replace", "Kira", "Keen Eye", "-1 / 1d")
+    assert _trait(table, "Kira", "Keen Eye")["target"] == "challenge"
+    table("trait", "replace", "Kira", "Keen Eye", "-1 / 1d", "--target", "cohort")
+    assert _trait(table, "Kira", "Keen Eye")["target"] == "cohort"
+    assert table.differs_from_rebuild() == []
+    table("undo", "--yes")
+    assert _trait(table, "Kira", "Keen Eye")["target"] == "challenge"
+
+
+def test_the_primary_expertise_is_a_type_the_pc_has_and_changes_alone(table: Table):
+    line = table.refused("pc", "add", "Zed", "--expertise", "Phantom=2", "--primary", "Venger")
+    assert line == "Error: The Primary Expertise is one the PC has a rank in (Phantom), not Venger."
+    assert table("pc", "expertise", "Kira", "--primary", "Scav", "--reason", "r", ok=False).exit_code == 2
+    report = table.json("pc", "expertise", "Kira", "--primary", "Venger", "--reason", "leads the fights now")
+    assert (report["primary"], report["expertise"]) == ("Venger", {"Phantom": 3, "Venger": 1})
+    assert table.json("sheet", "Kira")["primary"] == "Venger"
+    assert "rank in (Phantom)" in table.refused("pc", "expertise", "Kira", "Venger=0", "--reason", "r")
+    assert "Give the ranks to change" in table.refused("pc", "expertise", "Kira", "--reason", "r")
+
+
+def test_a_renamed_pcs_statement_is_one_statement_under_any_name(table: Table):
+    """`statement Kay:stress` after Kira became Kay starts at Kira's first entry, not at the rename
+    (whose carried-over value is no change); `Kira:stress` is the same statement."""
+    table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "2,2,2,2,2")
+    table("challenge-turn", "Guards", "--faces", "6,6,2,2", "--stress", "Kira=2")
+    table("pc", "rename", "Kira", "Kay")
+    table("cohort-turn", "Guards", "--faces", "2,2,2,2,2")
+    table("challenge-turn", "Guards", "--faces", "6,2,2,2", "--stress", "Kay=1")
+    rows = table.json("statement", "Kay:stress")["changes"]
+    assert [(r["change"], r["balance"]) for r in rows] == [(0, 0), (2, 2), (1, 3)]
+    assert table.json("statement", "kira:stress")["changes"] == rows
+    assert [r["change"] for r in table.json("statement", "Bo:stress")["changes"]] == [0]
+
+
+def test_a_motto_keeps_its_words_on_the_sheet_and_in_the_history(table: Table):
+    report = table.json("motto", "Kira", "Nobody gets left behind")
+    assert '"Nobody gets left behind"' in report["history"][0]["line"]
+    motto = next(t for t in table.json("sheet", "Kira")["traits"] if t["name"] == "Motto")
+    assert motto["words"] == "Nobody gets left behind"
+    assert 'Trait Motto "Nobody gets left behind": A6 / 1d' in table("sheet", "Kira").stdout
+    assert table.differs_from_rebuild() == []

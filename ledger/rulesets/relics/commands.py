@@ -12,7 +12,7 @@ from ledger.rulesets.relics import rules as relics
 from ledger.rulesets.relics import traits, turns
 from ledger.rulesets.relics.bestiary import defined_as
 from ledger.rulesets.relics.challenge import Challenge
-from ledger.rulesets.relics.character import Character, expertise_ranks
+from ledger.rulesets.relics.character import Character, expertise_ranks, primary_type
 from ledger.rulesets.relics.corrections import CorrectionCommands
 from ledger.rulesets.relics.roster import RosterCommands
 from ledger.rulesets.relics.recovery import RecoveryCommands
@@ -58,7 +58,7 @@ class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Correctio
     def add_pc(self, name: str, expertise: dict[str, int], primary: str) -> Report:
         name = values.name(name, "A PC's name")
         ranks = expertise_ranks(expertise)
-        primary = relics.canonical(primary, relics.TYPES, "type of Expertise")
+        primary = primary_type(primary, ranks)
 
         def command(t: Table) -> Report:
             camp = t.campaign

@@ -12,7 +12,7 @@ from ledger.roster import Path, Roster
 from ledger.rulesets.relics import rules as relics
 from ledger.rulesets.relics import traits as trait_rules
 from ledger.rulesets.relics.bestiary import BESTIARY_ID, Bestiary
-from ledger.rulesets.relics.character import Character, expertise_ranks
+from ledger.rulesets.relics.character import Character, expertise_ranks, primary_type
 from ledger.table import Table
 
 Report = dict[str, Any]
@@ -57,7 +57,7 @@ def _pc(roster: Roster, path: Path, table: dict[str, Any]) -> dict[str, Any]:
     with _at(roster, path, "expertise"):
         ranks = expertise_ranks({k: roster.value((*path, "expertise"), expertise, k, int) for k in expertise})
     with _at(roster, path, "primary"):
-        primary = relics.canonical(roster.value(path, table, "primary", str), relics.TYPES, "type of Expertise")
+        primary = primary_type(roster.value(path, table, "primary", str), ranks)
     retired = roster.value(path, table, "retired", str, None)
     with _at(roster, path, "retired"):  # as `pc retire --reason` takes it: one line, and not blank
         if retired is not None and not (retired := values.text(retired)):

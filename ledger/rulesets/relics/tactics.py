@@ -34,7 +34,7 @@ class TacticsCommands:
                 raise BadInput("A Motto needs its words.")
             values.text(words, "A Motto")
             owner.trait_gained(turns.MOTTO, str(relics.MOTTO), relics.MOTTO.polarity, "destiny-or-doom", "cohort",
-                               "scenario", [])
+                               "scenario", [], words.strip())
             return {"pc": owner.name, "motto": words.strip()}
         return self._relics(command)
 

@@ -130,7 +130,8 @@ def _configured(e: Any) -> str:
 
 def _replaced(n: Any, e: Any) -> str:
     why = f": {e.reason}" if e.reason else ""
-    return f"Correction: {_own(n.me)} trait {e.name} is now {e.modifier} {e.polarity} (was {e.previous}){why}"
+    pool = f", targets the {e.target} pool" if getattr(e, "target", None) else ""  # older entries kept it
+    return f"Correction: {_own(n.me)} trait {e.name} is now {e.modifier} {e.polarity}{pool} (was {e.previous}){why}"
 
 
 def _own(name: str) -> str:
@@ -169,7 +170,8 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
     else f"{e.reason}: the GM waives the cost",
     Character.Joined: lambda n, e: f"{e.name}: " + ", ".join(f"{t} {r}" for t, r in e.expertise.items() if r)
     + f" (primary {e.primary})",
-    Character.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}: {_trait(vars(e))}",
+    Character.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}"
+    + (f" \"{e.words}\"" if getattr(e, "words", "") else "") + f": {_trait(vars(e))}",
     Character.StressApplied: lambda n, e: f"{n.me} takes {e.amount} Stress from {e.challenge} (now {e.stress})",
     Character.StressedOut: lambda n, e: f"{n.me} is Stressed Out ({e.stress} Stress)",
     Character.PushedTheLimit: lambda n, e: f"{n.me} Pushes the Limit: Stress {e.stress_before} -> {e.stress}",
