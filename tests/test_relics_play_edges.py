@@ -89,3 +89,11 @@ def test_a_motto_keeps_its_words_on_the_sheet_and_in_the_history(table: Table):
     assert motto["words"] == "Nobody gets left behind"
     assert 'Trait Motto "Nobody gets left behind": A6 / 1d' in table("sheet", "Kira").stdout
     assert table.differs_from_rebuild() == []
+
+
+def test_an_opportunity_is_created_only_by_a_pc_facing_the_challenge(table: Table):
+    """After a split, Bo faces Back Stairs alone: creating an opportunity in Guards (+1 Destiny at
+    the round's end) is refused as leading or assisting it is."""
+    table("challenge", "split", "Guards", "--into", "Back Stairs", "--dice", "2", "--group", "Bo", "--pay", "doom")
+    line = table.refused("cohort-turn", "Guards", "--leader", "Kira", "--opportunity", "Bo")
+    assert line == "Error: Bo is not facing Guards."
