@@ -97,3 +97,8 @@ def test_an_opportunity_is_created_only_by_a_pc_facing_the_challenge(table: Tabl
     table("challenge", "split", "Guards", "--into", "Back Stairs", "--dice", "2", "--group", "Bo", "--pay", "doom")
     line = table.refused("cohort-turn", "Guards", "--leader", "Kira", "--opportunity", "Bo")
     assert line == "Error: Bo is not facing Guards."
+
+
+def test_an_agony_trait_for_a_pc_with_no_agony_says_so(table: Table):
+    line = table.refused("agony-trait", "Bo", "Shaking hands", "-1 / 1d")
+    assert line == "Error: Bo has no Agony: an Agony trait comes with each Agony gained (Pushing the Limit)."
