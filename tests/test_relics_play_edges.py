@@ -102,3 +102,14 @@ def test_an_opportunity_is_created_only_by_a_pc_facing_the_challenge(table: Tabl
 def test_an_agony_trait_for_a_pc_with_no_agony_says_so(table: Table):
     line = table.refused("agony-trait", "Bo", "Shaking hands", "-1 / 1d")
     assert line == "Error: Bo has no Agony: an Agony trait comes with each Agony gained (Pushing the Limit)."
+
+
+def test_a_second_amendment_of_a_house_rule_table_keeps_the_first(table: Table):
+    """`ranked_simple 3=2/3` then `4=3/3`: rank 3 stays amended (the second entry held only rank 4,
+    so rank 3 went back to the rules' 2/2 while the history said nothing of it)."""
+    table("house-rule", "set", "lead_dice", "3=4", "--reason", "bold leaders")
+    report = table.json("house-rule", "set", "lead_dice", "2=3", "--reason", "and bolder")
+    assert (report["value"]["3"], report["value"]["2"]) == (4, 3)
+    assert "is now 5=5,4=4,3=4,2=3 (was 5=5,4=4,3=4,2=2)" in report["history"][0]["line"]
+    table("cohort-turn", "Guards", "--leader", "Kira")  # Phantom 3 leads with 4 dice, Bo assists with 2
+    assert table.json("status")["challenges"][0]["pending"]["pool"]["size"] == 4 + 2
