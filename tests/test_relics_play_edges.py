@@ -113,3 +113,10 @@ def test_a_second_amendment_of_a_house_rule_table_keeps_the_first(table: Table):
     assert "is now 5=5,4=4,3=4,2=3 (was 5=5,4=4,3=4,2=2)" in report["history"][0]["line"]
     table("cohort-turn", "Guards", "--leader", "Kira")  # Phantom 3 leads with 4 dice, Bo assists with 2
     assert table.json("status")["challenges"][0]["pending"]["pool"]["size"] == 4 + 2
+
+
+def test_a_name_ending_in_s_takes_a_plain_apostrophe_in_the_history(table: Table):
+    table("scene", "start", "The vault")
+    table("check-this-out", "Loose grating", "+1 / 1d", "--pay", "destiny", "--against", "Guards")
+    lines = [r["line"] for r in table.json("scene", "end")["history"]]
+    assert "Guards' temporary trait Loose grating ends" in lines

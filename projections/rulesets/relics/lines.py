@@ -159,7 +159,7 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
     Campaign.CohortTraitGained: lambda n, e: f"The Cohort gained the trait {e.trait['name']}: {_trait(e.trait)}",
     Campaign.TemporaryTraitCreated: lambda n, e: f"{e.owner} gains the temporary trait {e.trait['name']} "
     f"({e.trait['source']}): {_trait(e.trait)}, lasts {_lasts(e.trait)}",
-    Campaign.TraitExpired: lambda n, e: f"{e.owner}'s temporary trait {e.trait} ends",
+    Campaign.TraitExpired: lambda n, e: f"{_own(e.owner)} temporary trait {e.trait} ends",
     Campaign.TraitUsed: lambda n, e: f"{e.trait} is used for this {_scope_kind(e.scope)}",
     Campaign.OpportunityCreated: lambda n, e: f"{e.pc} creates an opportunity in {e.challenge} round {e.round}: "
     "contributes nothing this round, +1 Destiny at its end",
@@ -177,7 +177,7 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
     Character.PushedTheLimit: lambda n, e: f"{n.me} Pushes the Limit: Stress {e.stress_before} -> {e.stress}",
     Character.AgonyGained: lambda n, e: f"{n.me} gains Agony (now {e.agony})",
     Character.StressRecovered: lambda n, e: f"{n.me} recovers {e.amount} Stress ({e.why}), now {e.stress}",
-    Character.GrowthTested: lambda n, e: f"{n.me}'s Growth Test: {e.pool}d6 show {faces(e.faces)} "
+    Character.GrowthTested: lambda n, e: f"{_own(n.me)} Growth Test: {e.pool}d6 show {faces(e.faces)} "
     f"({'entered from the table' if e.entered else 'rolled by the program'})"
     + (f", with {', '.join(e.modifiers)} for Agony" if e.modifiers else "")
     + f" -> {faces(e.results)} = {_plural(e.successes, 'success')}: {'passed' if e.passed else 'failed'}",
@@ -206,7 +206,7 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
     f"{', '.join(e.group)}; {n.me} keeps rating {e.rating}" + (f", faced by {', '.join(e.keeps)}" if e.keeps else ""),
     Challenge.SuppliesSpent: lambda n, e: f"{n.me} round {e.round}: the Cohort spends {e.type} Supplies rank {e.rank}"
     + (" (traded for a ranked Simple modifier)" if e.traded else f" (+{e.rank}d6 every Cohort turn)"),
-    Challenge.DisasterTraitMade: lambda n, e: f"{n.me}: the Disaster of round {e.round} becomes {e.owner}'s "
+    Challenge.DisasterTraitMade: lambda n, e: f"{n.me}: the Disaster of round {e.round} becomes {_own(e.owner)} "
     f"trait {e.trait}",
     Challenge.Rated: lambda n, e: f"Correction: {_own(n.me)} rating {e.previous} -> {e.rating}: {e.reason}",
     Challenge.Closed: lambda n, e: f"Correction: {n.me} is {e.outcome} after round {e.round}: {e.reason}",
