@@ -120,3 +120,10 @@ def test_a_name_ending_in_s_takes_a_plain_apostrophe_in_the_history(table: Table
     table("check-this-out", "Loose grating", "+1 / 1d", "--pay", "destiny", "--against", "Guards")
     lines = [r["line"] for r in table.json("scene", "end")["history"]]
     assert "Guards' temporary trait Loose grating ends" in lines
+
+
+def test_history_of_a_round_that_never_was_is_refused_as_a_pc_that_never_was(table: Table):
+    line = table.refused("history", "--round", "Guards:9")
+    assert line.startswith("Error: There is no round 'Guards:9' in this campaign")
+    table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "2,2,2,2,2")
+    assert table.json("history", "--round", "guards:1")
