@@ -127,3 +127,10 @@ def test_history_of_a_round_that_never_was_is_refused_as_a_pc_that_never_was(tab
     assert line.startswith("Error: There is no round 'Guards:9' in this campaign")
     table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "2,2,2,2,2")
     assert table.json("history", "--round", "guards:1")
+
+
+def test_an_export_to_a_folder_that_does_not_exist_is_refused_in_one_line(table: Table, tmp_path):
+    where = tmp_path / "no such folder" / "session.md"
+    result = table("export", "--format", "md", "-o", str(where), ok=False)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"Error: Cannot write the export {where}: No such file or directory."
