@@ -134,3 +134,13 @@ def test_an_export_to_a_folder_that_does_not_exist_is_refused_in_one_line(table:
     result = table("export", "--format", "md", "-o", str(where), ok=False)
     assert result.exit_code == 2
     assert result.stderr.strip() == f"Error: Cannot write the export {where}: No such file or directory."
+
+
+def test_replay_of_no_such_round_offers_the_latest_rounds_not_other_commands(table: Table):
+    for _ in range(2):
+        table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "2,2,2,2,2")
+        table("challenge-turn", "Guards", "--faces", "2,2,2,2")
+    table("pc", "add", "Ash", "--expertise", "Phantom=2", "--primary", "Phantom")
+    table("note", "the map is fake")
+    line = table.refused("replay", "Guards:9")
+    assert line == "Error: There is no round or roll 'Guards:9' to replay; the latest are: Guards:2, Guards:1."
