@@ -144,3 +144,18 @@ def test_replay_of_no_such_round_offers_the_latest_rounds_not_other_commands(tab
     table("note", "the map is fake")
     line = table.refused("replay", "Guards:9")
     assert line == "Error: There is no round or roll 'Guards:9' to replay; the latest are: Guards:2, Guards:1."
+
+
+def test_units_say_whose_they_are(table: Table):
+    """`end encounter #1`, `hand of doom #1`, `disaster trait #1`: a GM reading `undo --list` saw
+    neither the game's word (an Event) nor what each was about; the report's unit is undo's name."""
+    assert table.json("event", "start", "The alarm")["unit"] == "start event The alarm #1"
+    table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "1,1,1,1,1")  # a Disaster
+    assert table.json("disaster-trait", "Guards", "Rattled", "-1 / 1d", "--on", "Kira")["unit"] == \
+        "disaster trait Guards #1"
+    assert table.json("hand-of-doom", "stress", "--gm-override", "a test")["unit"] == "hand of doom stress #1"
+    assert table.json("event", "end")["unit"] == "end event The alarm #1"
+    listed = [u["unit"] for u in table.json("undo", "--list")]
+    assert {"end event The alarm #1", "hand of doom stress #1", "disaster trait Guards #1"} <= set(listed)
+    assert table.json("undo", "hand of doom stress #1", "--dry-run", "--cascade")["reversed"]
+

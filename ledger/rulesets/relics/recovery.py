@@ -119,7 +119,7 @@ class RecoveryCommands:
                          f"{'trait' if carried == 1 else 'traits'}.")
             made = traits.create(t, None, owner.name, name, str(mod), relics.HINDERING, "cohort", "semi-permanent",
                                  f"Agony {owner.agony}")
-            return {"trait": made}
+            return {"trait": made, "unit": f"agony trait {owner.name}"}
         return self._relics(command)
 
 
