@@ -159,3 +159,14 @@ def test_units_say_whose_they_are(table: Table):
     assert {"end event The alarm #1", "hand of doom stress #1", "disaster trait Guards #1"} <= set(listed)
     assert table.json("undo", "hand of doom stress #1", "--dry-run", "--cascade")["reversed"]
 
+
+def test_odds_without_a_campaign_refuse_a_rating_no_challenge_has(empty: Table):
+    """`--rating 0` and `--resolved` at or past the rating described no Challenge a campaign can hold
+    (a Challenge turn of 2 dice with 5 resolved showed two auto results and no word)."""
+    base = ("odds", "--ruleset", "relics", "--threat", "Minor")
+    for args in (("--dice", "3", "--rating", "0", "--pcs", "2"),
+                 ("--dice", "3", "--rating", "2", "--resolved", "2", "--pcs", "2"),
+                 ("--dice", "2", "--challenge-turn", "--resolved", "5")):
+        result = empty(*base, *args, ok=False)
+        assert result.exit_code == 2 and result.stderr.startswith("Error: --"), result.output
+    assert empty(*base, "--dice", "3", "--rating", "3", "--resolved", "2", "--pcs", "2").exit_code == 0
