@@ -170,3 +170,11 @@ def test_odds_without_a_campaign_refuse_a_rating_no_challenge_has(empty: Table):
         result = empty(*base, *args, ok=False)
         assert result.exit_code == 2 and result.stderr.startswith("Error: --"), result.output
     assert empty(*base, "--dice", "3", "--rating", "3", "--resolved", "2", "--pcs", "2").exit_code == 0
+
+
+def test_the_cohorts_rallying_cry_is_the_rules_not_a_trait_add_to_undo(table: Table):
+    line = table.refused("trait", "remove", "Cohort", "Rallying Cry", "--reason", "r")
+    assert "Rallying Cry comes with the rules" in line and "trait add" not in line
+    table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "6,2,2,2,2")
+    table("challenge-turn", "Guards", "--faces", "2,2,2")
+    assert "has 1 die resolved" in table.refused("challenge", "rate", "Guards", "1", "--reason", "r")

@@ -94,7 +94,7 @@ class CorrectionCommands:
 
         def command(t: Table) -> Report:
             _no_turn(t)
-            holder = _holder(t, owner)
+            holder = _holder(t, owner, name)
             _not_temporary(t, holder.name, name)
             trait = holder.trait(name)
             holder.trait_removed(trait["name"], reason)
@@ -112,7 +112,7 @@ class CorrectionCommands:
 
         def command(t: Table) -> Report:
             _no_turn(t)
-            holder = _holder(t, owner)
+            holder = _holder(t, owner, name)
             trait = holder.trait(name)
             flipped = mod.polarity != trait["polarity"]
             pool = traits.pool(mod, target, isinstance(holder, Challenge)) if target or flipped else trait["target"]
@@ -136,7 +136,8 @@ class CorrectionCommands:
             if rating == ch.rating:
                 raise RuleViolation(f"{ch.name}'s rating is already {rating}.")
             if rating <= ch.resolved:
-                raise RuleViolation(f"{ch.name} has {ch.resolved} dice resolved; a rating of {rating} would "
+                raise RuleViolation(f"{ch.name} has {ch.resolved} {'die' if ch.resolved == 1 else 'dice'} "
+                                    f"resolved; a rating of {rating} would "
                                     "resolve it: close it instead (`campaign challenge close`).")
             ch.rated(rating, ch.rating, reason)
             return {"challenge": ch.name, "rating": rating, "resolved": ch.resolved}
@@ -187,9 +188,13 @@ def _first_name(t: Table, key: str) -> str:
     return next((n for n in t.campaign.pcs if n.casefold() == key.strip().casefold()), key.strip())
 
 
-def _holder(t: Table, owner: str) -> Any:
-    """A PC (first, as the read tables look owners up) or a Challenge; the Cohort's traits stay."""
+def _holder(t: Table, owner: str, name: str = "") -> Any:
+    """A PC (first, as the read tables look owners up) or a Challenge; the Cohort's traits stay
+    (its Rallying Cry is the rules', which no `trait add` gave)."""
     if owner.strip().casefold() == traits.COHORT.casefold():
+        if name.strip().casefold() == traits.RALLYING_CRY["name"].casefold():
+            raise RuleViolation("The Cohort's Rallying Cry comes with the rules (A6 / 1d, once a scenario); "
+                                "it cannot be removed or replaced.")
         raise RuleViolation("The Cohort's traits cannot be removed or replaced; undo the `trait add` that gave it.")
     if t.exists(pc_id(t.pc_key(owner))) or not t.exists(challenge_id(owner)):
         return t.pc(owner)
