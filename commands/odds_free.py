@@ -54,9 +54,10 @@ def relics_free(ctx: click.Context, dice: int | None, traits: tuple[str, ...], c
                                      ("--rating", rating, 1, relics.MOST_DICE), ("--needed", needed, 0, None)):
         if value is not None and (value < low or (high is not None and value > high)):
             raise BadInput(f"{option} is {low} or more{f' and at most {high}' if high else ''}, not {value}.")
-    rated = ("--dice", dice) if challenge_turn else ("--rating", rating)  # a Challenge turn's pool is its rating
-    if rated[1] is not None and resolved and resolved >= rated[1]:
-        raise BadInput(f"--resolved is less than {rated[0]} ({rated[1]}), not {resolved}: a Challenge with every "
+    if challenge_turn and dice is not None and resolved > dice:  # its pool is the rating: autos past it were dropped
+        raise BadInput(f"--resolved is at most --dice ({dice}), the Challenge's rating, not {resolved}.")
+    if not challenge_turn and rating is not None and resolved and resolved >= rating:
+        raise BadInput(f"--resolved is less than --rating ({rating}), not {resolved}: a Challenge with every "
                        "die resolved is over.")
     threat = relics.canonical(threat, relics.THREATS, "Threat") if threat is not None else None
     mods = [_modifier(relics, text) for text in traits]
