@@ -178,3 +178,14 @@ def test_the_cohorts_rallying_cry_is_the_rules_not_a_trait_add_to_undo(table: Ta
     table("cohort-turn", "Guards", "--leader", "Kira", "--faces", "6,2,2,2,2")
     table("challenge-turn", "Guards", "--faces", "2,2,2")
     assert "has 1 die resolved" in table.refused("challenge", "rate", "Guards", "1", "--reason", "r")
+
+
+def test_a_roster_dump_keeps_a_mottos_words_and_a_load_gives_them_back(table: Table, tmp_path):
+    table("motto", "Kira", 'Nobody says "left behind"')
+    roster = tmp_path / "heist.toml"
+    table("roster", "dump", str(roster))
+    other = Table(tmp_path / "other.db")
+    other("new", "Other")
+    other("roster", "load", str(roster))
+    motto = next(t for t in other.json("sheet", "Kira")["traits"] if t["name"] == "Motto")
+    assert motto["words"] == 'Nobody says "left behind"'

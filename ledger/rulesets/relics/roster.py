@@ -18,7 +18,7 @@ from ledger.table import Table
 Report = dict[str, Any]
 PC_KEYS = ("name", "expertise", "primary", "trait", "retired")
 CHALLENGE_KEYS = ("name", "threat", "type", "rating", "trait")
-TRAIT_KEYS = ("name", "modifier", "polarity", "cost", "target", "frequency", "types")
+TRAIT_KEYS = ("name", "modifier", "polarity", "cost", "target", "frequency", "types", "words")
 
 
 class RosterCommands:
@@ -109,8 +109,11 @@ def _trait(roster: Roster, where: Path, trait: dict[str, Any], challenge_side: b
         raise roster.refuse((*where, "frequency"), f"one of {', '.join(relics.FREQUENCIES)}.")
     with _at(roster, where, "types"):
         types = [relics.canonical(k, relics.TYPES, "Challenge type") for k in roster.value(where, trait, "types", list, [])]
+    words = roster.value(where, trait, "words", str, "")  # a Motto's, as `campaign motto` keeps them
+    with _at(roster, where, "words"):
+        words = values.text(words, "A Motto") if words else ""
     return {"name": name, "modifier": str(mod), "polarity": mod.polarity, "cost": cost, "target": aims,
-            "frequency": frequency, "types": types}
+            "frequency": frequency, "types": types, **({"words": words} if words else {})}
 
 
 def _add_pc(t: Table, roster: Roster, path: Path, pc: dict[str, Any]) -> None:
