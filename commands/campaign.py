@@ -142,7 +142,7 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
         rows = standing(entry)
         if name and not rows and entry is not None:
             not_joined_yet(db, entry, standing)
-        return one_or_all(name, known_character(name, rows))
+        return one_or_all(name, known_character(name, rows, db))
     read_view(ctx, query, as_list(lambda rows: seen["views"].sheets_text(rows)))
 
 

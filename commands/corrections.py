@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from commands import choices
 from commands.parsing import parse_pairs
 from commands.plumbing import json_option, write_command
 from commands.relics_setup import POLARITY, challenge, pc, trait
@@ -53,8 +54,8 @@ def pc_return(ctx: click.Context, name: str) -> None:
 
 @pc.command("expertise")
 @click.argument("name")
-@click.argument("ranks")
-@click.option("--primary", default=None, help="A new Primary Expertise.")
+@click.argument("ranks", required=False, default="")
+@click.option("--primary", default=None, help="A new Primary Expertise (alone, or with RANKS).")
 @REASON
 @json_option
 @click.pass_context
@@ -63,7 +64,8 @@ def pc_expertise(ctx: click.Context, name: str, ranks: str, primary: str | None,
 
     Example: campaign pc expertise Kira Phantom=4,Sparrow=1 --reason "the GM misread the sheet"
     """
-    write_command(ctx, lambda app: app.change_expertise(name, parse_pairs(ranks, "Expertise"), primary, reason))
+    write_command(ctx, lambda app: app.change_expertise(name, parse_pairs(ranks, "Expertise") if ranks else {},
+                                                        primary, reason))
 
 
 @trait.command("remove")
@@ -85,15 +87,18 @@ def trait_remove(ctx: click.Context, owner: str, name: str, reason: str) -> None
 @click.argument("name")
 @click.argument("modifier")
 @POLARITY
+@click.option("--target", type=choices.TARGET, default=None,
+              help="The pool it modifies from now on (default: kept, or by its polarity when that flips).")
 @click.option("--reason", default="", help="Why (kept in the history).")
 @json_option
 @click.pass_context
-def trait_replace(ctx: click.Context, owner: str, name: str, modifier: str, polarity: str | None, reason: str) -> None:
+def trait_replace(ctx: click.Context, owner: str, name: str, modifier: str, polarity: str | None,
+                  target: str | None, reason: str) -> None:
     """Give a PC's or a Challenge's trait another modifier; its cost and limits stay.
 
     Example: campaign trait replace Kira "Keen Eye" "+1 / 2d" --reason "ranked up"
     """
-    write_command(ctx, lambda app: app.replace_trait(owner, name, modifier, polarity, reason))
+    write_command(ctx, lambda app: app.replace_trait(owner, name, modifier, polarity, reason, target))
 
 
 @challenge.command("rate")

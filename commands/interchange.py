@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ledger.errors import NotFound
+from ledger.errors import BadInput, NotFound
 from commands.plumbing import bind_read_file, caught_up, emit, json_option, open_campaign, progress_bar
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -48,7 +48,7 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
         title = f"entries #{first} to #{last}"
     chunks = _export_chunks(app, db, fmt, first, last, title, gm_notes)
     with progress_bar(ctx, last - first + 1, f"Exporting {fmt}") as bar:
-        target = open(output, "w", encoding="utf-8", newline="") if output else None
+        target = _opened(output) if output else None
         try:
             write = target.write if target else (lambda text: click.echo(text, nl=False))
             for chunk in chunks:
@@ -61,6 +61,15 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
     if output:
         emit(ctx, {"format": fmt, "output": output, "first": first, "last": last},
                lambda r: f"Wrote entries #{r['first']}-#{r['last']} as {r['format']} to {r['output']}.")
+
+
+def _opened(output: str) -> Any:
+    """The export's file; one that cannot be made (no such folder, no permission) is refused in one
+    line, as `roster dump` refuses it, not "failed unexpectedly"."""
+    try:
+        return open(output, "w", encoding="utf-8", newline="")
+    except OSError as e:
+        raise BadInput(f"Cannot write the export {output}: {e.strerror or e}.") from None
 
 
 def _export_chunks(app: Any, db: Any, fmt: str, first: int, last: int, title: str, gm_notes: bool = False):

@@ -51,9 +51,14 @@ def relics_free(ctx: click.Context, dice: int | None, traits: tuple[str, ...], c
     _missing({"--dice": dice}, "a pool's odds")
     for option, value, low, high in (("--dice", dice, 0, relics.MOST_DICE), ("--resolved", resolved, 0, None),
                                      ("--destiny-pool", destiny_pool, 0, None), ("--pcs", pcs, 1, None),
-                                     ("--rating", rating, 0, relics.MOST_DICE), ("--needed", needed, 0, None)):
+                                     ("--rating", rating, 1, relics.MOST_DICE), ("--needed", needed, 0, None)):
         if value is not None and (value < low or (high is not None and value > high)):
             raise BadInput(f"{option} is {low} or more{f' and at most {high}' if high else ''}, not {value}.")
+    if challenge_turn and dice is not None and resolved > dice:  # its pool is the rating: autos past it were dropped
+        raise BadInput(f"--resolved is at most --dice ({dice}), the Challenge's rating, not {resolved}.")
+    if not challenge_turn and rating is not None and resolved and resolved >= rating:
+        raise BadInput(f"--resolved is less than --rating ({rating}), not {resolved}: a Challenge with every "
+                       "die resolved is over.")
     threat = relics.canonical(threat, relics.THREATS, "Threat") if threat is not None else None
     mods = [_modifier(relics, text) for text in traits]
     adds = [m for m in mods if m.kind == "add"]

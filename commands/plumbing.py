@@ -147,15 +147,20 @@ def sheet_view(ctx: click.Context, ruleset: str, name: str | None, sheets: Calla
     names no one, one object for NAME and a list for all."""
     def query(app: Any, db: Any) -> Any:
         only_ruleset(db, ruleset)
-        return one_or_all(name, known_character(name, sheets(db, name)))
+        return one_or_all(name, known_character(name, sheets(db, name), db))
     read_view(ctx, query, as_list(text))
 
 
-def known_character(name: str | None, rows: list) -> list:
-    """The sheets found for NAME; none found is refused in the GM's words."""
+def known_character(name: str | None, rows: list, db: Any = None) -> list:
+    """The sheets found for NAME; none found is refused in the GM's words, saying what NAME names
+    instead when the campaign has it (`sheet "Vault Guards"`: a Challenge, and where to see it)."""
     from ledger.errors import NotFound
+    from projections.views import named_thing
 
     if name and not rows:
+        other = named_thing(db, name) if db is not None else None
+        if other:
+            raise NotFound(f"'{name}' is not a character of this campaign but {other}.", rule="unknown-character")
         raise NotFound(f"There is no character named '{name}' in this campaign.")
     return rows
 

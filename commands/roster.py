@@ -112,4 +112,5 @@ def _trait(trait: dict[str, Any]) -> dict[str, Any]:
     written.update({k: trait[k] for k, default in (("cost", "free"), ("frequency", "always")) if trait[k] != default})
     written.update({"target": trait["target"]})
     written.update({"types": trait["types"]} if trait.get("types") else {})
+    written.update({"words": trait["words"]} if trait.get("words") else {})  # a Motto's
     return written

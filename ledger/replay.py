@@ -94,7 +94,7 @@ def find_unit(app: Any, key: str | None) -> Found:
         return _latest_round_or_roll(app, live)
     named = [f for f in every if f.unit.key.casefold() == key.strip().casefold()]
     if not named:
-        known = ", ".join(dict.fromkeys(f.unit.key for f in every[-8:]))
+        known = ", ".join(_replayable(app, every)) or "none yet"
         raise NotFound(f"There is no round or roll '{key.strip()}' to replay; the latest are: {known}.")
     chosen = ([f for f in named if f.reversal is None] or named)[-1]
     if chosen.reversal is None:
@@ -130,6 +130,20 @@ def _latest_from_the_end(app: Any) -> Found | None:
         elif replay_rolls.roll_event(app, Unit(stored, ((first, last),), stored)) is not None:
             return None
     return best
+
+
+def _replayable(app: Any, every: list[Found], most: int = 8) -> list[str]:
+    """The newest rounds and rolls, newest first (not the notes and PCs added since: those cannot be
+    replayed), for a refusal to offer; looked for among the last LOOK_BACK units."""
+    from ledger import replay_rolls
+
+    found: list[str] = []
+    for f in every[:-LOOK_BACK - 1:-1]:
+        if f.unit.key not in found and (units.ROUND.match(f.unit.key) or replay_rolls.roll_event(app, f.unit)):
+            found.append(f.unit.key)
+            if len(found) == most:
+                break
+    return found
 
 
 def _latest_round_or_roll(app: Any, live: list[Found]) -> Found:

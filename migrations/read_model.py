@@ -189,3 +189,15 @@ def m017_lines_in_words(db: Database) -> None:
     if db.execute("SELECT 1 FROM history WHERE line LIKE '%[%' OR (type LIKE '%Reversed' AND (line LIKE "
                   "'%-> None%' OR line LIKE '%-> True%' OR line LIKE '%-> False%')) LIMIT 1").fetchone():
         rederive(db)
+
+
+@migrations()
+def m018_motto_words(db: Database) -> None:
+    """A Motto's words, kept with its trait (`campaign motto Kira "Nobody gets left behind"`): a
+    Motto set before had its words checked and not recorded, so no row has any to fill. Lines
+    that wrote a name ending in s as `Guards's` write `Guards'` now: a file holding one derives
+    its read model again, so a rebuild (and `audit`'s) matches it."""
+    db["traits"].add_column("words", str)
+    if db.execute("SELECT 1 FROM history WHERE line LIKE '%s''s temporary trait %' OR line LIKE '%s''s Growth Test%' "
+                  "OR line LIKE '%becomes %s''s trait %' LIMIT 1").fetchone():
+        rederive(db)

@@ -12,6 +12,7 @@ from html import escape
 from sqlite_utils import Database
 
 from projections import long_reads
+from projections.views import current_names
 
 BUCKETS = 160        # chart buckets per series: at most 6 points each, so ~1000 points a series
 WIDTH, HEIGHT = 900, 260
@@ -134,14 +135,6 @@ def stress_chart(db: Database, first: int, last: int) -> str:
         series.append((name, COLOURS[i % len(COLOURS)], points))
     return _figure("chart-stress", "Stress of each PC",
                    f"Each PC's Stress after each entry, #{first}\u2013#{last}", x0, last, values, series)
-
-
-def current_names(db: Database) -> dict[str, str]:
-    """Every name a PC has had (case folded) to its name now: a renamed PC is one line, under that name."""
-    if not (db["pc_names"].exists() and db["sheets"].exists()):
-        return {}
-    return {alias.casefold(): name for alias, name in
-            db.execute("SELECT p.name, s.name FROM pc_names p JOIN sheets s ON s.id = p.id")}
 
 
 def _figure(ident: str, caption: str, description: str, x0: int, x1: int, values: list[int],

@@ -102,6 +102,7 @@ def _build(db: Database, f: Filters) -> _Query:
     if f.challenge is not None:
         _named(db, q, f.challenge, "Challenge", lambda t: t not in _characters())
     if f.round is not None:
+        _known_round(db, f.round)
         q.add("h.round = ? COLLATE NOCASE OR h.entry IN (SELECT entry FROM notes WHERE round = ? COLLATE NOCASE)",
              f.round, f.round)
     if f.session is not None:
@@ -157,6 +158,15 @@ def _characters() -> set[str]:
     from projections import rulesets
 
     return {t for m in rulesets.modules() for t in getattr(m, "NAMED_CHARACTERS", ())}
+
+
+def _known_round(db: Database, wanted: str) -> None:
+    """`--round` naming no round the history files (played, undone or noted) is refused, as `--pc`,
+    `--session` and `--scene` naming nothing are, not answered "No entries."."""
+    if not db.execute("SELECT 1 FROM history WHERE round = ? COLLATE NOCASE UNION ALL SELECT 1 FROM notes "
+                      "WHERE round = ? COLLATE NOCASE LIMIT 1", [wanted, wanted]).fetchone():
+        raise NotFound(f"There is no round '{wanted}' in this campaign (a round is named like 'Vault Guards:2'; "
+                       "see `campaign undo --list`).")
 
 
 def _session(db: Database, q: _Query, number: int) -> None:

@@ -53,7 +53,8 @@ def trait_text(t: dict[str, Any]) -> str:
         limits.append(f"temporary ({t.get('source')}), lasts "
                       + ("for good" if t["duration"] == "semi-permanent" else f"the {t['duration']}"))
     extra = f"; {', '.join(limits)}" if limits else ""
-    return f"{t['name']}: {t['modifier']} {t['polarity']}, costs {t['cost']}, targets the {t['target']} pool{extra}"
+    said = f" \"{t['words']}\"" if t.get("words") else ""  # a Motto's words
+    return f"{t['name']}{said}: {t['modifier']} {t['polarity']}, costs {t['cost']}, targets the {t['target']} pool{extra}"
 
 
 def pools_text(p: dict[str, Any]) -> str:

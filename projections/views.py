@@ -46,6 +46,8 @@ def _trait(t: dict[str, Any]) -> dict[str, Any]:
     shown.update(frequency=t.get("frequency") or "always", types=json.loads(t.get("types") or "[]"))
     if t.get("duration"):
         shown.update(duration=t["duration"], source=t.get("source"))
+    if t.get("words"):
+        shown.update(words=t["words"])  # a Motto's
     return shown
 
 
@@ -68,11 +70,46 @@ def pools(db: Database, at: int | None = None) -> dict[str, Any]:
 
 
 def statement(db: Database, balance: str) -> list[dict[str, Any]]:
-    """Every entry that changed a balance, with the running value: why is Doom 7?"""
-    rows = db.execute("SELECT b.entry, h.time, b.delta, b.value, h.line FROM balance_changes b "
-                      "LEFT JOIN history h ON h.entry = b.entry WHERE b.balance = ? COLLATE NOCASE ORDER BY b.entry",
-                      [balance]).fetchall()
-    return [dict(zip(("entry", "time", "change", "balance", "line"), r)) for r in rows]
+    """Every entry that changed a balance, with the running value: why is Doom 7? A renamed PC's
+    `NAME:stress` is one statement by any name it had (the rows kept under each name, in entry
+    order; the rename's own row, its value carried to the new name, changes nothing and is left out)."""
+    names = _every_balance_name(db, balance)
+    marks = ", ".join("?" for _ in names)
+    rows = db.execute("SELECT b.entry, h.time, b.delta, b.value, h.line FROM balance_changes b LEFT JOIN history h "
+                      f"ON h.entry = b.entry WHERE b.balance IN ({marks}) COLLATE NOCASE ORDER BY b.entry",
+                      names).fetchall()
+    if len(names) == 1:
+        return [dict(zip(("entry", "time", "change", "balance", "line"), r)) for r in rows]
+    found: list[dict[str, Any]] = []
+    for entry, time, _, value, line in rows:
+        change = value - found[-1]["balance"] if found else value
+        if found and not change:
+            continue
+        found.append({"entry": entry, "time": time, "change": change, "balance": value, "line": line})
+    return found
+
+
+def _every_balance_name(db: Database, balance: str) -> list[str]:
+    """The balances a PC's `NAME:KIND` was kept under, one per name it has had (`balance` alone
+    when it names no renamed PC)."""
+    owner, colon, kind = balance.rpartition(":")
+    aliases = current_names(db)
+    now = aliases.get(owner.strip().casefold()) if colon else None
+    if now is None:
+        return [balance]
+    mine = {alias for alias, name in aliases.items() if name == now} | {now.casefold()}
+    kept = [r[0] for r in db.execute("SELECT DISTINCT balance FROM balance_changes WHERE balance LIKE ?",
+                                     ["%:" + kind.strip()])]
+    return [b for b in kept if b.rpartition(":")[0].casefold() in mine and
+            b.rpartition(":")[2].casefold() == kind.strip().casefold()] or [balance]
+
+
+def current_names(db: Database) -> dict[str, str]:
+    """Every name a PC has had (case folded) to its name now: a renamed PC is one line, under that name."""
+    if not (db["pc_names"].exists() and db["sheets"].exists()):
+        return {}
+    return {alias.casefold(): name for alias, name in
+            db.execute("SELECT p.name, s.name FROM pc_names p JOIN sheets s ON s.id = p.id")}
 
 
 def balance_names(db: Database) -> list[str]:
@@ -107,3 +144,20 @@ def challenges(db: Database, open_only: bool = False, finished: bool = False) ->
         else None
     return [{k: r[k] for k in ("name", "threat", "type", "rating", "resolved", "leader", "round", "phase")}
             for r in db.table("challenges").rows_where(where, order_by="opened")]
+
+
+def named_thing(db: Database, name: str) -> str | None:
+    """What a name that is no character's names instead, in the GM's words ("a Challenge (campaign
+    status shows it)"), from the rulesets' naming tables (`NAMED`, less `NAMED_CHARACTERS`; a module's
+    `NAMED_THINGS` words a table); None when nothing in the campaign has that name."""
+    from projections import rulesets
+
+    for module in rulesets.modules():
+        characters = getattr(module, "NAMED_CHARACTERS", ())
+        for table, column in getattr(module, "NAMED", ()):
+            if table in characters or not db[table].exists():
+                continue
+            if db.execute(f"SELECT 1 FROM [{table}] WHERE [{column}] = ? COLLATE NOCASE", [name.strip()]).fetchone():
+                return getattr(module, "NAMED_THINGS", {}).get(
+                    table, f"something else (campaign history --challenge \"{name.strip()}\" shows its entries)")
+    return None

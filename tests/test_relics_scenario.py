@@ -415,7 +415,8 @@ def test_after_scene_two_a_recovery_test_growth_tests_and_a_house_rule(t):
     # A house rule amends the ranked Simple table for this campaign; the next Growth Test uses it:
     # rank 1 = +2 / 1d, so [3] -> [5]: passed.
     assert t.play("house-rule", "set", "ranked_simple", "1=2/1", "--reason", "gentler ranks") == [
-        "House rule: ranked_simple is now 1=2/1 (was 1=1/1,2=1/2,3=2/2,4=2/3,5=3/3): gentler ranks"]
+        "House rule: ranked_simple is now 1=2/1,2=1/2,3=2/2,4=2/3,5=3/3 (was 1=1/1,2=1/2,3=2/2,4=2/3,5=3/3): "
+        "gentler ranks"]
     lines = t.play("growth-test", "Bo", "--pool", "1", "--faces", "3")
     assert lines == ["Bo's Growth Test: 1d6 show 3 (entered from the table), with +2 / 1d for Agony -> 5 = "
                      "1 success: passed", "Bo recovers from Agony (now 0)"]

@@ -52,7 +52,7 @@ SCRIPTS: dict[str, list[tuple[str, ...]]] = {
         ("challenge", "rate", "Rooftops", "5", "--reason", "more guards"),
         ("check-this-out", "Loose bars", "+1 / 1d", "--pay", "destiny"),
         ("cohort-turn", "Rooftops", "--leader", "Kira", "--opportunity", "Ash", "--buy-time", "--faces", "6,6,5,1"),
-        ("challenge-turn", "Rooftops", "--faces", "2,2,2", "--stress", "Kira=1"),
+        ("challenge-turn", "Rooftops", "--faces", "2,2,2"),  # 0 successes: no Stress to give
         ("challenge", "split", "Rooftops", "--into", "Gutter", "--dice", "1", "--group", "Ash", "--pay", "doom"),
         ("challenge", "close", "Gutter", "--reason", "Ash slips away"),
         ("challenge", "open", "Lock", "--threat", "minor", "--type", "phantom", "--rating", "2", "--test",

@@ -362,10 +362,10 @@ def test_a_unit_played_in_the_middle_of_a_round_is_reversed_together_with_it(tmp
     t("disaster-trait", "Vault Guards", "Rattled", "-1 / 1d", "--on", "Bo")  # between the round's turns
     t("challenge-turn", "Vault Guards", "--faces", "5,2,3,5", "--stress", "Kira=1,Bo=1")
     listed = {u["unit"]: u for u in t.json("undo", "--list")}
-    assert listed["Vault Guards:1"]["dependents"] == ["disaster trait #1"]
+    assert listed["Vault Guards:1"]["dependents"] == ["disaster trait Vault Guards #1"]
     undone = t.json("undo", "Vault Guards:1", "--cascade", "--yes")
-    assert [r["unit"] for r in undone["reversed"]] == ["Vault Guards:1", "disaster trait #1"]
+    assert [r["unit"] for r in undone["reversed"]] == ["Vault Guards:1", "disaster trait Vault Guards #1"]
     guards = _aggregate(t, challenge_id("Vault Guards"))
     assert (guards["round"], guards["phase"], guards["disaster"]) == (1, "cohort", None)
     assert "Rattled" not in t("sheet", "Bo").stdout
-    assert not {"Vault Guards:1", "disaster trait #1"} & {u["unit"] for u in t.json("undo", "--list")}
+    assert not {"Vault Guards:1", "disaster trait Vault Guards #1"} & {u["unit"] for u in t.json("undo", "--list")}

@@ -152,6 +152,16 @@ def current_names(t: Any, names: list[str]) -> set[str]:
     return {t.pc(name).name if t.exists(pc_id(t.pc_key(name))) else name for name in names}
 
 
+def primary_type(primary: str, ranks: dict[str, int]) -> str:
+    """The Primary Expertise, one of the types the PC has a rank in (it leads with it: 001 "Expertise");
+    `pc add Zed --expertise Phantom=2 --primary Venger` is refused, not kept with no rank behind it."""
+    primary = relics.canonical(primary, relics.TYPES, "type of Expertise")
+    if not ranks.get(primary):
+        held = ", ".join(k for k, v in ranks.items() if v)
+        raise BadInput(f"The Primary Expertise is one the PC has a rank in ({held}), not {primary}.")
+    return primary
+
+
 def expertise_ranks(expertise: dict[str, int], allow_none: bool = False) -> dict[str, int]:
     """Ranks by canonical type, 0 to 5 (001 "Expertise"); a new PC needs at least one."""
     ranks = {relics.canonical(k, relics.TYPES, "type of Expertise"): v for k, v in expertise.items()}

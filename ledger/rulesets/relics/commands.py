@@ -12,7 +12,7 @@ from ledger.rulesets.relics import rules as relics
 from ledger.rulesets.relics import traits, turns
 from ledger.rulesets.relics.bestiary import defined_as
 from ledger.rulesets.relics.challenge import Challenge
-from ledger.rulesets.relics.character import Character, expertise_ranks
+from ledger.rulesets.relics.character import Character, expertise_ranks, primary_type
 from ledger.rulesets.relics.corrections import CorrectionCommands
 from ledger.rulesets.relics.roster import RosterCommands
 from ledger.rulesets.relics.recovery import RecoveryCommands
@@ -58,7 +58,7 @@ class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Correctio
     def add_pc(self, name: str, expertise: dict[str, int], primary: str) -> Report:
         name = values.name(name, "A PC's name")
         ranks = expertise_ranks(expertise)
-        primary = relics.canonical(primary, relics.TYPES, "type of Expertise")
+        primary = primary_type(primary, ranks)
 
         def command(t: Table) -> Report:
             camp = t.campaign
@@ -152,11 +152,14 @@ class RelicsCommands(SceneCommands, TacticsCommands, RecoveryCommands, Correctio
 
         def command(t: Table) -> Report:
             camp = t.campaign
-            previous = camp.house_rules.get(rule, _plain(getattr(in_play(t), rule)))
-            if previous == parsed:
+            previous = _plain(getattr(in_play(t), rule))  # the whole rule in force, earlier house rules in
+            # A table's rows given amend it (3=2/3 changes rank 3 alone); the entry keeps the whole table,
+            # so a later amendment keeps this one and the history says what is in force.
+            now = {**previous, **parsed} if isinstance(parsed, dict) and isinstance(previous, dict) else parsed
+            if previous == now:
                 raise RuleViolation(f"{rule} is already {value}.")
-            camp.house_rule_changed(rule, parsed, previous, reason.strip())
-            return {"rule": rule, "value": parsed, "previous": previous}
+            camp.house_rule_changed(rule, now, previous, reason.strip())
+            return {"rule": rule, "value": now, "previous": previous}
         return self._relics(command)
 
     # --- playing --------------------------------------------------------------------------------

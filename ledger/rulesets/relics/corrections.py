@@ -13,7 +13,8 @@ from ledger.errors import BadInput, RuleViolation
 from ledger.ids import challenge_id, pc_id
 from ledger.rulesets.relics import rules as relics
 from ledger.rulesets.relics import traits
-from ledger.rulesets.relics.character import expertise_ranks
+from ledger.rulesets.relics.challenge import Challenge
+from ledger.rulesets.relics.character import expertise_ranks, primary_type
 from ledger.table import Table
 
 Report = dict[str, Any]
@@ -68,9 +69,11 @@ class CorrectionCommands:
         return self._relics(command)
 
     def change_expertise(self, name: str, expertise: dict[str, int], primary: str | None, reason: str) -> Report:
-        """Ranks given are set (0 takes the type away); the others stay."""
-        given = expertise_ranks(expertise, allow_none=True)
-        primary_ = relics.canonical(primary, relics.TYPES, "type of Expertise") if primary else None
+        """Ranks given are set (0 takes the type away); the others stay. Either may be left out (the
+        primary alone changes with no ranks given), not both; the primary keeps a rank."""
+        if not expertise and not primary:
+            raise BadInput("Give the ranks to change (e.g. Phantom=3; 0 takes a type away), --primary TYPE, or both.")
+        given = expertise_ranks(expertise, allow_none=True) if expertise else {}
         reason = _reason(reason)
 
         def command(t: Table) -> Report:
@@ -79,7 +82,7 @@ class CorrectionCommands:
             ranks = {k: v for k, v in {**pc.expertise, **given}.items() if v}
             if not ranks:
                 raise RuleViolation(f"{pc.name} would have no Expertise left; a PC needs at least one.")
-            new_primary = primary_ or pc.primary
+            new_primary = primary_type(primary or pc.primary, ranks)
             if ranks == {k: v for k, v in pc.expertise.items() if v} and new_primary == pc.primary:
                 raise RuleViolation(f"{pc.name}'s Expertise is already that.")
             pc.expertise_changed(ranks, new_primary, dict(pc.expertise), pc.primary, reason)
@@ -91,7 +94,7 @@ class CorrectionCommands:
 
         def command(t: Table) -> Report:
             _no_turn(t)
-            holder = _holder(t, owner)
+            holder = _holder(t, owner, name)
             _not_temporary(t, holder.name, name)
             trait = holder.trait(name)
             holder.trait_removed(trait["name"], reason)
@@ -99,21 +102,28 @@ class CorrectionCommands:
                     "unit": f"remove trait {holder.name}:{trait['name']}"}
         return self._relics(command)
 
-    def replace_trait(self, owner: str, name: str, modifier: str, polarity: str | None, reason: str) -> Report:
+    def replace_trait(self, owner: str, name: str, modifier: str, polarity: str | None, reason: str,
+                      target: str | None = None) -> Report:
+        """The trait's pool stays unless its polarity flips (then the one pool rule, traits.pool, as
+        `trait add` applies it: Stubborn made +1 / 1d helps the Challenge, not the Cohort) or
+        `target` names one."""
         mod = relics.parse_modifier(modifier, polarity)
         reason = values.text(reason)
 
         def command(t: Table) -> Report:
             _no_turn(t)
-            holder = _holder(t, owner)
+            holder = _holder(t, owner, name)
             trait = holder.trait(name)
-            if str(mod) == trait["modifier"] and mod.polarity == trait["polarity"]:
+            flipped = mod.polarity != trait["polarity"]
+            pool = traits.pool(mod, target, isinstance(holder, Challenge)) if target or flipped else trait["target"]
+            if str(mod) == trait["modifier"] and not flipped and pool == trait["target"]:
                 raise RuleViolation(f"{holder.name}'s {trait['name']} is already {mod}.")
-            if mod.kind == "add" and trait["target"] == "challenge":
+            if mod.kind == "add" and pool == "challenge":
                 raise RuleViolation("Add Dice never change a Challenge pool; it is the Challenge's rating.")
-            holder.trait_replaced(trait["name"], str(mod), mod.polarity, trait["modifier"], reason)
+            holder.trait_replaced(trait["name"], str(mod), mod.polarity, trait["modifier"], reason,
+                                  **({"target": pool} if pool != trait["target"] else {}))
             return {"owner": holder.name, "trait": trait["name"], "modifier": str(mod), "previous": trait["modifier"],
-                    "unit": f"replace trait {holder.name}:{trait['name']}"}
+                    "target": pool, "unit": f"replace trait {holder.name}:{trait['name']}"}
         return self._relics(command)
 
     def rate_challenge(self, name: str, rating: int, reason: str) -> Report:
@@ -126,7 +136,8 @@ class CorrectionCommands:
             if rating == ch.rating:
                 raise RuleViolation(f"{ch.name}'s rating is already {rating}.")
             if rating <= ch.resolved:
-                raise RuleViolation(f"{ch.name} has {ch.resolved} dice resolved; a rating of {rating} would "
+                raise RuleViolation(f"{ch.name} has {ch.resolved} {'die' if ch.resolved == 1 else 'dice'} "
+                                    f"resolved; a rating of {rating} would "
                                     "resolve it: close it instead (`campaign challenge close`).")
             ch.rated(rating, ch.rating, reason)
             return {"challenge": ch.name, "rating": rating, "resolved": ch.resolved}
@@ -177,9 +188,13 @@ def _first_name(t: Table, key: str) -> str:
     return next((n for n in t.campaign.pcs if n.casefold() == key.strip().casefold()), key.strip())
 
 
-def _holder(t: Table, owner: str) -> Any:
-    """A PC (first, as the read tables look owners up) or a Challenge; the Cohort's traits stay."""
+def _holder(t: Table, owner: str, name: str = "") -> Any:
+    """A PC (first, as the read tables look owners up) or a Challenge; the Cohort's traits stay
+    (its Rallying Cry is the rules', which no `trait add` gave)."""
     if owner.strip().casefold() == traits.COHORT.casefold():
+        if name.strip().casefold() == traits.RALLYING_CRY["name"].casefold():
+            raise RuleViolation("The Cohort's Rallying Cry comes with the rules (A6 / 1d, once a scenario); "
+                                "it cannot be removed or replaced.")
         raise RuleViolation("The Cohort's traits cannot be removed or replaced; undo the `trait add` that gave it.")
     if t.exists(pc_id(t.pc_key(owner))) or not t.exists(challenge_id(owner)):
         return t.pc(owner)

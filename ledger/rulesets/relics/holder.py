@@ -25,13 +25,14 @@ class TraitGained(Reversible.Event):
     target: str
     frequency: str
     types: list
+    words: str = ""  # a Motto's own words (`campaign motto Kira "..."`); entries before them have none
 
 
 def gain(self: Any, name: str, modifier: str, polarity: str, cost: str, target: str,
-         frequency: str, types: list) -> None:
+         frequency: str, types: list, words: str = "") -> None:
     self.traits = {**self.traits, name.casefold(): {
         "name": name, "modifier": modifier, "polarity": polarity, "cost": cost, "target": target,
-        "frequency": frequency, "types": list(types)}}
+        "frequency": frequency, "types": list(types), **({"words": words} if words else {})}}
 
 
 def remove(self: Any, name: str, reason: str) -> None:
@@ -39,10 +40,14 @@ def remove(self: Any, name: str, reason: str) -> None:
     self.traits = {k: v for k, v in self.traits.items() if k != name.casefold()}
 
 
-def replace(self: Any, name: str, modifier: str, polarity: str, previous: str, reason: str) -> None:
-    """A correction: the same trait with another modifier (its cost and limits kept)."""
+def replace(self: Any, name: str, modifier: str, polarity: str, previous: str, reason: str,
+            target: str | None = None) -> None:
+    """A correction: the same trait with another modifier (its cost and limits kept). `target` is
+    the pool it modifies from now on when that changes (a flipped polarity, or `--target`); entries
+    written before it was kept have none and leave the pool as it was."""
     key = name.casefold()
-    self.traits = {**self.traits, key: {**self.traits[key], "modifier": modifier, "polarity": polarity}}
+    pool = {"target": target} if target else {}
+    self.traits = {**self.traits, key: {**self.traits[key], "modifier": modifier, "polarity": polarity, **pool}}
 
 
 class TraitHolder:

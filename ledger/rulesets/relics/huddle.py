@@ -188,6 +188,8 @@ def _create_opportunity(t: Table, ch: Challenge, name: str, leader: str | None) 
     """Create an Opportunity: once a round; that PC contributes nothing; +1 Destiny at round end."""
     pc = t.pc(name)
     t.allow(pc.check_can_act)
+    if pc.name not in facing(t, ch):  # as a leader or an assist: no Destiny from a Challenge one is not in
+        t.refuse(f"{pc.name} is not facing {ch.name}.")
     if f"{ch.name}:{ch.round}" in t.campaign.opportunities:
         t.refuse(f"An opportunity was already created in {ch.name} round {ch.round}.")
     if pc.name in (leader, ch.leader) and leader in (None, pc.name):

@@ -111,12 +111,15 @@ class RecoveryCommands:
                 t.refuse("An Agony's trait is Hindering.")
             carried = sum(1 for x in t.campaign.temporary
                           if x["owner"] == owner.name and x["source"].startswith("Agony"))
+            if not owner.agony:  # "has 0 Agony and already carries 0 Agony traits" said it backwards
+                t.refuse(f"{owner.name} has no Agony: an Agony trait comes with each Agony gained "
+                         "(Pushing the Limit).")
             if carried >= owner.agony:
                 t.refuse(f"{owner.name} has {owner.agony} Agony and already carries {carried} Agony "
                          f"{'trait' if carried == 1 else 'traits'}.")
             made = traits.create(t, None, owner.name, name, str(mod), relics.HINDERING, "cohort", "semi-permanent",
                                  f"Agony {owner.agony}")
-            return {"trait": made}
+            return {"trait": made, "unit": f"agony trait {owner.name}"}
         return self._relics(command)
 
 

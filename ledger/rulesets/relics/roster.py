@@ -12,13 +12,13 @@ from ledger.roster import Path, Roster
 from ledger.rulesets.relics import rules as relics
 from ledger.rulesets.relics import traits as trait_rules
 from ledger.rulesets.relics.bestiary import BESTIARY_ID, Bestiary
-from ledger.rulesets.relics.character import Character, expertise_ranks
+from ledger.rulesets.relics.character import Character, expertise_ranks, primary_type
 from ledger.table import Table
 
 Report = dict[str, Any]
 PC_KEYS = ("name", "expertise", "primary", "trait", "retired")
 CHALLENGE_KEYS = ("name", "threat", "type", "rating", "trait")
-TRAIT_KEYS = ("name", "modifier", "polarity", "cost", "target", "frequency", "types")
+TRAIT_KEYS = ("name", "modifier", "polarity", "cost", "target", "frequency", "types", "words")
 
 
 class RosterCommands:
@@ -57,7 +57,7 @@ def _pc(roster: Roster, path: Path, table: dict[str, Any]) -> dict[str, Any]:
     with _at(roster, path, "expertise"):
         ranks = expertise_ranks({k: roster.value((*path, "expertise"), expertise, k, int) for k in expertise})
     with _at(roster, path, "primary"):
-        primary = relics.canonical(roster.value(path, table, "primary", str), relics.TYPES, "type of Expertise")
+        primary = primary_type(roster.value(path, table, "primary", str), ranks)
     retired = roster.value(path, table, "retired", str, None)
     with _at(roster, path, "retired"):  # as `pc retire --reason` takes it: one line, and not blank
         if retired is not None and not (retired := values.text(retired)):
@@ -109,8 +109,11 @@ def _trait(roster: Roster, where: Path, trait: dict[str, Any], challenge_side: b
         raise roster.refuse((*where, "frequency"), f"one of {', '.join(relics.FREQUENCIES)}.")
     with _at(roster, where, "types"):
         types = [relics.canonical(k, relics.TYPES, "Challenge type") for k in roster.value(where, trait, "types", list, [])]
+    words = roster.value(where, trait, "words", str, "")  # a Motto's, as `campaign motto` keeps them
+    with _at(roster, where, "words"):
+        words = values.text(words, "A Motto") if words else ""
     return {"name": name, "modifier": str(mod), "polarity": mod.polarity, "cost": cost, "target": aims,
-            "frequency": frequency, "types": types}
+            "frequency": frequency, "types": types, **({"words": words} if words else {})}
 
 
 def _add_pc(t: Table, roster: Roster, path: Path, pc: dict[str, Any]) -> None:

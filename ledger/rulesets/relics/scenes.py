@@ -62,7 +62,8 @@ class SceneCommands:
                 raise RuleViolation(f"Event {camp.encounter['number']} ('{camp.encounter['title']}') is still "
                                     "going; end it first.")
             camp.encounter_started(camp.encounters + 1, _title(title, "An Event"), mode)
-            return {"event": camp.encounters, "title": camp.encounter["title"], "mode": mode}
+            return {"event": camp.encounters, "title": camp.encounter["title"], "mode": mode,
+                    "unit": f"start event {camp.encounter['title']}"}  # the game's word, not the code's
         return self._relics(command)
 
     def end_encounter(self, reason: str = "") -> Report:
@@ -71,9 +72,9 @@ class SceneCommands:
         def command(t: Table) -> Report:
             if t.campaign.encounter is None:
                 raise RuleViolation("No Event is going on.")
-            number = t.campaign.encounter["number"]
+            number, title = t.campaign.encounter["number"], t.campaign.encounter["title"]
             _end_encounter(t, reason)
-            return {"event": number}
+            return {"event": number, "unit": f"end event {title}"}  # was `end encounter #1`: whose?
         return self._relics(command)
 
     def split_challenge(self, name: str, into: str, dice: int, group: list[str], paid: str) -> Report:

@@ -34,7 +34,7 @@ class TacticsCommands:
                 raise BadInput("A Motto needs its words.")
             values.text(words, "A Motto")
             owner.trait_gained(turns.MOTTO, str(relics.MOTTO), relics.MOTTO.polarity, "destiny-or-doom", "cohort",
-                               "scenario", [])
+                               "scenario", [], words.strip())
             return {"pc": owner.name, "motto": words.strip()}
         return self._relics(command)
 
@@ -75,13 +75,13 @@ class TacticsCommands:
                 for pc in t.pcs_in_game():
                     pc.take_stress(in_play(t), relics.HAND_OF_DOOM_STRESS, "the Hand of Doom", 0)
                 turns.everyone_stressed_out(t, None)
-                return {"effect": "stress", "each": relics.HAND_OF_DOOM_STRESS}
+                return {"effect": "stress", "each": relics.HAND_OF_DOOM_STRESS, "unit": "hand of doom stress"}
             if effect == "trait":
                 holder = traits.COHORT if owner.strip().casefold() in ("", traits.COHORT.casefold()) \
                     else t.pc(owner).name
                 made = traits.create(t, None, holder, name, modifier, relics.HINDERING, "cohort",
                                      "event", "the Hand of Doom")
-                return {"effect": "trait", "trait": made}
+                return {"effect": "trait", "trait": made, "unit": f"hand of doom trait {holder}:{made['name']}"}
             return {"effect": "challenge", **self._open_from_doom(t, challenge or {})}
         return self._relics(command)
 
@@ -120,7 +120,7 @@ class TacticsCommands:
             made = traits.create(t, ch, holder, name, modifier, None, target, duration, f"a Disaster in {ch.name}")
             if ch.disaster:
                 ch.disaster_trait_made(disaster["round"], side, made["name"], holder)
-            return {"trait": made}
+            return {"trait": made, "unit": f"disaster trait {ch.name}"}  # was `disaster trait #1`: whose?
         return self._relics(command)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ledger import dice
-from ledger.errors import BadInput, NotFound
+from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.rulesets.relics import rules as relics
 from ledger.rulesets.relics.challenge import CHALLENGE, COHORT, NEXT_STEP, Challenge
 from ledger.rulesets.relics.huddle import (  # noqa: F401  (the turn's steps, for the commands)
@@ -145,6 +145,9 @@ def advance(t: Table, ch: Challenge, throw: Throw, placing: Placing, stress: dic
         report["pool"] = dict(ch.pending or {})
         if stress is not None or len(t.pcs_in_game()) == 1:
             distribute(t, ch, stress)
+            stress = None  # distributed
+    if stress is not None and stop_before is None:
+        unused_stress(ch, report["side"], stress)
     report.update(phase=ch.phase, resolved=ch.resolved, rating=ch.rating,
                   destiny=t.campaign.destiny, doom=t.campaign.doom, tally=tally_of(t, ch, report["pool"]))
     return report
@@ -166,10 +169,24 @@ def check_before_rolling(t: Table, ch: Challenge, placing: Placing, stress: dict
         size = pending["pool"]["size"]
         mods = [relics.parse_modifier(a["modifier"], a["polarity"]) for a in simple]
         relics.apply_simple((1,) * size, mods, given)
+    if stress is not None and _side(ch) != CHALLENGE:
+        unused_stress(ch, _side(ch), stress)
     if stress is not None and _side(ch) == CHALLENGE:
         group = facing(t, ch)
         named = {t.pc(name).name: n for name, n in stress.items()}
         relics.check_distribution(sum(named.values()), named, group)
+
+
+def unused_stress(ch: Challenge, side: str | None, stress: dict[str, int]) -> None:
+    """`--stress` this step did not distribute is refused, never dropped in silence: a Cohort turn
+    deals none, a Challenge turn that scored none has none, and one still waiting for its placement
+    has none yet (the README pairs `--stress` with `--roll --best`)."""
+    given = ",".join(f"{name}={n}" for name, n in stress.items())
+    if side != CHALLENGE:
+        raise RuleViolation(f"{ch.name}'s Cohort turn deals no Stress; give --stress {given} to its Challenge turn.")
+    if ch.phase == "challenge-place":
+        raise RuleViolation(f"--stress {given} waits for the Simple modifiers to be placed; add --place or --best.")
+    raise RuleViolation(f"The Challenge scored no Stress this turn; --stress {given} has nothing to distribute.")
 
 
 def roll_stands(report: dict[str, Any]) -> dict[str, Any]:

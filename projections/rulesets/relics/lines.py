@@ -17,6 +17,7 @@ TABLES: tuple[str, ...] = ()  # lines only: the history table is the core's
 HANDLED = ()  # no table of its own (runner: `apply` never called)
 NAMED = (("sheets", "name"), ("challenges", "name"))  # tables naming PCs and Challenges by id
 NAMED_CHARACTERS = ("sheets",)  # of those, the tables of characters (`history --pc`; the rest: --challenge)
+NAMED_THINGS = {"challenges": "a Challenge (campaign status shows it)"}  # `sheet NAME` of one: views.named_thing
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
@@ -129,7 +130,8 @@ def _configured(e: Any) -> str:
 
 def _replaced(n: Any, e: Any) -> str:
     why = f": {e.reason}" if e.reason else ""
-    return f"Correction: {_own(n.me)} trait {e.name} is now {e.modifier} {e.polarity} (was {e.previous}){why}"
+    pool = f", targets the {e.target} pool" if getattr(e, "target", None) else ""  # older entries kept it
+    return f"Correction: {_own(n.me)} trait {e.name} is now {e.modifier} {e.polarity}{pool} (was {e.previous}){why}"
 
 
 def _own(name: str) -> str:
@@ -157,7 +159,7 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
     Campaign.CohortTraitGained: lambda n, e: f"The Cohort gained the trait {e.trait['name']}: {_trait(e.trait)}",
     Campaign.TemporaryTraitCreated: lambda n, e: f"{e.owner} gains the temporary trait {e.trait['name']} "
     f"({e.trait['source']}): {_trait(e.trait)}, lasts {_lasts(e.trait)}",
-    Campaign.TraitExpired: lambda n, e: f"{e.owner}'s temporary trait {e.trait} ends",
+    Campaign.TraitExpired: lambda n, e: f"{_own(e.owner)} temporary trait {e.trait} ends",
     Campaign.TraitUsed: lambda n, e: f"{e.trait} is used for this {_scope_kind(e.scope)}",
     Campaign.OpportunityCreated: lambda n, e: f"{e.pc} creates an opportunity in {e.challenge} round {e.round}: "
     "contributes nothing this round, +1 Destiny at its end",
@@ -168,13 +170,14 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
     else f"{e.reason}: the GM waives the cost",
     Character.Joined: lambda n, e: f"{e.name}: " + ", ".join(f"{t} {r}" for t, r in e.expertise.items() if r)
     + f" (primary {e.primary})",
-    Character.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}: {_trait(vars(e))}",
+    Character.TraitGained: lambda n, e: f"{n.me} gained the trait {e.name}"
+    + (f" \"{e.words}\"" if getattr(e, "words", "") else "") + f": {_trait(vars(e))}",
     Character.StressApplied: lambda n, e: f"{n.me} takes {e.amount} Stress from {e.challenge} (now {e.stress})",
     Character.StressedOut: lambda n, e: f"{n.me} is Stressed Out ({e.stress} Stress)",
     Character.PushedTheLimit: lambda n, e: f"{n.me} Pushes the Limit: Stress {e.stress_before} -> {e.stress}",
     Character.AgonyGained: lambda n, e: f"{n.me} gains Agony (now {e.agony})",
     Character.StressRecovered: lambda n, e: f"{n.me} recovers {e.amount} Stress ({e.why}), now {e.stress}",
-    Character.GrowthTested: lambda n, e: f"{n.me}'s Growth Test: {e.pool}d6 show {faces(e.faces)} "
+    Character.GrowthTested: lambda n, e: f"{_own(n.me)} Growth Test: {e.pool}d6 show {faces(e.faces)} "
     f"({'entered from the table' if e.entered else 'rolled by the program'})"
     + (f", with {', '.join(e.modifiers)} for Agony" if e.modifiers else "")
     + f" -> {faces(e.results)} = {_plural(e.successes, 'success')}: {'passed' if e.passed else 'failed'}",
@@ -203,7 +206,7 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
     f"{', '.join(e.group)}; {n.me} keeps rating {e.rating}" + (f", faced by {', '.join(e.keeps)}" if e.keeps else ""),
     Challenge.SuppliesSpent: lambda n, e: f"{n.me} round {e.round}: the Cohort spends {e.type} Supplies rank {e.rank}"
     + (" (traded for a ranked Simple modifier)" if e.traded else f" (+{e.rank}d6 every Cohort turn)"),
-    Challenge.DisasterTraitMade: lambda n, e: f"{n.me}: the Disaster of round {e.round} becomes {e.owner}'s "
+    Challenge.DisasterTraitMade: lambda n, e: f"{n.me}: the Disaster of round {e.round} becomes {_own(e.owner)} "
     f"trait {e.trait}",
     Challenge.Rated: lambda n, e: f"Correction: {_own(n.me)} rating {e.previous} -> {e.rating}: {e.reason}",
     Challenge.Closed: lambda n, e: f"Correction: {n.me} is {e.outcome} after round {e.round}: {e.reason}",

@@ -35,8 +35,9 @@ def apply(db: Database, entry: int, e: Any) -> None:
         db.execute("DELETE FROM traits WHERE owner_id = ? AND name = ? AND duration IS NULL",
                    [e.originator_id.hex, e.name])  # the history keeps when it was gained and removed
     elif isinstance(e, (Character.TraitReplaced, Challenge.TraitReplaced)):
-        db.execute("UPDATE traits SET modifier = ?, polarity = ? WHERE owner_id = ? AND name = ? AND duration IS NULL",
-                   [e.modifier, e.polarity, e.originator_id.hex, e.name])
+        db.execute("UPDATE traits SET modifier = ?, polarity = ?, target = coalesce(?, target) "
+                   "WHERE owner_id = ? AND name = ? AND duration IS NULL",
+                   [e.modifier, e.polarity, getattr(e, "target", None), e.originator_id.hex, e.name])
     elif isinstance(e, Campaign.CohortTraitGained):
         _insert(db, entry, COHORT_ID, "Cohort", e.trait)
     elif isinstance(e, Campaign.TemporaryTraitCreated):
@@ -160,7 +161,8 @@ def _restore_temporary(db: Database, entry: int, temporary: list[dict[str, Any]]
 
 
 def vars_of(e: Any) -> dict[str, Any]:
-    return {k: getattr(e, k) for k in ("name", "modifier", "polarity", "cost", "target", "frequency", "types")}
+    return {k: getattr(e, k, None) for k in ("name", "modifier", "polarity", "cost", "target", "frequency", "types",
+                                             "words")}  # words: a Motto's (none on older entries)
 
 
 def _insert(db: Database, entry: int, owner_id_: str, owner: str, trait: dict[str, Any]) -> None:
@@ -175,7 +177,7 @@ def _insert(db: Database, entry: int, owner_id_: str, owner: str, trait: dict[st
                          "modifier": trait["modifier"], "polarity": trait["polarity"], "cost": trait["cost"],
                          "target": trait["target"], "entry": entry, "frequency": trait.get("frequency", "always"),
                          "types": json.dumps(trait.get("types") or []), "duration": trait.get("duration"),
-                         "source": trait.get("source")})
+                         "source": trait.get("source"), "words": trait.get("words") or None})
 
 
 def owner_id(db: Database, owner: str) -> str:
