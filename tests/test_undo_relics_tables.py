@@ -86,6 +86,20 @@ def test_a_disaster_trait_made_and_ended_by_undone_play_leaves_no_row(tmp_path):
     _as_never_played(tmp_path, played, ("G:1", "--cascade"), START[:-3])
 
 
+def test_a_round_long_disaster_trait_inside_an_undone_round_leaves_no_row_when_the_campaign_is_unchanged(tmp_path):
+    """Found by tests/test_undo_property_relics.py: a round-long trait on the Challenge made between
+    its round's turns and ended by the round's end, the round undone with the next: the campaign's
+    own state was the same before and after, so no reversal of it ran, and the ended row stayed."""
+    start = [("new", "X"), ("pc", "add", "Bo", "--expertise", "Phantom=2", "--primary", "Phantom"),
+             ("scenario", "start", "S"), ("challenge", "open", "G", "--threat", "Common", "--type", "Phantom",
+                                          "--rating", "4")]
+    played = start + [("cohort-turn", "G", "--leader", "Bo", "--faces", "1,2"),
+                      ("disaster-trait", "G", "Rattled", "+1 / 1d", "--on", "G", "--lasts", "round"),
+                      ("challenge-turn", "G", "--faces", "1,1,2,3"), ("cohort-turn", "G", "--leader", "Bo",
+                                                                     "--faces", "2,2")]
+    _as_never_played(tmp_path, played, ("G:1", "--cascade"), start)
+
+
 def test_an_undone_cohort_trait_leaves_no_row(tmp_path):
     played = START[:5] + [("trait", "add", "Cohort", "Old Friends", "+1d6")]
     _as_never_played(tmp_path, played, ("add trait Cohort #1",), START[:5])

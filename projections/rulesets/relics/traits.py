@@ -28,6 +28,8 @@ HANDLED = (Character.TraitGained, Challenge.TraitGained, Character.TraitRemoved,
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
+    if isinstance(e, Reversible.Reversed):  # whichever aggregate's: a Disaster trait made and ended
+        _forget_made(db, e.entries)  # inside an undone round leaves the campaign itself unchanged
     if isinstance(e, (Character.TraitGained, Challenge.TraitGained)):
         table = "sheets" if isinstance(e, Character.TraitGained) else "challenges"
         _insert(db, entry, e.originator_id.hex, db.table(table).get(e.originator_id.hex)["name"], vars_of(e))
@@ -53,7 +55,6 @@ def apply(db: Database, entry: int, e: Any) -> None:
     elif isinstance(e, Campaign.TraitUsed):
         _used(db, entry, e.trait, e.scope)
     elif isinstance(e, Reversible.Reversed) and e.originator_id == CAMPAIGN_ID:
-        _forget_made(db, e.entries)  # made by the undone entries: never there, even when ended by them too
         if "cohort_traits" in e.changes:
             _restore_owned(db, entry, COHORT_ID, e.changes["cohort_traits"])
         if "temporary" in e.changes:
@@ -138,7 +139,8 @@ def _owner_name(db: Database, owner_id_: str) -> str:
 
 def _forget_made(db: Database, undone: list[int]) -> None:
     """A temporary trait the undone entries made has no row, whether or not the campaign's list of
-    them changed (made and ended within the undone play, the list is the same before and after)."""
+    them changed (made and ended within the undone play, the list is the same before and after, and
+    the undo may hold no reversal of the campaign at all: only the Challenge's)."""
     if undone:
         db.execute(f"DELETE FROM traits WHERE duration IS NOT NULL AND entry IN ({','.join('?' * len(undone))})",
                    list(undone))
