@@ -175,12 +175,36 @@ def test_conditions_worsen_to_3_and_ease_until_treated(ad):
     assert ad.json(AD, "condition", "Mara", "Tired", "--level", "2", "--impacts", "run,swim")["impacts"] \
         == ["run", "swim"]
     gone = ad.json(AD, "ease", "Mara", "Tired", "--steps", "2")
-    assert gone["level"] is None and gone["history"][0]["line"] == "Mara's Tired (level 2) is treated"
+    assert gone["level"] is None and gone["history"][0]["line"] == "Mara's Tired eases away from level 2 and is gone"
     lines = [r["line"] for r in ad.json("history")][-5:-1]
     assert lines == ["Mara gains Tired at level 1 (impacts run)",
-                     "Mara's Tired worsens to level 3 (was 1) (impacts run): incapacitated for run until treated",
-                     "Mara's Tired eases to level 2 (was 3) (impacts run)",
-                     "Mara's Tired stays at level 2 (was 2) (impacts run, swim)"]
+                     "Mara's Tired worsens from level 1 to 3 (impacts run): incapacitated for run until treated",
+                     "Mara's Tired eases from level 3 to 2 (impacts run)",
+                     "Mara's Tired stays at level 2 (impacts run, swim)"]
+    ad(AD, "condition", "Mara", "Wet", "--level", "1")
+    assert ad.json(AD, "treat", "Mara", "Wet")["history"][0]["line"] == "Mara's Wet (level 1) is treated"
+
+
+def test_easing_a_level_1_condition_says_it_is_gone_not_treated(ad):
+    """Nobody treated it: eased below level 1 (the lowest a condition has), it is simply gone."""
+    ad(AD, "condition", "Mara", "Soaked", "--level", "1")
+    line = ad.json(AD, "ease", "Mara", "Soaked")["history"][0]["line"]
+    assert line == "Mara's Soaked eases away from level 1 and is gone" and "treated" not in line
+    assert ad.json(AD, "sheet", "Mara")["conditions"] == []
+
+
+def test_an_older_ledger_s_condition_treated_entry_still_reads_as_treated():
+    """v1 ConditionTreated (before `eased`) is upcast: it reads as treated, as its line said then."""
+    from ledger.rulesets.action_dice.character import ActionCharacter
+    state = {"character": "Mara", "condition": "Wet", "was": 1}
+    ActionCharacter.ConditionTreated.upcast_v1_v2(state)
+    assert state["eased"] is False and ActionCharacter.ConditionTreated.class_version == 2
+
+
+@pytest.mark.parametrize("level", ["0", "4", "-1"])
+def test_a_condition_level_off_the_1_to_3_scale_is_malformed_exit_2(ad, level):
+    assert "runs from 1 to 3" in ad.refused(AD, "condition", "Mara", "Wet", "--level", level)
+    assert ad(AD, "condition", "Mara", "Wet", "--level", level, ok=False).exit_code == 2
 
 
 # --- features and the features limit (a campaign setting) --------------------------------------

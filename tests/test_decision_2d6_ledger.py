@@ -1,6 +1,8 @@
 """decision-2d6 campaigns on the ledger (seed 004), through the application and the real CLI."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ledger import dice
@@ -237,10 +239,27 @@ def test_changing_a_sheet_appends_one_entry_and_one_row_per_score(gate):
     (["pc-set", "Billy", "--attribute", "Strength=2"], "Strength is one of the stats, not the attributes"),
     (["pc-set", "Billy", "--stat", "Fort=2"], "Fort is set with its own option, not as a stat"),
     (["pc-set", "Zed", "--level", "2"], "no character named 'Zed'"),
+    (["pc-add", "Zed", "--will", "-5", "--fort", "1"], "Will cannot be negative (-5)"),   # Stress -2
+    (["pc-add", "Zed", "--will", "1", "--fort", "-8"], "Fort cannot be negative (-8)"),
+    (["pc-set", "Billy", "--fort", "-1"], "Fort cannot be negative (-1)"),
+    (["pc-set", "Billy", "--will", "-3"], "Will cannot be negative (-3)"),
     (["sheet", "Zed"], "no character named 'Zed'"),
 ])
 def test_sheet_refusals(gate, args, message):
     assert message in gate.refused(*D, *args)
+
+
+def test_a_negative_level_will_or_fort_is_malformed_input_exit_2(gate):
+    """Stress and Vitality are half of Level plus Will or Fort: none of the three goes below 0."""
+    for args in (["pc-add", "Zed", "--will", "-1", "--fort", "1"], ["pc-set", "Billy", "--fort", "-1"]):
+        result = gate(*D, *args, "--json", ok=False)
+        assert result.exit_code == 2 and json.loads(result.stdout)["code"] == 2, result.output
+
+
+def test_a_score_new_to_the_sheet_reads_in_words_not_as_new(gate):
+    gate(*D, "pc-set", "Billy", "--attribute", "Luck=2", "--reason", "a charm")
+    line = gate.json("history")[-1]["line"]
+    assert line.startswith("Billy's Luck set to 2 (a charm); Stress ") and " new " not in line
 
 
 # --- supply dice ---------------------------------------------------------------------------------

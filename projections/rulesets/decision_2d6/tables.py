@@ -276,9 +276,9 @@ def _created_line(n: Any, e: Hero.Created) -> str:
 
 
 def _score_line(n: Any, e: Hero.ScoreChanged) -> str:
-    before = "new" if e.before is None else e.before
     why = f" ({e.reason})" if e.reason else ""
-    return f"{e.name}: {e.score} {before} -> {e.after}{why}; Stress {e.stress}, Vitality {e.vitality}"
+    change = f"{e.name}'s {e.score} set to {e.after}" if e.before is None else f"{e.name}: {e.score} {e.before} -> {e.after}"
+    return f"{change}{why}; Stress {e.stress}, Vitality {e.vitality}"
 
 
 def _supply_line(n: Any, e: Item.SupplyRolled) -> str:
