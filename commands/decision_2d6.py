@@ -153,7 +153,7 @@ def d2d6_contest(ctx: click.Context, first: str, second: str, favoured: str | No
                  rounds: tuple[str, ...], roll: bool, purpose: str) -> None:
     """A contested roll between two characters: the higher total wins; ties reroll, each kept.
 
-    Example: campaign decision-2d6 contest Billy:Stealth Ogre:Wits --grant Billy --faces 1,3/5,5 --faces 6,2,1/4,3
+    Example: campaign decision-2d6 contest Billy:Stealth Ogre:Wits --grant Billy --faces 1,3/3,4 --faces 6,2,1/4,3
     """
     from ledger.rulesets.decision_2d6.commands import Stated
 
