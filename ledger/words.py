@@ -21,7 +21,7 @@ def said(value: Any, limit: int = LIMIT) -> str:
     if value is None or isinstance(value, bool):
         return "none" if value is None else "yes" if value else "no"
     if isinstance(value, dict):
-        return listed([_named(k, v) if _many(v) else f"{_key(k)} {said(v)}" for k, v in value.items()], limit)
+        return listed([_named(k, v) if _many(v) else _entry(k, v) for k, v in value.items()], limit)
     if _many(value):
         return listed([_item(v) for v in value], limit)
     return str(value) if value != "" else "none"
@@ -34,8 +34,20 @@ def in_line(value: Any, limit: int = LIMIT) -> str:
 
 
 def change(label: str, before: Any, after: Any) -> str:
-    """`Stressed Out no -> yes`, `leader Kira -> none`: a value changed, both sides in words."""
+    """`Stressed Out no -> yes`, `leader Kira -> none`: a value changed, both sides in words. Two
+    dicts of the same entries name only the entries that changed, a named one by what changed in
+    it (`assets Lore die 12 -> 8`): named alone, `(Athletics, Lore) -> (Athletics, Lore)` hid it."""
+    if isinstance(before, dict) and isinstance(after, dict) and before.keys() == after.keys() and before != after:
+        return f"{label} " + "; ".join(_entry_change(k, before[k], after[k]) for k in before if before[k] != after[k])
     return f"{label} {in_line(before)} -> {in_line(after)}"
+
+
+def _entry_change(key: Any, before: Any, after: Any) -> str:
+    if isinstance(before, dict) and isinstance(after, dict) and "name" in after:
+        fields = [f"{_key(f)} {in_line(before.get(f))} -> {in_line(after.get(f))}"
+                  for f in after if f != "name" and before.get(f) != after.get(f)]
+        return f"{said(after['name'])} " + ", ".join(fields or [f"{said(before.get('name'))} -> {said(after['name'])}"])
+    return change(_key(key), before, after)
 
 
 def faces(values: Iterable[Any]) -> str:
@@ -54,6 +66,13 @@ def listed(items: list[str], limit: int = LIMIT, more: str = "more", sep: str = 
 
 def _key(key: Any) -> str:
     return str(key).replace("_", " ")
+
+
+def _entry(key: Any, value: Any) -> str:
+    """`key value`; a name kept under its own folded case (`cat-like: Cat-like`) by the name alone."""
+    if isinstance(value, str) and isinstance(key, str) and key.casefold() == value.casefold():
+        return value
+    return f"{_key(key)} {said(value)}"
 
 
 def _named(key: Any, value: Any) -> str:

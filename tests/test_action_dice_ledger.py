@@ -424,3 +424,19 @@ def test_a_cold_process_loads_a_long_lived_character_from_its_snapshot(tmp_path)
     mara = cold.repository.get(pc_id("Mara"))
     assert (mara.rolls, mara.assets, mara.features) == (55, {"nerve": {"name": "Nerve", "die": 10}},
                                                         {"cat-like": "Cat-like"})
+
+
+def test_undo_names_what_a_change_of_an_asset_condition_or_feature_would_restore(ad):
+    """`undo --list` and `--dry-run` said `assets (Athletics, ...) -> (Athletics, ...)` for a die
+    change, `conditions Tired -> Tired` for a level, and `features cat-like Cat-like` (issue 35)."""
+    ad(AD, "asset", "Mara", "Athletics", "d10")
+    assert "Mara: assets Athletics die 10 -> 8" in ad("undo", "--dry-run").output
+    ad(AD, "condition", "Mara", "Tired", "--level", "1", "--impacts", "run")
+    ad(AD, "worsen", "Mara", "Tired", "--steps", "2")
+    plan = ad("undo", "--dry-run").output
+    assert "Mara: conditions Tired level 3 -> 1, incapacitates run -> none" in plan, plan
+    ad(AD, "feature", "Mara", "Quick 'n' \"Sly\"")
+    listing = ad("undo", "--list", "--limit", "1").output
+    assert "features (Cat-like, Scholar, Old Debts) -> (Cat-like, Scholar, Old Debts, Quick 'n' \"Sly\")" \
+        in listing, listing   # what the unit did
+    assert "cat-like" not in listing
