@@ -446,3 +446,11 @@ def test_a_supply_die_only_steps_down_and_the_read_model_agrees_with_the_aggrega
     replayed = fresh.repository.get(item_id("Kit"))
     assert d2d6_views.pools(db)["supplies"][0]["die"] == replayed.die == die
     assert db["d2d6_supply_rows"].count == app.recorder.max_notification_id() - 1
+
+
+def test_a_grant_that_brings_a_roll_to_neutral_says_so_in_words(gate):
+    """It read `dice 1 | 1,  (1 grant of advantage)`: an empty position and a stray space."""
+    line = gate.json(*D, "roll", "Billy", "Strength", "--target", "8", "--advantage", "minor-disadvantage",
+                     "--grant", "--faces", "1,1")["history"][0]["line"]
+    assert "dice 1 | 1, Neutral from Minor Disadvantage with 1 grant of advantage = 2 vs 8" in line, line
+    assert ",  " not in line and "((" not in line

@@ -244,8 +244,10 @@ _ADV = {"MAJOR_ADVANTAGE": "Major Advantage (3d6)", "MINOR_ADVANTAGE": "Minor Ad
 def _roll_line(n: Any, e: Hero.DecisionRolled) -> str:
     why = f" to {e.purpose}" if e.purpose else ""
     adv = _ADV[e.rolled_with]
-    grants = f" ({e.grants} grant{'s' if e.grants != 1 else ''} of advantage)" if e.grants else ""
-    adv_text = f", {adv}{grants}" if adv or grants else ""
+    if e.grants:  # where it started and what moved it: `Neutral from Minor Disadvantage with 1 grant ...`
+        start = e.advantage.replace("_", " ").title()
+        adv = f"{adv or 'Neutral'} from {start} with {e.grants} grant{'s' if e.grants != 1 else ''} of advantage"
+    adv_text = f", {adv}" if adv else ""
     goal = ""
     if e.target is not None:
         label = f" ({e.difficulty})" if e.difficulty else ""
