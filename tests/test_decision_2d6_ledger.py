@@ -454,3 +454,16 @@ def test_a_grant_that_brings_a_roll_to_neutral_says_so_in_words(gate):
                      "--grant", "--faces", "1,1")["history"][0]["line"]
     assert "dice 1 | 1, Neutral from Minor Disadvantage with 1 grant of advantage = 2 vs 8" in line, line
     assert ",  " not in line and "((" not in line
+
+
+def test_pools_of_an_unknown_name_is_refused_as_sheet_and_rolls_refuse_it(gate):
+    """It printed `No item or tracker named 'Nope'.` and exited 0 (`--json`: rows [])."""
+    assert gate.refused(*D, "pools", "Nope") == "Error: There is no item or tracker named 'Nope' in this campaign."
+    result = gate(*D, "pools", "Nope", "--json", ok=False)
+    assert result.exit_code == 1 and json.loads(result.stdout)["rule"] == "unknown-item"
+
+
+def test_a_tracker_s_changes_read_as_percentages(gate):
+    gate(*D, "tracker-add", "Arrows", "--value", "60")
+    gate(*D, "tracker-roll", "Arrows", "--faces", "37")
+    assert gate(*D, "pools", "Arrows").output.splitlines()[-1].endswith("rolled: 60% -> 50% (rolled 37)")
