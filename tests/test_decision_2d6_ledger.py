@@ -467,3 +467,13 @@ def test_a_tracker_s_changes_read_as_percentages(gate):
     gate(*D, "tracker-add", "Arrows", "--value", "60")
     gate(*D, "tracker-roll", "Arrows", "--faces", "37")
     assert gate(*D, "pools", "Arrows").output.splitlines()[-1].endswith("rolled: 60% -> 50% (rolled 37)")
+
+
+def test_contest_advantage_given_to_both_sides_is_refused_not_half_kept(gate):
+    """`--advantage Billy=major --advantage Ogre=minor` rolled with Ogre's alone (click kept the last)."""
+    message = gate.refused(*D, "contest", "Billy:Strength", "Ogre:Wits", "--advantage", "Billy=major",
+                           "--advantage", "Ogre=minor", "--faces", "1,1/1,1")
+    assert "goes to one side" in message
+    line = gate.json(*D, "contest", "Billy:Strength", "Ogre:Wits", "--advantage", "Billy=major",
+                     "--faces", "1,1,1/2,3")["history"][0]["line"]
+    assert "Ogre Wits -1, Billy Major Advantage (3d6): Billy 1 | 1 | 1 = 3" in line, line

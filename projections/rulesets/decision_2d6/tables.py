@@ -265,7 +265,7 @@ def _contest_line(n: Any, e: Contest.Decided) -> str:
                        for r in e.rounds)
     why = f" to {e.purpose}" if e.purpose else ""
     favoured = [f"{s['name']} {_ADV[s['advantage']]}" for s in e.sides if s["advantage"] != "NEUTRAL"]
-    adv = f" ({', '.join(favoured)})" if favoured else ""
+    adv = f", {', '.join(favoured)}" if favoured else ""  # `, Billy Major Advantage (3d6)`: no parentheses in parentheses
     return (f"Contest{why}: {a['name']} {a['stat']} {_signed(a['stat_value'])}{_mods(a['modifiers'])} vs "
             f"{b['name']} {b['stat']} {_signed(b['stat_value'])}{_mods(b['modifiers'])}{adv}: {rounds}; "
             f"{e.winner} wins ({'entered' if e.entered else 'rolled by the program'})")
