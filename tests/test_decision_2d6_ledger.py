@@ -477,3 +477,13 @@ def test_contest_advantage_given_to_both_sides_is_refused_not_half_kept(gate):
     line = gate.json(*D, "contest", "Billy:Strength", "Ogre:Wits", "--advantage", "Billy=major",
                      "--faces", "1,1,1/2,3")["history"][0]["line"]
     assert "Ogre Wits -1, Billy Major Advantage (3d6): Billy 1 | 1 | 1 = 3" in line, line
+
+
+def test_the_export_summary_names_supply_dice_and_percentages_as_the_lines_do(gate):
+    """It read `Arrows % 0 -> 50, Torches supply 0 -> 4`: a bare % for a label, a die as a number."""
+    gate(*D, "item-add", "Torches", "--die", "D6")
+    gate(*D, "supply-roll", "Torches", "--faces", "2")
+    gate(*D, "tracker-add", "Arrows", "--value", "60")
+    gate(*D, "tracker-roll", "Arrows", "--faces", "37")
+    summary = gate("export").output.split("\n\n")[1]
+    assert "Arrows 0% -> 50%, Torches supply Empty -> D4." in summary, summary
