@@ -440,3 +440,14 @@ def test_undo_names_what_a_change_of_an_asset_condition_or_feature_would_restore
     assert "features (Cat-like, Scholar, Old Debts) -> (Cat-like, Scholar, Old Debts, Quick 'n' \"Sly\")" \
         in listing, listing   # what the unit did
     assert "cat-like" not in listing
+
+
+def test_replay_keeps_its_columns_apart_when_a_recorded_value_is_long(ad):
+    """`outcome  Complete Failure Complete Failure`: the recorded column was 10 wide, whatever it held."""
+    roll(ad, "climb", "--rating", "D8", "--faces", "1,1,1")
+    out = ad("replay").output
+    row = next(line for line in out.splitlines() if "outcome" in line)
+    assert row.split("outcome", 1)[1].split() == ["Complete", "Failure", "Complete", "Failure"]
+    assert "Complete Failure   Complete Failure" in row, out
+    header = next(line for line in out.splitlines() if line.endswith("replayed"))
+    assert header.index("replayed") == row.rindex("Complete Failure"), out
