@@ -57,7 +57,7 @@ def rolls_text(rows: list[dict[str, Any]]) -> str:
         test = f" (test {'passed' if r['succeeded'] else 'failed'})" if r["test"] else ""
         override = f"  GM override: {r['gm_override']}" if r["gm_override"] is not None else ""
         lines.append(f"#{r['entry']}  {r['character']} {r['action']}  difficulty {r['difficulty']}  {dice}  "
-                     f"{r['successes']} -> {r['outcome']}{test}{override}")
+                     f"{r['successes']} success{'' if r['successes'] == 1 else 'es'}: {r['outcome']}{test}{override}")
     return "\n".join(lines)
 
 

@@ -451,3 +451,11 @@ def test_replay_keeps_its_columns_apart_when_a_recorded_value_is_long(ad):
     assert "Complete Failure   Complete Failure" in row, out
     header = next(line for line in out.splitlines() if line.endswith("replayed"))
     assert header.index("replayed") == row.rindex("Complete Failure"), out
+
+
+def test_the_rolls_view_counts_successes_in_words_not_as_a_change(ad):
+    """`2 -> Mostly Success` read as a value changing from 2; the history says `2 successes: ...`."""
+    roll(ad, "climb", "--rating", "D4", "--faces", "3,3,1")   # three d4s: 3 beats difficulty 2
+    roll(ad, "climb", "--rating", "D4", "--faces", "3,1,1")
+    lines = ad(AD, "rolls", "--limit", "2").output.splitlines()
+    assert lines[0].endswith("2 successes: Mostly Success") and lines[1].endswith("1 success: Mostly Failure"), lines
