@@ -64,7 +64,8 @@ def rolls_text(rows: list[dict[str, Any]]) -> str:
 def difficulty_text(rows: list[dict[str, Any]]) -> str:
     def line(r: dict[str, Any]) -> str:
         position = ", ".join(f"{r[k]} {k[:-1] if r[k] == 1 else k}" for k in ("advantages", "disadvantages") if r[k])
-        return f"{r['rating']}: base {r['base']}" + (f", {position}" if position else "") \
+        rated = f"{r['rating']}: base" if r["rating"] != "-" else "Difficulty"  # `-` (no rating) is for --json
+        return f"{rated} {r['base']}" + (f", {position}" if position else "") \
             + f" -> difficulty {r['difficulty']}"
     return "\n".join(line(r) for r in rows)
 

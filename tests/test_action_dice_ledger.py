@@ -459,3 +459,10 @@ def test_the_rolls_view_counts_successes_in_words_not_as_a_change(ad):
     roll(ad, "climb", "--rating", "D4", "--faces", "3,1,1")
     lines = ad(AD, "rolls", "--limit", "2").output.splitlines()
     assert lines[0].endswith("2 successes: Mostly Success") and lines[1].endswith("1 success: Mostly Failure"), lines
+
+
+def test_difficulty_without_a_rating_reads_as_a_sentence_not_a_dash(ad):
+    """`--difficulty 5 --advantage` printed `-: base 5, 1 advantage -> difficulty 4`."""
+    out = ad(AD, "difficulty", "--difficulty", "5", "--advantage").output.strip()
+    assert out == "Difficulty 5, 1 advantage -> difficulty 4", out
+    assert ad.json(AD, "difficulty", "--difficulty", "5")[0]["rating"] == "-"   # --json as before
