@@ -487,3 +487,17 @@ def test_the_export_summary_names_supply_dice_and_percentages_as_the_lines_do(ga
     gate(*D, "tracker-roll", "Arrows", "--faces", "37")
     summary = gate("export").output.split("\n\n")[1]
     assert "Arrows 0% -> 50%, Torches supply Empty -> D4." in summary, summary
+
+
+@pytest.mark.parametrize("setup, use", [
+    ([("item-add", "Torches", "--die", "D4"), ("supply-roll", "Torches", "--faces", "1")],
+     ("supply-roll", "Torches", "--faces", "2", "--override", "one more")),
+    ([("tracker-add", "Arrows", "--value", "0")], ("tracker-roll", "Arrows", "--faces", "5", "--override", "last")),
+])
+def test_faces_for_a_use_by_override_with_nothing_left_are_refused_not_dropped(gate, setup, use):
+    """An Empty item or a 0% tracker used by override rolls nothing: the faces went unrecorded, silently."""
+    for args in setup:
+        gate(*D, *args)
+    assert "no faces to enter" in gate.refused(*D, *use)
+    assert gate(*D, *use, ok=False).exit_code == 2
+    gate(*D, *[w for w in use if w != "--faces" and not w.isdigit()])   # without them it is allowed
