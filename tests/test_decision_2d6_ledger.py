@@ -501,3 +501,10 @@ def test_faces_for_a_use_by_override_with_nothing_left_are_refused_not_dropped(g
     assert "no faces to enter" in gate.refused(*D, *use)
     assert gate(*D, *use, ok=False).exit_code == 2
     gate(*D, *[w for w in use if w != "--faces" and not w.isdigit()])   # without them it is allowed
+
+
+def test_undo_list_does_not_call_a_contest_the_campaign(gate):
+    """`contest #1: d2d6 contest; the campaign: made`: a contest has no name, and is not the campaign."""
+    unit = gate.json(*D, "contest", "Billy:Strength", "Ogre:Strength", "--faces", "1,1/2,2")["unit"]
+    row = next(r for r in gate.json("undo", "--list") if r["unit"] == unit)
+    assert row["did"] == "d2d6 contest; made", row
