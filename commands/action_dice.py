@@ -119,7 +119,7 @@ def action_dice_worsen(ctx: click.Context, character: str, condition: str, steps
 @json_option
 @click.pass_context
 def action_dice_ease(ctx: click.Context, character: str, condition: str, steps: int) -> None:
-    """Lower a condition's level; eased below level 1 it is treated and gone.
+    """Lower a condition's level; eased below level 1 it is gone.
 
     Example: campaign action-dice ease Mara "Sprained Ankle" --steps 2
     """

@@ -57,14 +57,15 @@ def rolls_text(rows: list[dict[str, Any]]) -> str:
         test = f" (test {'passed' if r['succeeded'] else 'failed'})" if r["test"] else ""
         override = f"  GM override: {r['gm_override']}" if r["gm_override"] is not None else ""
         lines.append(f"#{r['entry']}  {r['character']} {r['action']}  difficulty {r['difficulty']}  {dice}  "
-                     f"{r['successes']} -> {r['outcome']}{test}{override}")
+                     f"{r['successes']} success{'' if r['successes'] == 1 else 'es'}: {r['outcome']}{test}{override}")
     return "\n".join(lines)
 
 
 def difficulty_text(rows: list[dict[str, Any]]) -> str:
     def line(r: dict[str, Any]) -> str:
         position = ", ".join(f"{r[k]} {k[:-1] if r[k] == 1 else k}" for k in ("advantages", "disadvantages") if r[k])
-        return f"{r['rating']}: base {r['base']}" + (f", {position}" if position else "") \
+        rated = f"{r['rating']}: base" if r["rating"] != "-" else "Difficulty"  # `-` (no rating) is for --json
+        return f"{rated} {r['base']}" + (f", {position}" if position else "") \
             + f" -> difficulty {r['difficulty']}"
     return "\n".join(line(r) for r in rows)
 

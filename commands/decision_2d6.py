@@ -135,7 +135,7 @@ def d2d6_roll(ctx: click.Context, name: str, stat: str, target: int | None, diff
 @decision_2d6.command("contest")
 @click.argument("first")
 @click.argument("second")
-@click.option("--advantage", "favoured", default=None, metavar="NAME=minor|major",
+@click.option("--advantage", "favoured", multiple=True, metavar="NAME=minor|major",
               help="The side the GM gives advantage to (nobody is at disadvantage in a contest).")
 @click.option("--grant", "grants", multiple=True, metavar="NAME",
               help="An effect that grants NAME advantage (one step). Repeatable.")
@@ -148,12 +148,12 @@ def d2d6_roll(ctx: click.Context, name: str, stat: str, target: int | None, diff
 @click.option("--for", "purpose", default="", help="What the contest is about.")
 @json_option
 @click.pass_context
-def d2d6_contest(ctx: click.Context, first: str, second: str, favoured: str | None, grants: tuple[str, ...],
+def d2d6_contest(ctx: click.Context, first: str, second: str, favoured: tuple[str, ...], grants: tuple[str, ...],
                  bonuses: tuple[str, ...], penalties: tuple[str, ...], modifiers: tuple[str, ...],
                  rounds: tuple[str, ...], roll: bool, purpose: str) -> None:
     """A contested roll between two characters: the higher total wins; ties reroll, each kept.
 
-    Example: campaign decision-2d6 contest Billy:Stealth Ogre:Wits --grant Billy --faces 1,3/5,5 --faces 6,2,1/4,3
+    Example: campaign decision-2d6 contest Billy:Stealth Ogre:Wits --grant Billy --faces 1,3/3,4 --faces 6,2,1/4,3
     """
     from ledger.rulesets.decision_2d6.commands import Stated
 
@@ -168,10 +168,13 @@ def d2d6_contest(ctx: click.Context, first: str, second: str, favoured: str | No
         if who.casefold() not in named:
             raise BadInput(f"{who} is not one of the two sides of this contest.")
     advantage = None
-    if favoured is not None:
-        who, eq, level = favoured.partition("=")
+    if len(favoured) > 1:  # given twice, click kept the last one alone, silently
+        raise BadInput("Advantage in a contest goes to one side: give --advantage once "
+                       "(--grant moves a side one step).")
+    if favoured:
+        who, eq, level = favoured[0].partition("=")
         if not eq:
-            raise BadInput(f"Give advantage as NAME=minor or NAME=major, not '{favoured}'.")
+            raise BadInput(f"Give advantage as NAME=minor or NAME=major, not '{favoured[0]}'.")
         advantage = (who.strip(), level.strip())
     d2d6_write(ctx, lambda app: app.d2d6_contest(
         sides[0], sides[1], favoured=advantage, grants=grants,

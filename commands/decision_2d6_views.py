@@ -70,12 +70,15 @@ def sheets_text(rows: list[dict]) -> str:
     return "\n".join(blocks)
 
 
+def _held(value: Any) -> str:
+    """A supply die as named (D6, Empty), a tracker's value as the percentage it is (60%, not 60)."""
+    return f"{value}%" if isinstance(value, int) else str(value)
+
+
 def pools_text(p: dict) -> str:
     if "rows" in p:
-        if not p["rows"]:
-            return f"No item or tracker named '{p['name']}'."
-        return "\n".join(f"#{r['entry']}  {r['change']}: {'' if r['before'] is None else str(r['before']) + ' -> '}"
-                         f"{r['after']}{'' if r['face'] is None else ' (rolled ' + str(r['face']) + ')'}"
+        return "\n".join(f"#{r['entry']}  {r['change']}: {'' if r['before'] is None else _held(r['before']) + ' -> '}"
+                         f"{_held(r['after'])}{'' if r['face'] is None else ' (rolled ' + str(r['face']) + ')'}"
                          f"{'  ' + r['note'] if r['note'] else ''}" for r in p["rows"])
     lines = [f"{s['item']}: {s['die']}" + (f"  (held by {s['holder']})" if s["holder"] else "")
              for s in p["supplies"]]
@@ -109,9 +112,14 @@ def d2d6_pools(ctx: click.Context, name: str | None) -> None:
     """
     from projections.rulesets.decision_2d6 import tables as read
 
+    from ledger.errors import NotFound
+
     app, db = caught_up(ctx)
     only_ruleset(db, "decision-2d6")
-    emit(ctx, {"name": name, "rows": read.statement(db, name)} if name else read.pools(db), pools_text)
+    rows = read.statement(db, name) if name else []
+    if name and not rows:  # refused as `sheet` and `rolls` refuse an unknown name (it printed a line, exit 0)
+        raise NotFound(f"There is no item or tracker named '{name}' in this campaign.")
+    emit(ctx, {"name": name, "rows": rows} if name else read.pools(db), pools_text)
 
 @decision_2d6.command("rolls")
 @click.argument("name", required=False)

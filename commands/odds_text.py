@@ -90,13 +90,18 @@ def _capped(pool: dict[str, Any]) -> str:
         if lost else ""
 
 
+def scale(level: str) -> str:
+    """A step of the advantage scale as the seed names it (`Minor Advantage`), not as typed (`minor-advantage`)."""
+    return level.replace("-", " ").title()
+
+
 def decision_text(r: dict[str, Any]) -> str:
     """A decision roll's totals, P(success) at its level, and the same roll at every level."""
     against = "" if r["target"] is None else f" against {r['target']}" + (f" ({r['difficulty']})" if r["difficulty"] else "")
     extra = f", modifiers {r['modifier_total']:+d}" if r["modifier_total"] else ""
     whose = f"{r['character']}'s" if r["character"] else "A"
     lines = [f"{whose} {r['stat']} roll: {r['decision_dice']}d6 exploding + {r['stat']} "
-             f"{r['stat_value']:+d}{extra}, {r['advantage']}{',' if against else ''}{against}"]
+             f"{r['stat_value']:+d}{extra}, {scale(r['advantage'])}{',' if against else ''}{against}"]
     lines += chart("Totals", r["totals"], r["at_least"])
     tail = r["tail"]
     lines.append(f"  {tail['from']} or more: {percent(tail['probability'])} (every explosion followed; nothing cut off)")
@@ -105,7 +110,7 @@ def decision_text(r: dict[str, Any]) -> str:
     lines.append("At every step of the advantage scale:")
     for level, v in r["levels"].items():
         chance_ = "" if v["success"] is None else f"success {percent(v['success']):>6}  "
-        lines.append(f"  {level:<20} {chance_}mean {decimal(v['mean'])}")
+        lines.append(f"  {scale(level):<20} {chance_}mean {decimal(v['mean'])}")
     return "\n".join(lines)
 
 
@@ -140,7 +145,7 @@ def contest_text(r: dict[str, Any]) -> str:
 
     def side(s: dict[str, Any]) -> str:
         extra = f" {s['modifier_total']:+d}" if s["modifier_total"] else ""
-        return f"{s['name']} ({s['decision_dice']}d6 exploding + {s['stat']} {s['stat_value']:+d}{extra}, {s['advantage']})"
+        return f"{s['name']} ({s['decision_dice']}d6 exploding + {s['stat']} {s['stat_value']:+d}{extra}, {scale(s['advantage'])})"
     roll = r["first_roll"]
     return "\n".join([
         f"Contest: {side(first)} vs {side(second)}",

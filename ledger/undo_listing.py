@@ -40,8 +40,8 @@ def _did(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> str:
             words = aggregate_class(app, aggregate_id, known).WORDS
             keys = [change(labelled(k), before.get(k), after.get(k), words.get(k))
                     for k in after if before.get(k) != after.get(k)]
-        if keys:
-            who = after.get("name") or "the campaign"
-            changed.append(f"{who}: {listed(keys, CHANGES)}")
+        if keys:  # a thing with no name (a decision-2d6 contest) is the unit's own: its key names it
+            who = after.get("name")
+            changed.append(f"{who}: {listed(keys, CHANGES)}" if who else listed(keys, CHANGES))
     commands = ", ".join(dict.fromkeys(c.replace("_", " ") for c in unit.commands))
     return f"{commands}; " + (listed(changed, CHANGES, "more changed", "; ") if changed else "changed nothing")

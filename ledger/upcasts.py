@@ -18,3 +18,8 @@ def disaster_v1_v2(state: dict[str, Any]) -> None:
     round (a Disaster is -1 successes or fewer, which always ends the Challenge turn)."""
     if state.get("side") == "challenge":
         state["round"] = state["round"] - 1
+
+
+def condition_treated_v1_v2(state: dict[str, Any]) -> None:
+    """An action-dice condition gone before `eased` was kept: read as treated, as its line said."""
+    state["eased"] = False

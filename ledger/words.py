@@ -21,7 +21,7 @@ def said(value: Any, limit: int = LIMIT) -> str:
     if value is None or isinstance(value, bool):
         return "none" if value is None else "yes" if value else "no"
     if isinstance(value, dict):
-        return listed([_named(k, v) if _many(v) else f"{_key(k)} {said(v)}" for k, v in value.items()], limit)
+        return listed([_named(k, v) if _many(v) else _entry(k, v) for k, v in value.items()], limit)
     if _many(value):
         return listed([_item(v) for v in value], limit)
     return str(value) if value != "" else "none"
@@ -79,6 +79,7 @@ def _inside(key: Any, before: Any, after: Any, word: Word | None) -> str:
     return f"{_key(key)} {one(before)} -> {one(after)}"
 
 
+
 def faces(values: Iterable[Any]) -> str:
     """Dice faces as a GM reads them off the table: `6, 5, 3` (every one: the record is exact)."""
     return ", ".join(str(v) for v in values) or "none"
@@ -95,6 +96,13 @@ def listed(items: list[str], limit: int = LIMIT, more: str = "more", sep: str = 
 
 def _key(key: Any) -> str:
     return str(key).replace("_", " ")
+
+
+def _entry(key: Any, value: Any) -> str:
+    """`key value`; a name kept under its own folded case (`cat-like: Cat-like`) by the name alone."""
+    if isinstance(value, str) and isinstance(key, str) and key.casefold() == value.casefold():
+        return value
+    return f"{_key(key)} {said(value)}"
 
 
 def _named(key: Any, value: Any) -> str:

@@ -134,7 +134,7 @@ def summary(db: Database, first: int, last: int) -> str:
     found = changes(db, first, last)
     order = {"destiny": 0, "doom": 1}
     found.sort(key=lambda c: (order.get(c[0], 2), c[0]))
-    parts = [f"{_label(n)} {before} -> {after}" for n, before, after in found]
+    parts = [f"{_label(n)} {_valued(n, before)} -> {_valued(n, after)}" for n, before, after in found]
     return (", ".join(parts) + ".") if parts else "No balance changed."
 
 
@@ -142,7 +142,16 @@ def _label(balance: str) -> str:
     if balance in ("destiny", "doom"):
         return balance.capitalize()
     owner, _, kind = balance.rpartition(":")
-    return f"{owner} {kind.capitalize()}" if owner else balance
+    return f"{owner} {kind.capitalize()}" if owner else balance.removesuffix(" %")
+
+
+def _valued(balance: str, value: int) -> str:
+    """A decision-2d6 pool's value as its line says it: `60%`, a supply die `D8` (0 is `Empty`)."""
+    if balance.endswith(" %"):
+        return f"{value}%"
+    if balance.endswith(" supply"):
+        return f"D{value}" if value else "Empty"
+    return str(value)
 
 
 def summary_of(db: Database, group: Group) -> str:
@@ -157,5 +166,5 @@ def summary_of(db: Database, group: Group) -> str:
              for n, d in totals.items() if d]
     order = {"destiny": 0, "doom": 1}
     found.sort(key=lambda c: (order.get(c[0], 2), c[0]))
-    parts = [f"{_label(n)} {before} -> {after}" for n, before, after in found]
+    parts = [f"{_label(n)} {_valued(n, before)} -> {_valued(n, after)}" for n, before, after in found]
     return (", ".join(parts) + ".") if parts else "No balance changed."

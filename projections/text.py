@@ -196,9 +196,10 @@ def replay_text(r: dict[str, Any]) -> str:
     lines = [f"Replay of {r['round']}{undone} on its recorded faces:"]
     tables = [(title, r[key]) for title, key in (("after the round", "after_round"),
                                                   ("now, after the later entries", "after_later_rounds")) if key in r]
-    for title, rows in tables:
-        lines.append(f"  {title}:{'':<{max(1, 36 - len(title))}}recorded   replayed")
-        lines += [f"  {'*' if row['changed'] else ' '} {row['figure']:<36} {_shown(row['recorded']):<10} "
+    for title, rows in tables:  # the recorded column as wide as its widest value (`Complete Failure`)
+        width = max([10] + [len(_shown(row["recorded"])) + 2 for row in rows])
+        lines.append(f"  {title}:{'':<{max(1, 38 - len(title))}}{'recorded':<{width + 1}}replayed")
+        lines += [f"  {'*' if row['changed'] else ' '} {row['figure']:<36} {_shown(row['recorded']):<{width}} "
                   f"{_shown(row['replayed'])}" for row in rows]
     lines += [f"  note: {n}" for n in r.get("notes", [])]
     differ = any(row["changed"] for _, rows in tables for row in rows)

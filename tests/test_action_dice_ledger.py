@@ -175,12 +175,36 @@ def test_conditions_worsen_to_3_and_ease_until_treated(ad):
     assert ad.json(AD, "condition", "Mara", "Tired", "--level", "2", "--impacts", "run,swim")["impacts"] \
         == ["run", "swim"]
     gone = ad.json(AD, "ease", "Mara", "Tired", "--steps", "2")
-    assert gone["level"] is None and gone["history"][0]["line"] == "Mara's Tired (level 2) is treated"
+    assert gone["level"] is None and gone["history"][0]["line"] == "Mara's Tired eases away from level 2 and is gone"
     lines = [r["line"] for r in ad.json("history")][-5:-1]
     assert lines == ["Mara gains Tired at level 1 (impacts run)",
-                     "Mara's Tired worsens to level 3 (was 1) (impacts run): incapacitated for run until treated",
-                     "Mara's Tired eases to level 2 (was 3) (impacts run)",
-                     "Mara's Tired stays at level 2 (was 2) (impacts run, swim)"]
+                     "Mara's Tired worsens from level 1 to 3 (impacts run): incapacitated for run until treated",
+                     "Mara's Tired eases from level 3 to 2 (impacts run)",
+                     "Mara's Tired stays at level 2 (impacts run, swim)"]
+    ad(AD, "condition", "Mara", "Wet", "--level", "1")
+    assert ad.json(AD, "treat", "Mara", "Wet")["history"][0]["line"] == "Mara's Wet (level 1) is treated"
+
+
+def test_easing_a_level_1_condition_says_it_is_gone_not_treated(ad):
+    """Nobody treated it: eased below level 1 (the lowest a condition has), it is simply gone."""
+    ad(AD, "condition", "Mara", "Soaked", "--level", "1")
+    line = ad.json(AD, "ease", "Mara", "Soaked")["history"][0]["line"]
+    assert line == "Mara's Soaked eases away from level 1 and is gone" and "treated" not in line
+    assert ad.json(AD, "sheet", "Mara")["conditions"] == []
+
+
+def test_an_older_ledger_s_condition_treated_entry_still_reads_as_treated():
+    """v1 ConditionTreated (before `eased`) is upcast: it reads as treated, as its line said then."""
+    from ledger.rulesets.action_dice.character import ActionCharacter
+    state = {"character": "Mara", "condition": "Wet", "was": 1}
+    ActionCharacter.ConditionTreated.upcast_v1_v2(state)
+    assert state["eased"] is False and ActionCharacter.ConditionTreated.class_version == 2
+
+
+@pytest.mark.parametrize("level", ["0", "4", "-1"])
+def test_a_condition_level_off_the_1_to_3_scale_is_malformed_exit_2(ad, level):
+    assert "runs from 1 to 3" in ad.refused(AD, "condition", "Mara", "Wet", "--level", level)
+    assert ad(AD, "condition", "Mara", "Wet", "--level", level, ok=False).exit_code == 2
 
 
 # --- features and the features limit (a campaign setting) --------------------------------------
@@ -400,3 +424,45 @@ def test_a_cold_process_loads_a_long_lived_character_from_its_snapshot(tmp_path)
     mara = cold.repository.get(pc_id("Mara"))
     assert (mara.rolls, mara.assets, mara.features) == (55, {"nerve": {"name": "Nerve", "die": 10}},
                                                         {"cat-like": "Cat-like"})
+
+
+def test_undo_names_what_a_change_of_an_asset_condition_or_feature_would_restore(ad):
+    """`undo --list` and `--dry-run` said `assets (Athletics, ...) -> (Athletics, ...)` for a die
+    change, `conditions Tired -> Tired` for a level, and `features cat-like Cat-like` (issue 35)."""
+    ad(AD, "asset", "Mara", "Athletics", "d10")
+    assert "Mara: assets Athletics die 10 -> 8" in ad("undo", "--dry-run").output
+    ad(AD, "condition", "Mara", "Tired", "--level", "1", "--impacts", "run")
+    ad(AD, "worsen", "Mara", "Tired", "--steps", "2")
+    plan = ad("undo", "--dry-run").output
+    assert "Mara: conditions Tired level 3 -> 1, incapacitates run -> none" in plan, plan
+    ad(AD, "feature", "Mara", "Quick 'n' \"Sly\"")
+    listing = ad("undo", "--list", "--limit", "1").output
+    assert "features (Cat-like, Scholar, Old Debts) -> (Cat-like, Scholar, Old Debts, Quick 'n' \"Sly\")" \
+        in listing, listing   # what the unit did
+    assert "cat-like" not in listing
+
+
+def test_replay_keeps_its_columns_apart_when_a_recorded_value_is_long(ad):
+    """`outcome  Complete Failure Complete Failure`: the recorded column was 10 wide, whatever it held."""
+    roll(ad, "climb", "--rating", "D8", "--faces", "1,1,1")
+    out = ad("replay").output
+    row = next(line for line in out.splitlines() if "outcome" in line)
+    assert row.split("outcome", 1)[1].split() == ["Complete", "Failure", "Complete", "Failure"]
+    assert "Complete Failure   Complete Failure" in row, out
+    header = next(line for line in out.splitlines() if line.endswith("replayed"))
+    assert header.index("replayed") == row.rindex("Complete Failure"), out
+
+
+def test_the_rolls_view_counts_successes_in_words_not_as_a_change(ad):
+    """`2 -> Mostly Success` read as a value changing from 2; the history says `2 successes: ...`."""
+    roll(ad, "climb", "--rating", "D4", "--faces", "3,3,1")   # three d4s: 3 beats difficulty 2
+    roll(ad, "climb", "--rating", "D4", "--faces", "3,1,1")
+    lines = ad(AD, "rolls", "--limit", "2").output.splitlines()
+    assert lines[0].endswith("2 successes: Mostly Success") and lines[1].endswith("1 success: Mostly Failure"), lines
+
+
+def test_difficulty_without_a_rating_reads_as_a_sentence_not_a_dash(ad):
+    """`--difficulty 5 --advantage` printed `-: base 5, 1 advantage -> difficulty 4`."""
+    out = ad(AD, "difficulty", "--difficulty", "5", "--advantage").output.strip()
+    assert out == "Difficulty 5, 1 advantage -> difficulty 4", out
+    assert ad.json(AD, "difficulty", "--difficulty", "5")[0]["rating"] == "-"   # --json as before

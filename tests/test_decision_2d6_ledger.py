@@ -1,6 +1,8 @@
 """decision-2d6 campaigns on the ledger (seed 004), through the application and the real CLI."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ledger import dice
@@ -237,10 +239,27 @@ def test_changing_a_sheet_appends_one_entry_and_one_row_per_score(gate):
     (["pc-set", "Billy", "--attribute", "Strength=2"], "Strength is one of the stats, not the attributes"),
     (["pc-set", "Billy", "--stat", "Fort=2"], "Fort is set with its own option, not as a stat"),
     (["pc-set", "Zed", "--level", "2"], "no character named 'Zed'"),
+    (["pc-add", "Zed", "--will", "-5", "--fort", "1"], "Will cannot be negative (-5)"),   # Stress -2
+    (["pc-add", "Zed", "--will", "1", "--fort", "-8"], "Fort cannot be negative (-8)"),
+    (["pc-set", "Billy", "--fort", "-1"], "Fort cannot be negative (-1)"),
+    (["pc-set", "Billy", "--will", "-3"], "Will cannot be negative (-3)"),
     (["sheet", "Zed"], "no character named 'Zed'"),
 ])
 def test_sheet_refusals(gate, args, message):
     assert message in gate.refused(*D, *args)
+
+
+def test_a_negative_level_will_or_fort_is_malformed_input_exit_2(gate):
+    """Stress and Vitality are half of Level plus Will or Fort: none of the three goes below 0."""
+    for args in (["pc-add", "Zed", "--will", "-1", "--fort", "1"], ["pc-set", "Billy", "--fort", "-1"]):
+        result = gate(*D, *args, "--json", ok=False)
+        assert result.exit_code == 2 and json.loads(result.stdout)["code"] == 2, result.output
+
+
+def test_a_score_new_to_the_sheet_reads_in_words_not_as_new(gate):
+    gate(*D, "pc-set", "Billy", "--attribute", "Luck=2", "--reason", "a charm")
+    line = gate.json("history")[-1]["line"]
+    assert line.startswith("Billy's Luck set to 2 (a charm); Stress ") and " new " not in line
 
 
 # --- supply dice ---------------------------------------------------------------------------------
@@ -427,3 +446,65 @@ def test_a_supply_die_only_steps_down_and_the_read_model_agrees_with_the_aggrega
     replayed = fresh.repository.get(item_id("Kit"))
     assert d2d6_views.pools(db)["supplies"][0]["die"] == replayed.die == die
     assert db["d2d6_supply_rows"].count == app.recorder.max_notification_id() - 1
+
+
+def test_a_grant_that_brings_a_roll_to_neutral_says_so_in_words(gate):
+    """It read `dice 1 | 1,  (1 grant of advantage)`: an empty position and a stray space."""
+    line = gate.json(*D, "roll", "Billy", "Strength", "--target", "8", "--advantage", "minor-disadvantage",
+                     "--grant", "--faces", "1,1")["history"][0]["line"]
+    assert "dice 1 | 1, Neutral from Minor Disadvantage with 1 grant of advantage = 2 vs 8" in line, line
+    assert ",  " not in line and "((" not in line
+
+
+def test_pools_of_an_unknown_name_is_refused_as_sheet_and_rolls_refuse_it(gate):
+    """It printed `No item or tracker named 'Nope'.` and exited 0 (`--json`: rows [])."""
+    assert gate.refused(*D, "pools", "Nope") == "Error: There is no item or tracker named 'Nope' in this campaign."
+    result = gate(*D, "pools", "Nope", "--json", ok=False)
+    assert result.exit_code == 1 and json.loads(result.stdout)["rule"] == "unknown-item"
+
+
+def test_a_tracker_s_changes_read_as_percentages(gate):
+    gate(*D, "tracker-add", "Arrows", "--value", "60")
+    gate(*D, "tracker-roll", "Arrows", "--faces", "37")
+    assert gate(*D, "pools", "Arrows").output.splitlines()[-1].endswith("rolled: 60% -> 50% (rolled 37)")
+
+
+def test_contest_advantage_given_to_both_sides_is_refused_not_half_kept(gate):
+    """`--advantage Billy=major --advantage Ogre=minor` rolled with Ogre's alone (click kept the last)."""
+    message = gate.refused(*D, "contest", "Billy:Strength", "Ogre:Wits", "--advantage", "Billy=major",
+                           "--advantage", "Ogre=minor", "--faces", "1,1/1,1")
+    assert "goes to one side" in message
+    line = gate.json(*D, "contest", "Billy:Strength", "Ogre:Wits", "--advantage", "Billy=major",
+                     "--faces", "1,1,1/2,3")["history"][0]["line"]
+    assert "Ogre Wits -1, Billy Major Advantage (3d6): Billy 1 | 1 | 1 = 3" in line, line
+
+
+def test_the_export_summary_names_supply_dice_and_percentages_as_the_lines_do(gate):
+    """It read `Arrows % 0 -> 50, Torches supply 0 -> 4`: a bare % for a label, a die as a number."""
+    gate(*D, "item-add", "Torches", "--die", "D6")
+    gate(*D, "supply-roll", "Torches", "--faces", "2")
+    gate(*D, "tracker-add", "Arrows", "--value", "60")
+    gate(*D, "tracker-roll", "Arrows", "--faces", "37")
+    summary = gate("export").output.split("\n\n")[1]
+    assert "Arrows 0% -> 50%, Torches supply Empty -> D4." in summary, summary
+
+
+@pytest.mark.parametrize("setup, use", [
+    ([("item-add", "Torches", "--die", "D4"), ("supply-roll", "Torches", "--faces", "1")],
+     ("supply-roll", "Torches", "--faces", "2", "--override", "one more")),
+    ([("tracker-add", "Arrows", "--value", "0")], ("tracker-roll", "Arrows", "--faces", "5", "--override", "last")),
+])
+def test_faces_for_a_use_by_override_with_nothing_left_are_refused_not_dropped(gate, setup, use):
+    """An Empty item or a 0% tracker used by override rolls nothing: the faces went unrecorded, silently."""
+    for args in setup:
+        gate(*D, *args)
+    assert "no faces to enter" in gate.refused(*D, *use)
+    assert gate(*D, *use, ok=False).exit_code == 2
+    gate(*D, *[w for w in use if w != "--faces" and not w.isdigit()])   # without them it is allowed
+
+
+def test_undo_list_does_not_call_a_contest_the_campaign(gate):
+    """`contest #1: d2d6 contest; the campaign: made`: a contest has no name, and is not the campaign."""
+    unit = gate.json(*D, "contest", "Billy:Strength", "Ogre:Strength", "--faces", "1,1/2,2")["unit"]
+    row = next(r for r in gate.json("undo", "--list") if r["unit"] == unit)
+    assert row["did"] == "d2d6 contest; made", row

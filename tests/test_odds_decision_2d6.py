@@ -166,3 +166,14 @@ def test_decision_refusals_are_one_error_line_and_append_nothing(gate, args, cod
     assert result.exit_code == code and len(lines) == 1 and lines[0].startswith("Error: ") and words in lines[0], \
         result.stderr
     assert gate.json("history") == before
+
+
+def test_the_odds_text_names_the_advantage_scale_as_the_seed_does_not_as_typed(tmp_path):
+    """It read `+ Strength +0, minor-advantage`: the option as typed, in a line a GM reads."""
+    from click.testing import CliRunner
+    from cli import cli
+
+    out = CliRunner().invoke(cli, ["odds", "--ruleset", "decision-2d6", "--stat", "1", "--target", "9",
+                                   "--advantage", "minor-advantage"]).output
+    assert ", Minor Advantage, against 9" in out.splitlines()[0], out
+    assert "  Major Disadvantage " in out and "minor-" not in out and "major-" not in out

@@ -95,10 +95,10 @@ SCRIPTS: dict[str, list[tuple[str, ...]]] = {
         ("action-dice", "character", "Vex", "--asset", "Knife=d6"),
     ],
     "decision-2d6": [
-        ("decision-2d6", "supply-roll", "Torches", "--faces", "2", "--for", "one more tunnel", "--override",
+        ("decision-2d6", "supply-roll", "Torches", "--for", "one more tunnel", "--override",
          "the last stub"),
         ("decision-2d6", "restock", "Torches", "D8", "--reason", "bought more"),
-        ("decision-2d6", "tracker-roll", "Arrows", "--faces", "5", "--for", "an empty quiver", "--override",
+        ("decision-2d6", "tracker-roll", "Arrows", "--for", "an empty quiver", "--override",
          "a stray arrow"),
         ("decision-2d6", "tracker-set", "Arrows", "40", "--reason", "fletched more"),
         ("decision-2d6", "pc-add", "Zed", "--will", "1", "--fort", "1", "--stat", "Strength=1"),

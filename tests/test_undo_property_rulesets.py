@@ -74,9 +74,11 @@ def _decision_2d6_move(p: Played, data: st.DataObject) -> None:
           grants=data.draw(st.sampled_from(((), ("Billy",)))), rounds=[(_two_dice(data), _two_dice(data))],
           purpose="a shoving match")
     elif move == "supply":
-        p("d2d6_supply_roll", "Torches", faces=[data.draw(st.integers(1, 6))], override=override)
+        p("d2d6_supply_roll", "Torches", faces=None if override else [data.draw(st.integers(1, 6))],
+          override=override)  # a use by override rolls no die
     elif move == "tracker":
-        p("d2d6_tracker_roll", "Arrows", faces=[data.draw(st.integers(1, 100))], override=override)
+        p("d2d6_tracker_roll", "Arrows", faces=None if override else [data.draw(st.integers(1, 100))],
+          override=override)
     elif move == "restock":
         p("d2d6_restock", "Torches", data.draw(st.sampled_from(("D4", "D8"))), "bought in town")
     elif move == "refill":

@@ -302,7 +302,7 @@ def test_restocks_and_overrides_are_units_and_a_cascade_takes_only_what_used_the
     t = _gate(tmp_path)
     t(D, "supply-roll", "Rope", "--faces", "1")  # D4 shows 1: Rope is Empty
     t(D, "tracker-roll", "Arrows", "--faces", "40")
-    t(D, "supply-roll", "Rope", "--faces", "2", *OVERRIDE)  # the GM lets the Empty Rope be used
+    t(D, "supply-roll", "Rope", *OVERRIDE)  # the GM lets the Empty Rope be used (no die, no faces)
     t(D, "restock", "Torches", "D8")
     listed = {u["unit"]: u for u in t.json("undo", "--list")}
     assert {"restock Torches #1", "supply roll Rope #2", "tracker roll Arrows #1"} <= set(listed)

@@ -14,6 +14,7 @@ from ledger.errors import BadInput, NotFound, RuleViolation
 from ledger.ids import pc_id
 from ledger.reversible import Reversible
 from ledger.rulesets.action_dice import rules
+from ledger.upcasts import condition_treated_v1_v2
 
 
 def _name(text: str, what: str) -> str:
@@ -52,8 +53,18 @@ class ActionCharacter(Reversible):
         self.conditions[condition.casefold()] = {"name": condition, "level": level, "impacts": list(impacts),
                                                  "incapacitates": list(incapacitates)}
 
-    @event("ConditionTreated")
-    def condition_treated(self, character: str, condition: str, was: int) -> None:
+    class ConditionTreated(Reversible.Event):
+        """v2: `eased` says the condition was eased below level 1 (gone), not treated."""
+
+        class_version = 2
+        upcast_v1_v2 = staticmethod(condition_treated_v1_v2)
+        character: str
+        condition: str
+        was: int
+        eased: bool
+
+    @event(ConditionTreated)
+    def condition_treated(self, character: str, condition: str, was: int, eased: bool) -> None:
         self.conditions.pop(condition.casefold(), None)
 
     @event("ActionRolled")
@@ -116,18 +127,19 @@ class ActionCharacter(Reversible):
         return self._record(new, known)
 
     def change_condition(self, name: str, steps: int) -> dict[str, Any]:
-        """Worsen (steps > 0) or ease (steps < 0); eased below level 1 it is treated and gone."""
+        """Worsen (steps > 0) or ease (steps < 0); eased below level 1 it is gone (`eased`, not treated)."""
         if steps == 0:
             raise BadInput("Change a condition by at least one level.")
         current = self.condition(name)
         changed = rules.change_condition(current, steps)
         if changed is None:
-            return self.treat(current.name)
+            return self.treat(current.name, eased=True)
         return self._record(changed, self.conditions[current.name.casefold()])
 
-    def treat(self, name: str) -> dict[str, Any]:
+    def treat(self, name: str, eased: bool = False) -> dict[str, Any]:
+        """The condition is gone: treated, or eased below level 1 (`eased`)."""
         current = self.condition(name)
-        self.condition_treated(self.name, current.name, current.level)
+        self.condition_treated(self.name, current.name, current.level, eased)
         return {"character": self.name, "condition": current.name, "level": None, "was": current.level,
                 "impacts": sorted(current.impacts), "incapacitates": []}
 

@@ -132,11 +132,14 @@ class ActionDiceCommands(Commands):
         if condition.strip():
             values.name(condition, "A condition's name")
         values.integer(level, "A condition's level")
+        if isinstance(level, int) and not 1 <= level <= rules.MAX_CONDITION_LEVEL:
+            # a typed level off the 1-3 scale is malformed input (exit 2), as --difficulty 0 is
+            raise BadInput(f"A condition's level runs from 1 to 3, not {level}.")
         return self._action_dice(lambda t: _undoable(self._character(t, character),
                                                      lambda pc: pc.set_condition(condition, level, listed)))
 
     def change_action_condition(self, character: str, condition: str, steps: int) -> Report:
-        """Worsen (steps > 0) or ease (steps < 0) a condition; eased below 1 it is treated."""
+        """Worsen (steps > 0) or ease (steps < 0) a condition; eased below 1 it is gone."""
         return self._action_dice(lambda t: _undoable(self._character(t, character),
                                                      lambda pc: pc.change_condition(condition, steps)))
 

@@ -73,8 +73,8 @@ class Decision2d6Commands(PoolCommands, Commands):
             changed = []
             for kind, label, value in wanted:
                 whole(value, label)
-                if kind == LEVEL and value < 0:
-                    raise BadInput("A character's Level cannot be negative.")
+                if kind in CORE:
+                    _not_negative(label, value)
                 have = hero.scores().get(label.casefold())
                 if not have:
                     _check_name(label, kind)
@@ -125,12 +125,16 @@ def _check_name(label: str, kind: str) -> None:
         raise BadInput(f"{CORE[label.casefold()]} is set with its own option, not as a {kind}.")
 
 
+def _not_negative(label: str, value: int) -> None:
+    """Level, Will and Fort start at 0: Stress and Vitality (half their sums) are never negative."""
+    if value < 0:
+        raise BadInput(f"A character's {label} cannot be negative ({value}).")
+
+
 def _scores(level: int, will: int, fort: int, stats: dict[str, int],
             attributes: dict[str, int]) -> dict[str, dict[str, int]]:
     for label, value in (("Level", level), ("Will", will), ("Fort", fort)):
-        whole(value, label)
-    if level < 0:
-        raise BadInput("A character's Level cannot be negative.")
+        _not_negative(label, whole(value, label))
     seen: set[str] = set()
     result: dict[str, dict[str, int]] = {STAT: {}, ATTRIBUTE: {}}
     for kind, given in ((STAT, stats), (ATTRIBUTE, attributes)):

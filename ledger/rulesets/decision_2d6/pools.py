@@ -107,6 +107,7 @@ class PoolCommands:
                     except RuleViolation:
                         raise RuleViolation(f"{item.name} is Empty, so it cannot be used for anything "
                                             "that needs a supply roll (the GM may allow it with --override REASON).") from None
+                _no_faces(faces, f"{item.name} is Empty: no supply die is rolled")
                 item.used_while_empty(item.name, purpose.strip(), why)
                 return {"item": item.name, "die": item.die, "override": why}
             if why is not None:
@@ -159,6 +160,7 @@ class PoolCommands:
             why = reason(override)
             state = d2.D100Tracker(tracker.value, tuple(tracker.rolls))
             if tracker.value == 0 and why is not None:
+                _no_faces(faces, f"{tracker.name} is at 0%: no d100 is rolled")
                 tracker.used_at_zero(tracker.name, purpose.strip(), why)
                 return {"tracker": tracker.name, "value": 0, "override": why}
             if why is not None:
@@ -190,3 +192,10 @@ class PoolCommands:
             tracker.tracker_set(tracker.name, before, value, why.strip())
             return {"tracker": tracker.name, "before": before, "after": value}
         return self._decision_2d6(command)
+
+
+def _no_faces(faces: Sequence[int] | None, why: str) -> None:
+    """A use the GM allows with nothing left rolls no die: faces given for it would be dropped unread."""
+    if faces:
+        raise BadInput(f"{why}, so there are no faces to enter: drop --faces "
+                       "(the override is recorded without a roll).")

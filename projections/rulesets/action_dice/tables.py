@@ -169,10 +169,18 @@ def _condition_line(n: Any, e: C.ConditionSet) -> str:
     if e.was is None:
         text = f"{e.character} gains {e.condition} at level {e.level}{impacts}"
     else:
-        verb = "worsens to" if e.level > e.was else "eases to" if e.level < e.was else "stays at"
-        text = f"{e.character}'s {e.condition} {verb} level {e.level} (was {e.was}){impacts}"
+        verb = "worsens" if e.level > e.was else "eases" if e.level < e.was else ""
+        moved = f"{verb} from level {e.was} to {e.level}" if verb else f"stays at level {e.level}"
+        text = f"{e.character}'s {e.condition} {moved}{impacts}"
     out = f": incapacitated for {', '.join(e.incapacitates)} until treated" if e.incapacitates else ""
     return text + out
+
+
+def _gone_line(n: Any, e: C.ConditionTreated) -> str:
+    """Treated, or eased below level 1 (the lowest level a condition has): gone either way."""
+    if e.eased:
+        return f"{e.character}'s {e.condition} eases away from level {e.was} and is gone"
+    return f"{e.character}'s {e.condition} (level {e.was}) is treated"
 
 
 def _rolled_line(n: Any, e: C.ActionRolled) -> str:
@@ -200,7 +208,7 @@ LINES: dict[type, Callable[[Any, Any], str]] = {
     C.AssetSet: _asset_line,
     C.FeatureGained: lambda n, e: f"{e.character} gained the feature {e.feature}",
     C.ConditionSet: _condition_line,
-    C.ConditionTreated: lambda n, e: f"{e.character}'s {e.condition} (level {e.was}) is treated",
+    C.ConditionTreated: _gone_line,
     C.ActionRolled: _rolled_line,
 }
 

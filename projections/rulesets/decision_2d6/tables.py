@@ -244,8 +244,10 @@ _ADV = {"MAJOR_ADVANTAGE": "Major Advantage (3d6)", "MINOR_ADVANTAGE": "Minor Ad
 def _roll_line(n: Any, e: Hero.DecisionRolled) -> str:
     why = f" to {e.purpose}" if e.purpose else ""
     adv = _ADV[e.rolled_with]
-    grants = f" ({e.grants} grant{'s' if e.grants != 1 else ''} of advantage)" if e.grants else ""
-    adv_text = f", {adv}{grants}" if adv or grants else ""
+    if e.grants:  # where it started and what moved it: `Neutral from Minor Disadvantage with 1 grant ...`
+        start = e.advantage.replace("_", " ").title()
+        adv = f"{adv or 'Neutral'} from {start} with {e.grants} grant{'s' if e.grants != 1 else ''} of advantage"
+    adv_text = f", {adv}" if adv else ""
     goal = ""
     if e.target is not None:
         label = f" ({e.difficulty})" if e.difficulty else ""
@@ -263,7 +265,7 @@ def _contest_line(n: Any, e: Contest.Decided) -> str:
                        for r in e.rounds)
     why = f" to {e.purpose}" if e.purpose else ""
     favoured = [f"{s['name']} {_ADV[s['advantage']]}" for s in e.sides if s["advantage"] != "NEUTRAL"]
-    adv = f" ({', '.join(favoured)})" if favoured else ""
+    adv = f", {', '.join(favoured)}" if favoured else ""  # `, Billy Major Advantage (3d6)`: no parentheses in parentheses
     return (f"Contest{why}: {a['name']} {a['stat']} {_signed(a['stat_value'])}{_mods(a['modifiers'])} vs "
             f"{b['name']} {b['stat']} {_signed(b['stat_value'])}{_mods(b['modifiers'])}{adv}: {rounds}; "
             f"{e.winner} wins ({'entered' if e.entered else 'rolled by the program'})")
@@ -276,9 +278,9 @@ def _created_line(n: Any, e: Hero.Created) -> str:
 
 
 def _score_line(n: Any, e: Hero.ScoreChanged) -> str:
-    before = "new" if e.before is None else e.before
     why = f" ({e.reason})" if e.reason else ""
-    return f"{e.name}: {e.score} {before} -> {e.after}{why}; Stress {e.stress}, Vitality {e.vitality}"
+    change = f"{e.name}'s {e.score} set to {e.after}" if e.before is None else f"{e.name}: {e.score} {e.before} -> {e.after}"
+    return f"{change}{why}; Stress {e.stress}, Vitality {e.vitality}"
 
 
 def _supply_line(n: Any, e: Item.SupplyRolled) -> str:
