@@ -72,8 +72,10 @@ def _inside(key: Any, before: Any, after: Any, word: Word | None) -> str:
     if before == after:
         return ""
     if word is None and isinstance(before, dict) and isinstance(after, dict):
-        return f"{_key(key)} " + ", ".join(change(_key(f), before.get(f), after.get(f))
-                                           for f in dict.fromkeys([*after, *before]) if before.get(f) != after.get(f))
+        named = said(after["name"]) if "name" in after else _key(key)  # `Athletics`, not its key `athletics`
+        fields = [change(_key(f), before.get(f), after.get(f)) for f in dict.fromkeys([*after, *before])
+                  if f != "name" and before.get(f) != after.get(f)]
+        return f"{named} " + ", ".join(fields or [f"{said(before.get('name'))} -> {named}"])
     one = (lambda x: "none" if x is None else word(x)) if word is not None else \
         (lambda x: _item({k: v for k, v in x.items() if k != "name"}) if isinstance(x, dict) else in_line(x))
     return f"{_key(key)} {one(before)} -> {one(after)}"
