@@ -133,8 +133,8 @@ def audit(ctx: click.Context, anchor: str | None, chain_only: bool) -> None:
 
 def _audit_in_one_pass(app: Any, db: Any, anchor: str | None) -> dict[str, Any]:
     """The ledger read once: a rebuild into a scratch file verifies the chain as it reads the rows,
-    and every entry it maps feeds the lists and the snapshot check (ledger.audit.Pass; beside the
-    rebuild, in the second process that verifies a long ledger's chain); then the anchor and
+    and every entry it maps feeds the lists and the snapshot check (ledger.audit.Pass: the events
+    the rebuild decoded, each entry decoded once); then the anchor and
     signatures, the read tables caught up, and compared with the scratch file."""
     from ledger.audit import Pass, check_snapshots, scan, audit as audit_ledger
     from ledger.chain import chained

@@ -178,20 +178,23 @@ class SnapshotCheck:
 
     def __init__(self, app: Any, recorder: ChainQueries) -> None:
         self.app, self.recorder = app, recorder
-        self.ahead: dict[Any, list[int]] = {}  # aggregate id -> versions of its snapshots not reached yet
+        # aggregate id (as its int: a UUID's own hash is a Python call, three an entry) -> versions of
+        # its snapshots not reached yet
+        self.ahead: dict[int, list[int]] = {}
         if app.snapshots is not None:
             for oid, version in recorder._select("SELECT originator_id, originator_version FROM "
                                                  f"{app.snapshots.recorder.events_table_name} "
                                                  "ORDER BY originator_id, originator_version DESC"):
-                self.ahead.setdefault(oid if isinstance(oid, UUID) else UUID(oid), []).append(version)
-        self.live: dict[Any, Any] = {}
+                self.ahead.setdefault((oid if isinstance(oid, UUID) else UUID(oid)).int, []).append(version)
+        self.live: dict[int, Any] = {}
         self.broken: Break | None = None
 
     def see(self, entry: int, e: Any) -> None:
-        versions = self.ahead.get(e.originator_id)
+        key = e.originator_id.int
+        versions = self.ahead.get(key)
         if not versions or self.broken is not None:
             return
-        aggregate = self.live[e.originator_id] = e.mutate(self.live.get(e.originator_id))
+        aggregate = self.live[key] = e.mutate(self.live.get(key))
         if aggregate is None or aggregate.version < versions[-1]:
             return
         version = versions.pop()
@@ -205,14 +208,15 @@ class SnapshotCheck:
         elif verdict is OLD:
             refresh_snapshot(self.app, type(snapshot).take(aggregate))
         if not versions:  # no snapshot of it ahead: let it go
-            del self.ahead[e.originator_id]
-            del self.live[e.originator_id]
+            del self.ahead[key]
+            del self.live[key]
 
     def finish(self) -> Break | None:
         """The first mismatch; or a snapshot the entries never reached (a version its aggregate never had)."""
         if self.broken is None and self.ahead:
-            oid, versions = min(self.ahead.items(), key=lambda item: self.recorder.entry_of(item[0], item[1][-1]))
-            entry = self.recorder.entry_of(oid, versions[-1])
+            key, versions = min(self.ahead.items(), key=lambda item: self.recorder.entry_of(UUID(int=item[0]),
+                                                                                               item[1][-1]))
+            entry = self.recorder.entry_of(UUID(int=key), versions[-1])
             self.broken = Break(entry, f"the snapshot at entry #{entry} does not match the entries before it "
                                        "(a snapshot was edited or forged)")
         return self.broken

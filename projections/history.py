@@ -110,7 +110,7 @@ def _round_name(played: str | None, unit: str | None, units: Any, entry: int) ->
     so `history --round "Back Door:1"` finds what `undo "Back Door:1"` would take."""
     if played is None:  # a ruleset that files no rounds of its own (Beer Run): the round undo names
         return unit if unit is not None and ROUND.match(unit) else None
-    if unit is None:
+    if unit is None or unit == played:  # most rows: the round undo names is the one played (no regex)
         return played
     if ROUND.match(unit) and unit.rpartition(":")[0].casefold() == played.rpartition(":")[0].casefold():
         return unit

@@ -86,16 +86,15 @@ class Beside(Verifying):
     the same entries plainly and applies them: on two cores a rebuild takes about as long as the
     longer of the two, not their sum. The entries read are those stored when it began (the chain
     check reads at least as far); `finish` waits for the verdict and raises its break, so the
-    caller's transaction rolls back as it does when `Verifying` meets the break. `watch(app)`, if
-    given, is fed every verified entry in the second process instead of here (an audit's lists and
-    snapshot check: `see(entry, event)`, then `result()`, kept in `watched`)."""
+    caller's transaction rolls back as it does when `Verifying` meets the break. The second
+    process only hashes: an audit's lists and snapshot check see the events this one maps for the
+    tables (compare.scratch_rebuild), so no entry is decoded twice."""
 
-    def __init__(self, app: Any, watch: Any = None) -> None:
+    def __init__(self, app: Any) -> None:
         from ledger.side_process import SideProcess
 
         self.last = app.recorder.max_notification_id() or 0
-        self.watched: Any = None
-        self.side: Any = SideProcess(_verified_whole, type(app), dict(app.env), watch)
+        self.side: Any = SideProcess(_verified_whole, type(app), dict(app.env))
         super().__init__(app)
 
     def _rows(self, chain: Any) -> Any:
@@ -104,7 +103,7 @@ class Beside(Verifying):
     def finish(self) -> None:
         side, self.side = self.side, None
         if side is not None:
-            broken, self.watched = side.finish()
+            broken = side.finish()
             if broken is not None:
                 raise broken.error()
 
@@ -115,34 +114,24 @@ class Beside(Verifying):
             self.side = None
 
 
-def _verified_whole(kind: type, env: dict, watch: Any = None) -> tuple[Any, Any]:
-    """The second process, on its own connection to the same ledger: the whole chain recomputed,
-    each verified entry mapped for `watch` if given; the first break or None, and what it watched."""
+def _verified_whole(kind: type, env: dict) -> Any:
+    """The second process, on its own connection to the same ledger: the whole chain recomputed;
+    the first break or None."""
     from ledger.chain import chained
 
     app = kind(env=env)
     try:
-        if watch is None:
-            return chained(app.recorder).verify_all(), None
-        watcher, feed = watch(app), Verifying(app)
-        while batch := feed.take(1000):
-            for n in batch:
-                if watcher is not None:
-                    try:
-                        watcher.see(n.id, app.mapper.to_domain_event(n))
-                    except Exception:  # an entry that cannot be read (the tables are stuck there): stop
-                        watcher = None  # watching, as a pass stopped short does, and go on verifying
-        return (feed.verdict[0] if feed.verdict else None), watcher.result() if watcher is not None else None
+        return chained(app.recorder).verify_all()
     finally:
         app.close()
 
 
-def whole_chain(app: Any, watch: Any = None) -> Verifying:
+def whole_chain(app: Any) -> Verifying:
     """The feed of a rebuild that verifies the whole chain: beside it, in a second process, when
     that is worth it (ledger.side_process.worth_it: a long ledger in a file, two cores); else as it is read."""
     from ledger.side_process import worth_it
 
-    return Beside(app, watch) if worth_it(app) else Verifying(app)
+    return Beside(app) if worth_it(app) else Verifying(app)
 
 
 def recorded_break(app: Any, db: Database) -> Any:

@@ -105,3 +105,18 @@ def test_tables_that_cannot_take_an_entry_when_rebuilt_are_reported_by_audit_not
     assert (result.exit_code, report["stuck_entry"], report["broken_entry"], report["clean"]) == (1, 10, None, False)
     assert "cannot read it" in report["stuck"]
     assert report["dice"] and report["reversals"] == []  # the lists are still read off the ledger
+
+
+@pytest.mark.parametrize("rows, expected, differ", [
+    ([(i,) for i in range(6)], [(i,) for i in range(6)], False),  # two whole pages, then an empty one
+    ([(i,) for i in range(7)], [(i,) for i in range(7)], False),
+    ([(i,) for i in range(7)], [(i,) for i in range(6)], True),  # one row more, past the last whole page
+    ([(i,) for i in range(6)], [(i,) for i in range(7)], True),
+    ([(i,) for i in range(7)], [*[(i,) for i in range(6)], (9,)], True),  # the last row alone differs
+    ([(1,), (2,)], [(2,), (1,)], True),  # the same rows in another order
+])
+def test_read_tables_are_compared_row_by_row_across_pages(rows, expected, differ):
+    """The audit's comparison reads both tables a page at a time: a row more, or one changed, on
+    any page (the last included) is a difference; order counts."""
+    from projections.compare import _differ
+    assert _differ(iter(rows), iter(expected), page=3) is differ

@@ -234,8 +234,9 @@ BESIDE = [(events_edit, False), (events_edit, True), (commands_delete, False), (
 
 @pytest.mark.parametrize("tamper,forged", BESIDE, ids=[f.__name__ + ("-recomputed" if forged else "") for f, forged in BESIDE])
 def test_audit_beside_names_the_entry_too(copy, tamper, forged, monkeypatch):
-    """The chain, lists and snapshots checked by a second process (a long ledger's audit; here at
-    any length): the same entry named, a snapshot's and a forgery's (through the anchor) included."""
+    """The chain checked by a second process while the lists and snapshots are checked from the
+    entries the scratch rebuild decodes (a long ledger's audit; here at any length): the same entry
+    named, a snapshot's and a forgery's (through the anchor) included."""
     from ledger import side_process
 
     monkeypatch.setattr(side_process, "SIDE_FROM", 0)
