@@ -67,8 +67,13 @@ def _round(app: Any, wanted: str) -> str:
     for unit in units.live_units(app.recorder):
         if units.ROUND.match(unit.key) and unit.key.casefold() == key:
             return unit.key
-    raise NotFound(f"There is no round '{wanted}' in this campaign (a round is named like 'Vault Guards:2'; "
-                   "see `campaign history`).")
+    raise no_round(wanted)
+
+
+def no_round(wanted: str) -> NotFound:
+    """The one refusal of a round no one played, for notes and `history --round` alike."""
+    return NotFound(f"There is no round '{wanted}' in this campaign (rounds are named CHALLENGE:N, as "
+                    "`campaign undo --list` and `campaign history` show them).")
 
 
 def _entry(app: Any, number: int) -> int:

@@ -14,6 +14,7 @@ from typing import Any, Iterator
 from sqlite_utils import Database
 
 from ledger.errors import BadInput, NotFound
+from ledger.notes import no_round
 from projections import long_reads
 from projections.fts_query import match_query, words_query
 
@@ -165,8 +166,7 @@ def _known_round(db: Database, wanted: str) -> None:
     `--session` and `--scene` naming nothing are, not answered "No entries."."""
     if not db.execute("SELECT 1 FROM history WHERE round = ? COLLATE NOCASE UNION ALL SELECT 1 FROM notes "
                       "WHERE round = ? COLLATE NOCASE LIMIT 1", [wanted, wanted]).fetchone():
-        raise NotFound(f"There is no round '{wanted}' in this campaign (a round is named like 'Vault Guards:2'; "
-                       "see `campaign undo --list`).")
+        raise no_round(wanted)
 
 
 def _session(db: Database, q: _Query, number: int) -> None:
