@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable
 
 LIMIT = 6  # items a list or dict names before "and N more"
 CHANGES = 4  # changes (and things changed) one line of an undo names before "and N more"
+Word = Callable[[Any], str]  # a ruleset's words for one item of a value (an aggregate's WORDS)
 
 
 def said(value: Any, limit: int = LIMIT) -> str:
@@ -46,9 +47,6 @@ def change(label: str, before: Any, after: Any, word: Word | None = None) -> str
     return f"{label} {value(before, word)} -> {value(after, word)}"
 
 
-Word = Callable[[Any], str]
-
-
 def value(held: Any, word: Word | None = None) -> str:
     """A value inside a line (`in_line`), each item in its ruleset's words when it has them
     (`Muscle d10, Attention d3`: a named item by its name and its words)."""
@@ -79,7 +77,6 @@ def _inside(key: Any, before: Any, after: Any, word: Word | None) -> str:
     one = (lambda x: "none" if x is None else word(x)) if word is not None else \
         (lambda x: _item({k: v for k, v in x.items() if k != "name"}) if isinstance(x, dict) else in_line(x))
     return f"{_key(key)} {one(before)} -> {one(after)}"
-
 
 
 def faces(values: Iterable[Any]) -> str:
