@@ -24,9 +24,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from ledger.application import open_ledger  # noqa: E402
-from ledger.rulesets.relics.turns import Placing, Throw  # noqa: E402
-from projections import runner  # noqa: E402
+from campaign_ledger.ledger.application import open_ledger  # noqa: E402
+from campaign_ledger.ledger.rulesets.relics.turns import Placing, Throw  # noqa: E402
+from campaign_ledger.projections import runner  # noqa: E402
 
 SIZES = (100, 10_000)
 RUNS = 7                      # timed runs per campaign (after one warm-up run each)
@@ -76,7 +76,7 @@ def build(path: str, target: int) -> None:
 
 def campaign_command() -> list[str]:
     script = shutil.which("campaign")
-    return [script] if script else [sys.executable, "-c", "from cli import main; main()"]
+    return [script] if script else [sys.executable, "-c", "from campaign_ledger.cli import main; main()"]
 
 
 def one_round(cmd: list[str], path: str, i: int) -> float:

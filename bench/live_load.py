@@ -35,7 +35,7 @@ ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("P
 
 WRITER = r"""
 import json, sys, time
-from cli import cli
+from campaign_ledger.cli import cli
 db, count, spread = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 start = time.monotonic()
 for i in range(count):
@@ -49,7 +49,7 @@ for i in range(count):
 
 
 def campaign(db: Path, *args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "cli", "--db", str(db), *args], cwd=ROOT, env=ENV,
+    done = subprocess.run([sys.executable, "-m", "campaign_ledger.cli", "--db", str(db), *args], cwd=ROOT, env=ENV,
                           capture_output=True, text=True, timeout=120)
     if done.returncode:
         raise SystemExit(f"campaign {' '.join(args)} failed: {done.stderr}")
@@ -98,7 +98,7 @@ def rss_kb(pid: int) -> int:
 async def main(clients: int, seconds: float, commands: int) -> None:
     folder = Path(tempfile.mkdtemp(prefix="live-load-"))
     db = make(folder)
-    server = subprocess.Popen([sys.executable, "-m", "cli", "--db", str(db), "--json", "serve", "--port", "0"],
+    server = subprocess.Popen([sys.executable, "-m", "campaign_ledger.cli", "--db", str(db), "--json", "serve", "--port", "0"],
                               cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     port = json.loads(server.stdout.readline())["port"]
     stop = asyncio.Event()

@@ -43,7 +43,7 @@ BUDGET = 2.0  # seconds of CPU for any input `odds` accepts, the whole process
 HEAD = "import sys, time\nsys.path.insert(0, {root!r})\nfrom fractions import Fraction\n"
 
 OURS_RELICS = """
-from ledger.rulesets.relics import odds, rules
+from campaign_ledger.ledger.rulesets.relics import odds, rules
 mods = (rules.parse_modifier("+1 / 2d"), rules.parse_modifier("+2 / 1d"))
 start = time.process_time()
 answer = odds.outcomes(odds.Pool(15, (), mods))
@@ -93,7 +93,7 @@ answer = {{k: Fraction(q, die.denominator()) for k, q in die.items() if q}}
 """
 
 OURS_EXPLODE = """
-from ledger.rulesets.decision_2d6 import odds, rules
+from campaign_ledger.ledger.rulesets.decision_2d6 import odds, rules
 start = time.process_time()
 answer = odds.success(0, [], rules.Advantage.NEUTRAL, 16)
 """
@@ -144,7 +144,7 @@ def largest() -> float:
     slowest, refused = ("", 0.0), ("", 0.0)
     with tempfile.TemporaryDirectory() as scratch:
         for name, args, answered in LARGEST:
-            command = [sys.executable, "-c", "import sys; from cli import cli; cli()",
+            command = [sys.executable, "-c", "import sys; from campaign_ledger.cli import cli; cli()",
                        "--db", os.path.join(scratch, "never.db"), "odds", *args]
             runs = [_child_cpu(command) for _ in range(RUNS if answered else 1)]
             seconds = statistics.median(s for s, _ in runs)

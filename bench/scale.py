@@ -86,7 +86,7 @@ UNDO_RUNS = 5                 # runs of each undo measured (median): a fraction 
 
 FLOOR_MAPPER = """
 import sys
-from ledger.application import open_ledger
+from campaign_ledger.ledger.application import open_ledger
 app = open_ledger(sys.argv[1])
 start, count = 0, 0
 while batch := app.recorder.select_notifications(start, 2000, inclusive_of_start=False):
@@ -164,7 +164,7 @@ def _stamped(path: str) -> str:
     application, which does not stamp): an unstamped file has its tables checked, which imports
     every ruleset, and is stamped by the first command, so an unstamped copy measures a path only a
     campaign from before the stamp takes, once."""
-    from ledger import campaign_file
+    from campaign_ledger.ledger import campaign_file
 
     conn = sqlite3.connect(path)
     try:

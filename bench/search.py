@@ -47,8 +47,8 @@ def _median(run) -> float:
 
 
 def main() -> None:
-    from projections import history_search as search
-    from projections import runner
+    from campaign_ledger.projections import history_search as search
+    from campaign_ledger.projections import runner
 
     for entries in (10_000, 100_000):
         with tempfile.TemporaryDirectory() as scratch:

@@ -22,7 +22,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CAMPAIGN = [sys.executable, "-c", "from cli import main; main()"]
+CAMPAIGN = [sys.executable, "-c", "from campaign_ledger.cli import main; main()"]
 SETUP = ["new Bench", "pc add Kira --expertise Phantom=3 --primary Phantom",
          "pc add Bo --expertise Phantom=2 --primary Phantom", "scenario start Night",
          "challenge open Vault --threat Minor --type Phantom --rating 3"]

@@ -21,7 +21,7 @@ alike:
 
 Each figure is the process's own CPU time (user + system, from os.wait4), median of the runs: the
 machine is shared, and CPU time is what another process's load changes least. The `campaign`
-processes run this tree's cli.py with the same interpreter (`-c "import cli; cli.main()"`, what the
+processes run this tree's cli.py with the same interpreter (`-c "from campaign_ledger import cli; cli.main()"`, what the
 installed `campaign` script does, without a shell wrapper in front), with Python's compiled bytecode
 kept as an installed program keeps it (PYTHONDONTWRITEBYTECODE is left out of their environment).
 Every figure is printed with its ratio to the floor; the last line is `ratio: X`, the largest ratio
@@ -41,7 +41,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-CAMPAIGN = [sys.executable, "-c", "import cli; cli.main()"]
+CAMPAIGN = [sys.executable, "-c", "from campaign_ledger import cli; cli.main()"]
 TARGETS = {"help": 1.5, "read": 2.5}
 WRITE_TARGET = 3.0
 DOOR = "Back Door"

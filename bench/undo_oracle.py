@@ -117,7 +117,7 @@ class InProcessCli(Cli):
         super().__init__(["campaign"], timeout)
         from click.testing import CliRunner
 
-        from cli import cli as group
+        from campaign_ledger.cli import cli as group
         self.group = group
         self.runner = CliRunner()
         # the campaign file comes from --db only, as in the subprocess mode: unset these for each call
@@ -1524,7 +1524,7 @@ def random_trial(cli: Cli, system: str, seed: int, root: str, opts: argparse.Nam
         play = Play(orig)
         GENERATORS[system](rng, play, opts.size).generate()
         cmds = play.cmds
-        with open(os.path.join(workdir, "commands.json"), "w") as f:
+        with open(os.path.join(workdir, "campaign_ledger.commands.json"), "w") as f:
             json.dump({"commands": [{"args": c.args, "unit": c.unit} for c in cmds],
                        "dropped": [{"args": a, "error": e} for a, e in play.dropped]}, f, indent=1)
         units = middle_units(rng, cmds)

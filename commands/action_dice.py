@@ -5,8 +5,8 @@ from typing import Callable
 
 import click
 
-from ledger.errors import BadInput
-from commands.plumbing import json_option, write_command
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.commands.plumbing import json_option, write_command
 
 
 # --- action-dice (seed 003): characters, conditions, action rolls -----------------------------
@@ -171,7 +171,7 @@ def action_dice_roll(ctx: click.Context, character: str, action: str, rating: st
 
     Example: campaign action-dice roll Mara climb --rating D8 --advantage --asset Athletics --faces 7,3,2
     """
-    from ledger.dice import parse_faces
+    from campaign_ledger.ledger.dice import parse_faces
 
     if faces is not None and program_rolls:
         raise BadInput("Give --faces from the table or --roll, not both.")
@@ -182,4 +182,4 @@ def action_dice_roll(ctx: click.Context, character: str, action: str, rating: st
         test=test, gm_override=gm_override))
 
 
-from commands import action_dice_views  # noqa: E402,F401  (its commands join the group)
+from campaign_ledger.commands import action_dice_views  # noqa: E402,F401  (its commands join the group)

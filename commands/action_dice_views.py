@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from commands.action_dice import action_dice
-from commands.plumbing import emit, json_option, known_character, only_ruleset, read_view, sheet_view
+from campaign_ledger.commands.action_dice import action_dice
+from campaign_ledger.commands.plumbing import emit, json_option, known_character, only_ruleset, read_view, sheet_view
 
 
 HAS_POOLS = False
@@ -15,12 +15,12 @@ HAS_POOLS = False
 
 def versioned() -> tuple[str, ...]:
     """The tables `sheets` and `pools` read, whose every version the read side keeps (for `--at`)."""
-    from projections.rulesets.action_dice import VERSIONED
+    from campaign_ledger.projections.rulesets.action_dice import VERSIONED
     return VERSIONED
 
 
 def sheets(db: Any, name: str | None = None) -> list[dict[str, Any]]:
-    from projections.rulesets.action_dice import tables
+    from campaign_ledger.projections.rulesets.action_dice import tables
     return tables.sheets(db, name)
 
 
@@ -83,8 +83,8 @@ def action_dice_difficulty(ctx: click.Context, rating: str | None, difficulty: i
 
     Example: campaign action-dice difficulty D8 --disadvantage
     """
-    from ledger.rulesets.action_dice import rules
-    from ledger.rulesets.action_dice.commands import base_difficulty
+    from campaign_ledger.ledger.rulesets.action_dice import rules
+    from campaign_ledger.ledger.rulesets.action_dice.commands import base_difficulty
 
     if rating is None and difficulty is None:
         ladder = [(r.value, None) for r in rules.ChallengeRating if r is not rules.ChallengeRating.PLUS]
@@ -122,7 +122,7 @@ def action_dice_rolls(ctx: click.Context, name: str | None, limit: int | None) -
 
     Example: campaign action-dice rolls Mara --limit 5
     """
-    from projections.rulesets.action_dice import tables as read
+    from campaign_ledger.projections.rulesets.action_dice import tables as read
 
     def query(app: Any, db: Any) -> list:
         only_ruleset(db, "action-dice")

@@ -13,7 +13,7 @@ import unicodedata
 
 import click
 
-from ledger.values import BIDI_CONTROLS
+from campaign_ledger.ledger.values import BIDI_CONTROLS
 
 BESIDE = ".importing-journal"  # the longest ending of a file made beside the campaign file (SQLite's, an import's)
 

@@ -6,8 +6,8 @@ from typing import Any, Callable
 
 import click
 
-from ledger.errors import BadInput
-from commands.plumbing import json_option, write_command
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.commands.plumbing import json_option, write_command
 
 # --- beer-run (seed 002): plumbing and the table's shorthand --------------------------------------------------------
 
@@ -16,7 +16,7 @@ COMMANDS = click.Group()  # added to `campaign` by cli.py
 
 def br_write(ctx: click.Context, call: Callable[[Any], dict]) -> None:
     """Like write_command, but the text says what the conflict waits for next."""
-    from commands.beer_run_views import br_report_text
+    from campaign_ledger.commands.beer_run_views import br_report_text
 
     write_command(ctx, call, text=br_report_text)
 
@@ -29,7 +29,7 @@ def br_list(text: str | None) -> list[str]:
 def br_positions(text: str | None, pool: str = "--against") -> list[int]:
     """`--replace 1,3`: dice of a goal's difficulty pool, numbered from 1 (not faces: a face's
     message told the GM to give faces)."""
-    from ledger.values import is_number
+    from campaign_ledger.ledger.values import is_number
 
     numbers = br_list(text)
     if any(not is_number(n) or len(n) > 3 or int(n) < 1 for n in numbers):
@@ -206,4 +206,4 @@ def br_outcome_lift(ctx: click.Context, name: str, die: str, reason: str) -> Non
     br_write(ctx, lambda app: app.beer_run_lift_penalty(name, die, reason))
 
 
-from commands import beer_run_play, beer_run_views  # noqa: E402,F401  (their commands join the group)
+from campaign_ledger.commands import beer_run_play, beer_run_views  # noqa: E402,F401  (their commands join the group)

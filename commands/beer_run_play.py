@@ -5,14 +5,14 @@ from typing import Callable
 
 import click
 
-from commands.beer_run import beer_run, br_list, br_positions, br_write
-from commands.parsing import parse_pairs
-from commands.plumbing import json_option
+from campaign_ledger.commands.beer_run import beer_run, br_list, br_positions, br_write
+from campaign_ledger.commands.parsing import parse_pairs
+from campaign_ledger.commands.plumbing import json_option
 
 
 def br_faces(faces: str | None, penalty: str | None, difficulty: str | None, roll: bool):
-    from ledger.dice import parse_faces
-    from ledger.rulesets.beer_run.play import Faces
+    from campaign_ledger.ledger.dice import parse_faces
+    from campaign_ledger.ledger.rulesets.beer_run.play import Faces
 
     def read(text: str | None) -> tuple[int, ...] | None:
         return None if text is None else parse_faces(text)

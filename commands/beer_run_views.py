@@ -6,23 +6,23 @@ from typing import Any
 
 import click
 
-from commands.beer_run import beer_run
-from commands.plumbing import json_option, known_character, only_ruleset, read_view, sheet_view
+from campaign_ledger.commands.beer_run import beer_run
+from campaign_ledger.commands.plumbing import json_option, known_character, only_ruleset, read_view, sheet_view
 
 
 def versioned() -> tuple[str, ...]:
     """The tables `sheets` and `pools` read, whose every version the read side keeps (for `--at`)."""
-    from projections.rulesets.beer_run import VERSIONED
+    from campaign_ledger.projections.rulesets.beer_run import VERSIONED
     return VERSIONED
 
 
 def sheets(db: Any, name: str | None = None) -> list[dict[str, Any]]:
-    from projections.rulesets.beer_run import tables
+    from campaign_ledger.projections.rulesets.beer_run import tables
     return tables.sheets(db, name)
 
 
 def pools(db: Any) -> list[dict[str, Any]]:
-    from projections.rulesets.beer_run import tables
+    from campaign_ledger.projections.rulesets.beer_run import tables
     return tables.pools(db)
 
 
@@ -39,7 +39,7 @@ def br_held(dice: list[dict], lasting_word: bool = False) -> str:
 
 
 def br_waiting(c: dict[str, Any]) -> list[str]:
-    from projections.text import shell_word
+    from campaign_ledger.projections.text import shell_word
 
     q = shell_word(c["conflict"])
     if c["phase"] == "ended":
@@ -147,7 +147,7 @@ def br_pools(ctx: click.Context) -> None:
 
     Example: campaign beer-run pools
     """
-    from projections.rulesets.beer_run import tables as views
+    from campaign_ledger.projections.rulesets.beer_run import tables as views
     read_view(ctx, lambda app, db: only_ruleset(db, "beer-run") or views.pools(db), pools_text)
 
 
@@ -160,7 +160,7 @@ def br_statement(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign beer-run statement Ann
     """
-    from projections.rulesets.beer_run import tables as views
+    from campaign_ledger.projections.rulesets.beer_run import tables as views
     def query(app: Any, db: Any) -> list:  # a name no one has is refused, not an empty statement
         only_ruleset(db, "beer-run")
         return known_character(name, sheets(db, name)) and views.statement(db, name)
@@ -176,7 +176,7 @@ def br_status(ctx: click.Context, conflict: str | None) -> None:
 
     Example: campaign beer-run status "Back Door"
     """
-    from projections.rulesets.beer_run import tables as views
+    from campaign_ledger.projections.rulesets.beer_run import tables as views
 
     def query(app: Any, db: Any) -> list:
         only_ruleset(db, "beer-run")
@@ -194,7 +194,7 @@ def br_conflicts(ctx: click.Context, open_only: bool) -> None:
 
     Example: campaign beer-run conflicts --json
     """
-    from projections.rulesets.beer_run import tables as views
+    from campaign_ledger.projections.rulesets.beer_run import tables as views
 
     def query(app: Any, db: Any) -> list:
         only_ruleset(db, "beer-run")

@@ -7,12 +7,12 @@ from typing import Any
 
 import click
 
-from commands import choices
+from campaign_ledger.commands import choices
 
-from ledger.errors import BadInput, NotFound, Unusable
-from commands.plumbing import as_list, bind_read_file, catch_up_warning, emit, json_option, known_character, noted, one_or_all, open_campaign, progress_bar, read_view, ruleset_of, write_command
-from commands.parsing import at_option, entry_at, not_joined_yet, parse_settings
-from commands.failures import read_only_media
+from campaign_ledger.ledger.errors import BadInput, NotFound, Unusable
+from campaign_ledger.commands.plumbing import as_list, bind_read_file, catch_up_warning, emit, json_option, known_character, noted, one_or_all, open_campaign, progress_bar, read_view, ruleset_of, write_command
+from campaign_ledger.commands.parsing import at_option, entry_at, not_joined_yet, parse_settings
+from campaign_ledger.commands.failures import read_only_media
 
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -34,7 +34,7 @@ def new(ctx: click.Context, name: str, ruleset: str | None, system: str | None, 
 
     Example: campaign --db heist.db new "The Moon Heist" --rules-version 0.6.1
     """
-    from ledger import rulesets
+    from campaign_ledger.ledger import rulesets
 
     ruleset = ruleset or system or rulesets.default_id()
     path = ctx.find_root().obj["db"]
@@ -56,7 +56,7 @@ def new(ctx: click.Context, name: str, ruleset: str | None, system: str | None, 
 
 def _unrecorded(ctx: click.Context, e: Exception) -> click.ClickException:
     """The refusal of a new campaign whose file was removed after its first entry: nothing was kept."""
-    from commands.failures import Refused, refusal
+    from campaign_ledger.commands.failures import Refused, refusal
 
     ctx.find_root().obj["recorded"] = []
     failure = e.__context__ if isinstance(e, click.ClickException) and e.__context__ is not None else e
@@ -109,7 +109,7 @@ def session_list(ctx: click.Context) -> None:
 
     Example: campaign session list
     """
-    from projections import sessions
+    from campaign_ledger.projections import sessions
 
     def text(rows: list) -> str:
         return "\n".join(f"{r['number']}. {r['title']}: entries #{r['first_entry']}-"
@@ -148,7 +148,7 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
 
 def views_of(db: Any) -> Any:
     """The campaign's ruleset's CLI views (its `Ruleset.views` module: sheets, pools and their text)."""
-    from ledger import rulesets
+    from campaign_ledger.ledger import rulesets
 
     return rulesets.find(ruleset_of(db)).cli_views()
 
@@ -160,7 +160,7 @@ def as_of(app: Any, db: Any, entry: int | None, shown: Any = None):
 
     if entry is None:
         return contextlib.nullcontext(db)
-    from projections import row_versions, runner
+    from campaign_ledger.projections import row_versions, runner
     tables = shown.versioned() if hasattr(shown, "versioned") else ()
     if tables and row_versions.kept(db) and db.table(row_versions.TABLE).exists():
         return row_versions.standing(db, tables, entry)
@@ -198,8 +198,8 @@ def statement(ctx: click.Context, balance: str) -> None:
     BALANCE is destiny, doom, or NAME:stress / NAME:agony (and a ruleset's own balances).
     Example: campaign statement doom
     """
-    from projections.text import statement_text
-    from projections import views
+    from campaign_ledger.projections.text import statement_text
+    from campaign_ledger.projections import views
 
     def query(app: Any, db: Any) -> dict:
         rows = views.statement(db, balance)
@@ -219,9 +219,9 @@ def rebuild(ctx: click.Context, force: bool) -> None:
 
     Example: campaign rebuild
     """
-    from ledger.chain import ChainBroken, chained
-    from ledger.chain_halves import verify_whole
-    from projections import runner, verifying
+    from campaign_ledger.ledger.chain import ChainBroken, chained
+    from campaign_ledger.ledger.chain_halves import verify_whole
+    from campaign_ledger.projections import runner, verifying
 
     app, db = open_campaign(ctx)
     broken, applied = verifying.recorded_break(app, db), None
@@ -254,9 +254,9 @@ def demo(ctx: click.Context, system: str | None, ruleset: str | None) -> None:
 
     Example: campaign --db demo.db demo
     """
-    from projections.text import history_text
-    from ledger import rulesets
-    from projections import runner, views
+    from campaign_ledger.projections.text import history_text
+    from campaign_ledger.ledger import rulesets
+    from campaign_ledger.projections import runner, views
 
     system = system or ruleset
     path = ctx.find_root().obj["db"]

@@ -38,23 +38,23 @@ class LazyChoice(click.Choice):
 
 def ruleset_ids() -> list[str]:
     """Every registered ruleset, a pip-installed one included; the application loads the registry."""
-    import ledger.application  # noqa: F401  (the registry resolves its rulesets after the core is loaded)
-    from ledger import rulesets
+    import campaign_ledger.ledger.application  # noqa: F401  (the registry resolves its rulesets after the core is loaded)
+    from campaign_ledger.ledger import rulesets
 
     return rulesets.ids()
 
 
 def demo_ids() -> list[str]:
     """The rulesets with a demo campaign."""
-    from ledger import rulesets
+    from campaign_ledger.ledger import rulesets
 
     return rulesets.demo_ids()
 
 
 RULESET = LazyChoice(ruleset_ids)
 DEMO = LazyChoice(demo_ids)
-THREAT = LazyChoice("ledger.rulesets.relics.rules:THREATS")
-CHALLENGE_TYPE = LazyChoice("ledger.rulesets.relics.rules:TYPES")
-COST = LazyChoice("ledger.rulesets.relics.commands:COSTS")
-TARGET = LazyChoice("ledger.rulesets.relics.commands:TARGETS")
-FREQUENCY = LazyChoice("ledger.rulesets.relics.rules:FREQUENCIES")
+THREAT = LazyChoice("campaign_ledger.ledger.rulesets.relics.rules:THREATS")
+CHALLENGE_TYPE = LazyChoice("campaign_ledger.ledger.rulesets.relics.rules:TYPES")
+COST = LazyChoice("campaign_ledger.ledger.rulesets.relics.commands:COSTS")
+TARGET = LazyChoice("campaign_ledger.ledger.rulesets.relics.commands:TARGETS")
+FREQUENCY = LazyChoice("campaign_ledger.ledger.rulesets.relics.rules:FREQUENCIES")

@@ -74,7 +74,7 @@ BY_COMMAND = {
 
 def names(path: str, kind: str) -> list[str]:
     """The campaign's names of one kind, in the order a GM most likely wants them; [] when unreadable."""
-    from commands import glance  # not on `campaign`'s start: only a Tab reads names
+    from campaign_ledger.commands import glance  # not on `campaign`'s start: only a Tab reads names
 
     found: list[str] = []
     try:

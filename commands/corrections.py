@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from commands import choices
-from commands.parsing import parse_pairs
-from commands.plumbing import json_option, write_command
-from commands.relics_setup import POLARITY, challenge, pc, trait
+from campaign_ledger.commands import choices
+from campaign_ledger.commands.parsing import parse_pairs
+from campaign_ledger.commands.plumbing import json_option, write_command
+from campaign_ledger.commands.relics_setup import POLARITY, challenge, pc, trait
 
 COMMANDS = click.Group()  # nothing of its own at the top: its commands join the groups above
 

@@ -6,9 +6,9 @@ from typing import Any, Callable
 
 import click
 
-from ledger.errors import BadInput
-from commands.plumbing import json_option, write_command
-from commands.parsing import parse_pairs
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.commands.plumbing import json_option, write_command
+from campaign_ledger.commands.parsing import parse_pairs
 
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -21,13 +21,13 @@ def decision_2d6() -> None:
 
 def d2d6_write(ctx: click.Context, call: Callable[[Any], dict]) -> None:
     """Run one ledger command and print what was appended, die by die."""
-    from commands.decision_2d6_views import d2d6_report_text
+    from campaign_ledger.commands.decision_2d6_views import d2d6_report_text
 
     write_command(ctx, call, text=d2d6_report_text)
 
 
 def d2d6_faces(faces: str | None, roll: bool) -> tuple[int, ...] | None:
-    from ledger.dice import parse_faces
+    from campaign_ledger.ledger.dice import parse_faces
 
     if faces is not None and roll:
         raise BadInput("Give --faces from the table or --roll, not both.")
@@ -35,14 +35,14 @@ def d2d6_faces(faces: str | None, roll: bool) -> tuple[int, ...] | None:
 
 
 def d2d6_stated(bonuses: tuple[int, ...], penalties: tuple[int, ...], modifiers: tuple[int, ...]) -> list:
-    from ledger.rulesets.decision_2d6.commands import Stated
+    from campaign_ledger.ledger.rulesets.decision_2d6.commands import Stated
 
     return ([Stated("bonus", v) for v in bonuses] + [Stated("penalty", v) for v in penalties]
             + [Stated("modifier", v) for v in modifiers])
 
 
 def d2d6_side(text: str, stated: list) -> Any:
-    from ledger.rulesets.decision_2d6.commands import Side
+    from campaign_ledger.ledger.rulesets.decision_2d6.commands import Side
 
     name, colon, stat = text.rpartition(":")
     if not colon or not name.strip() or not stat.strip():
@@ -52,7 +52,7 @@ def d2d6_side(text: str, stated: list) -> Any:
 
 
 def d2d6_round(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    from ledger.dice import parse_faces
+    from campaign_ledger.ledger.dice import parse_faces
 
     first, slash, second = text.partition("/")
     if not slash:
@@ -155,7 +155,7 @@ def d2d6_contest(ctx: click.Context, first: str, second: str, favoured: tuple[st
 
     Example: campaign decision-2d6 contest Billy:Stealth Ogre:Wits --grant Billy --faces 1,3/3,4 --faces 6,2,1/4,3
     """
-    from ledger.rulesets.decision_2d6.commands import Stated
+    from campaign_ledger.ledger.rulesets.decision_2d6.commands import Stated
 
     if rounds and roll:
         raise BadInput("Give --faces from the table or --roll, not both.")
@@ -181,4 +181,4 @@ def d2d6_contest(ctx: click.Context, first: str, second: str, favoured: tuple[st
         rounds=[d2d6_round(r) for r in rounds] or None, purpose=purpose))
 
 
-from commands import decision_2d6_supplies, decision_2d6_views  # noqa: E402,F401  (their commands join the group)
+from campaign_ledger.commands import decision_2d6_supplies, decision_2d6_views  # noqa: E402,F401  (their commands join the group)

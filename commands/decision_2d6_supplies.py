@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import click
 
-from commands.decision_2d6 import d2d6_faces, d2d6_write, decision_2d6
-from commands.plumbing import json_option
+from campaign_ledger.commands.decision_2d6 import d2d6_faces, d2d6_write, decision_2d6
+from campaign_ledger.commands.plumbing import json_option
 
 
 # --- supply dice and trackers ------------------------------------------------------------------------

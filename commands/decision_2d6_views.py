@@ -6,23 +6,23 @@ from typing import Any
 
 import click
 
-from commands.decision_2d6 import decision_2d6
-from commands.plumbing import caught_up, emit, json_option, known_character, only_ruleset, read_view, sheet_view
+from campaign_ledger.commands.decision_2d6 import decision_2d6
+from campaign_ledger.commands.plumbing import caught_up, emit, json_option, known_character, only_ruleset, read_view, sheet_view
 
 
 def versioned() -> tuple[str, ...]:
     """The tables `sheets` and `pools` read, whose every version the read side keeps (for `--at`)."""
-    from projections.rulesets.decision_2d6 import VERSIONED
+    from campaign_ledger.projections.rulesets.decision_2d6 import VERSIONED
     return VERSIONED
 
 
 def sheets(db: Any, name: str | None = None) -> list[dict]:
-    from projections.rulesets.decision_2d6 import tables
+    from campaign_ledger.projections.rulesets.decision_2d6 import tables
     return tables.sheets(db, name)
 
 
 def pools(db: Any) -> dict:
-    from projections.rulesets.decision_2d6 import tables
+    from campaign_ledger.projections.rulesets.decision_2d6 import tables
     return tables.pools(db)
 
 
@@ -30,7 +30,7 @@ def pools(db: Any) -> dict:
 
 def d2d6_dice_lines(chains: list[list[int]]) -> list[str]:
     """Each decision die on its own line, its explosions after it: 'Die 2: 6 -> 6 -> 2 = 14'."""
-    from projections.rulesets.decision_2d6.tables import chain_text
+    from campaign_ledger.projections.rulesets.decision_2d6.tables import chain_text
 
     lines = []
     for number, chain in enumerate(chains, 1):
@@ -110,9 +110,9 @@ def d2d6_pools(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign decision-2d6 pools Torches
     """
-    from projections.rulesets.decision_2d6 import tables as read
+    from campaign_ledger.projections.rulesets.decision_2d6 import tables as read
 
-    from ledger.errors import NotFound
+    from campaign_ledger.ledger.errors import NotFound
 
     app, db = caught_up(ctx)
     only_ruleset(db, "decision-2d6")
@@ -131,7 +131,7 @@ def d2d6_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:
 
     Example: campaign decision-2d6 rolls Billy --limit 5
     """
-    from projections.rulesets.decision_2d6 import tables as read
+    from campaign_ledger.projections.rulesets.decision_2d6 import tables as read
 
     def query(app: Any, db: Any) -> list:
         only_ruleset(db, "decision-2d6")
@@ -141,7 +141,7 @@ def d2d6_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:
 
 
 def d2d6_rolls_text(rows: list[dict[str, Any]]) -> str:
-    from projections.rulesets.decision_2d6.tables import dice_text
+    from campaign_ledger.projections.rulesets.decision_2d6.tables import dice_text
 
     if not rows:
         return "No decision rolls yet."

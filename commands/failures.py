@@ -8,7 +8,7 @@ from typing import Iterator
 
 import click
 
-from ledger import storage_faults
+from campaign_ledger.ledger import storage_faults
 
 # Rule ids (--json's "rule") of the failures named here.
 DISK_FULL = "disk-full"  # no room on the disk, or the file reached the process's file-size limit
@@ -43,7 +43,7 @@ def refusal(ctx: click.Context, e: BaseException) -> Refused | None:
         return Refused(missing, 1, FAILED)
     table = _missing_table(e)
     if table:
-        from projections.schema_repair import missing_message
+        from campaign_ledger.projections.schema_repair import missing_message
 
         return Refused(missing_message([table]), 1, "unusable")
     unreadable = _unreadable_entry(ctx, e)

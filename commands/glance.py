@@ -16,7 +16,7 @@ def on_server() -> bool:
     """The read tables live on PostgreSQL (CAMPAIGN_READ=postgres beside a PostgreSQL ledger)."""
     if os.environ.get("CAMPAIGN_READ", "").strip().lower() != "postgres":
         return False
-    from projections import postgres_read
+    from campaign_ledger.projections import postgres_read
 
     return postgres_read.refusal() is None
 
@@ -39,7 +39,7 @@ def opened(path: str) -> Iterator[Any]:
     if on_server():
         import psycopg
 
-        from projections import postgres_read
+        from campaign_ledger.projections import postgres_read
 
         schema = postgres_read.schema_name(path)
         server = dict(postgres_read.server(), connect_timeout=2)  # a Tab does not wait 5 s for a server

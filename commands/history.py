@@ -5,9 +5,9 @@ from typing import Any
 
 import click
 
-from commands.parsing import TIME_HELP, at_option, entry_at, parse_time
-from commands.plumbing import caught_up, emit, emit_stream, json_option, write_command
-from ledger import values
+from campaign_ledger.commands.parsing import TIME_HELP, at_option, entry_at, parse_time
+from campaign_ledger.commands.plumbing import caught_up, emit, emit_stream, json_option, write_command
+from campaign_ledger.ledger import values
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
@@ -57,8 +57,8 @@ def history(ctx: click.Context, limit: int | None, at: str | None, pc: str | Non
 
     Example: campaign history --pc Bo --kind notes --grep scar --since 2026-11-01
     """
-    from projections import history_search as search
-    from projections.text import NO_ENTRIES, history_line, history_text
+    from campaign_ledger.projections import history_search as search
+    from campaign_ledger.projections.text import NO_ENTRIES, history_line, history_text
 
     if limit is not None:
         values.integer(limit, "--limit", 1)  # 0 or less would print everything

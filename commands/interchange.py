@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from ledger.errors import BadInput, NotFound
-from commands.plumbing import bind_read_file, caught_up, emit, json_option, open_campaign, progress_bar
+from campaign_ledger.ledger.errors import BadInput, NotFound
+from campaign_ledger.commands.plumbing import bind_read_file, caught_up, emit, json_option, open_campaign, progress_bar
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
@@ -30,7 +30,7 @@ def export(ctx: click.Context, fmt: str, session_number: int | None, first: int 
     JSON Lines carries every entry with its number, time, type, data and hash: `import` reads it.
     Example: campaign export --format html --session 1 -o session1.html
     """
-    from projections import sessions
+    from campaign_ledger.projections import sessions
 
     app, db = caught_up(ctx)
     newest = app.recorder.max_notification_id() or 0
@@ -74,9 +74,9 @@ def _opened(output: str) -> Any:
 
 def _export_chunks(app: Any, db: Any, fmt: str, first: int, last: int, title: str, gm_notes: bool = False):
     """Each format's chunks, ending with the anchor line (the head of the chain when exported)."""
-    from ledger import interchange
-    from ledger.chain import anchor_line, chained
-    from projections import export as exporting
+    from campaign_ledger.ledger import interchange
+    from campaign_ledger.ledger.chain import anchor_line, chained
+    from campaign_ledger.projections import export as exporting
 
     anchor = anchor_line(*chained(app.recorder).head())
     if fmt == "jsonl":
@@ -84,7 +84,7 @@ def _export_chunks(app: Any, db: Any, fmt: str, first: int, last: int, title: st
     if fmt == "csv":
         return itertools.chain(exporting.csv_chunks(db, first, last, gm_notes), [anchor + "\r\n"])
     if fmt == "html":
-        from projections.export_html import html_chunks
+        from campaign_ledger.projections.export_html import html_chunks
         return html_chunks(db, first, last, title, anchor=anchor, gm_notes=gm_notes)
     return itertools.chain(exporting.markdown_chunks(db, first, last, title, gm_notes), [f"\n{anchor}\n"])
 
@@ -98,9 +98,9 @@ def import_cmd(ctx: click.Context, source: str) -> None:
 
     Example: campaign --db copy.db import heist.jsonl
     """
-    from ledger import interchange
-    from ledger.application import open_ledger
-    from projections import import_replay, runner
+    from campaign_ledger.ledger import interchange
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.projections import import_replay, runner
 
     target = ctx.find_root().obj["db"]
     # Each entry is counted twice on the bar: written and checked, then through the read tables.

@@ -10,10 +10,10 @@ from typing import Any, Callable
 
 import click
 
-from ledger.errors import BadInput
-from commands.plumbing import caught_up, emit, json_option
-from commands.parsing import parse_trait_uses
-from commands.odds_text import jsonable, relics_text
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.commands.plumbing import caught_up, emit, json_option
+from campaign_ledger.commands.parsing import parse_trait_uses
+from campaign_ledger.commands.odds_text import jsonable, relics_text
 
 PARSERS: dict[str, click.Command] = {}  # ruleset id (and a mode: "decision-2d6 contest") -> its odds' options
 FREE = "without a campaign"  # the mode of `campaign odds --ruleset ID ...`: the pool described in full
@@ -109,10 +109,10 @@ def parser(ruleset: str, usage: str) -> Callable[[Callable[..., Any]], click.Com
 def relics_odds(ctx: click.Context, challenge_name: str, challenge_turn: bool, leader: str | None,
                 assists: tuple[str, ...], traits: tuple[str, ...], destiny: int, opportunity: str | None,
                 supplies: str | None, buy_time: bool, gm_motto: str | None) -> tuple[dict, Callable]:
-    from commands.relics import parse_supplies
-    from ledger.rulesets.relics import odds as odds_of
-    from ledger.rulesets.relics.odds_pools import Huddle, relics_pool
-    from ledger.rulesets.relics.turns import Tactics
+    from campaign_ledger.commands.relics import parse_supplies
+    from campaign_ledger.ledger.rulesets.relics import odds as odds_of
+    from campaign_ledger.ledger.rulesets.relics.odds_pools import Huddle, relics_pool
+    from campaign_ledger.ledger.rulesets.relics.turns import Tactics
 
     tactics = Tactics(opportunity, parse_supplies(supplies), buy_time, gm_motto)
     described = any((challenge_turn, leader, assists, traits, destiny, opportunity, supplies, buy_time, gm_motto))
@@ -141,5 +141,5 @@ def relics_odds(ctx: click.Context, challenge_name: str, challenge_turn: bool, l
                                   for m in found["pending"].get("simple", [])]},
               **figures}
     return result, relics_text
-from commands import odds_rulesets  # noqa: E402,F401  (registers the other rulesets' odds)
-from commands import odds_free  # noqa: E402,F401  (and every ruleset's odds without a campaign)
+from campaign_ledger.commands import odds_rulesets  # noqa: E402,F401  (registers the other rulesets' odds)
+from campaign_ledger.commands import odds_free  # noqa: E402,F401  (and every ruleset's odds without a campaign)

@@ -11,10 +11,10 @@ from typing import Callable
 
 import click
 
-from ledger.errors import BadInput
-from commands.odds import FREE, parser
-from commands.odds_rulesets import replace_positions
-from commands.odds_text import (action_text, beer_run_helping_text, beer_run_text, contest_text, decision_text,
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.commands.odds import FREE, parser
+from campaign_ledger.commands.odds_rulesets import replace_positions
+from campaign_ledger.commands.odds_text import (action_text, beer_run_helping_text, beer_run_text, contest_text, decision_text,
                                 relics_text, supply_text, tracker_text)
 
 
@@ -44,8 +44,8 @@ def _missing(needed: dict[str, object], why: str) -> None:
 def relics_free(ctx: click.Context, dice: int | None, traits: tuple[str, ...], challenge_turn: bool,
                 threat: str | None, rating: int | None, resolved: int, pcs: int | None, destiny_pool: int,
                 needed: int | None, rules_version: str | None) -> tuple[dict, Callable]:
-    from ledger.rulesets.relics import odds as odds_of
-    from ledger.rulesets.relics import rules as relics
+    from campaign_ledger.ledger.rulesets.relics import odds as odds_of
+    from campaign_ledger.ledger.rulesets.relics import rules as relics
 
     rules = relics.rules_for(rules_version or relics.DEFAULT_VERSION)
     _missing({"--dice": dice}, "a pool's odds")
@@ -120,10 +120,10 @@ def decision_free(ctx: click.Context, stat: int, target: int | None, difficulty:
                   bonuses: tuple[int, ...], penalties: tuple[int, ...], modifiers: tuple[int, ...], advantage: str,
                   grants: int, against_stat: int | None, die: str | None, threshold: int | None,
                   tracker_value: int | None, step: int | None) -> tuple[dict, Callable]:
-    from commands.decision_2d6 import d2d6_stated
-    from ledger.rulesets.decision_2d6 import odds as odds_of
-    from ledger.rulesets.decision_2d6 import rolls
-    from ledger.rulesets.decision_2d6 import rules as d2
+    from campaign_ledger.commands.decision_2d6 import d2d6_stated
+    from campaign_ledger.ledger.rulesets.decision_2d6 import odds as odds_of
+    from campaign_ledger.ledger.rulesets.decision_2d6 import rolls
+    from campaign_ledger.ledger.rulesets.decision_2d6 import rules as d2
 
     if sum(x is not None for x in (against_stat, die, tracker_value)) > 1:
         raise BadInput("Ask about one thing: a roll (with --against-stat, a contest), --die or --tracker-value.")
@@ -180,9 +180,9 @@ def _supply_die(d2: object, text: str) -> object:
 @click.option("--asset", "assets", multiple=True, metavar="dN", help="An asset's die (up to 3); d4s fill the rest.")
 def action_free(ctx: click.Context, rating: str | None, difficulty: int | None, advantages: int,
                 disadvantages: int, assets: tuple[str, ...]) -> tuple[dict, Callable]:
-    from ledger.rulesets.action_dice import commands as system
-    from ledger.rulesets.action_dice import odds as odds_of
-    from ledger.rulesets.action_dice import rules
+    from campaign_ledger.ledger.rulesets.action_dice import commands as system
+    from campaign_ledger.ledger.rulesets.action_dice import odds as odds_of
+    from campaign_ledger.ledger.rulesets.action_dice import rules
 
     rated, base = system.base_difficulty(rating, difficulty)
     target = rules.action_difficulty(base, advantages, disadvantages)
@@ -203,9 +203,9 @@ def action_free(ctx: click.Context, rating: str | None, difficulty: int | None, 
 @click.option("--penalty", help="Penalty dice opposing the roller's goal roll, e.g. d6.")
 def beer_run_free(ctx: click.Context, pool: str | None, against: str | None, goal: str | None,
                   goal_against: str | None, replace: str | None, penalty: str | None) -> tuple[dict, Callable]:
-    from commands.beer_run import br_list
-    from ledger.rulesets.beer_run import odds as odds_of
-    from ledger.rulesets.beer_run import rules
+    from campaign_ledger.commands.beer_run import br_list
+    from campaign_ledger.ledger.rulesets.beer_run import odds as odds_of
+    from campaign_ledger.ledger.rulesets.beer_run import rules
 
     def dice(text: str | None) -> list[int]:
         return [rules.parse_die(d) for d in br_list(text)]

@@ -5,10 +5,10 @@ from typing import Callable
 
 import click
 
-from ledger.errors import BadInput
-from commands.action_dice import roll_options
-from commands.odds import parser
-from commands.odds_text import (action_text, beer_run_helping_text, beer_run_text, contest_text, decision_text,
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.commands.action_dice import roll_options
+from campaign_ledger.commands.odds import parser
+from campaign_ledger.commands.odds_text import (action_text, beer_run_helping_text, beer_run_text, contest_text, decision_text,
                                 supply_text, tracker_text)
 
 
@@ -30,11 +30,11 @@ def decision_odds(ctx: click.Context, name: str | None, stat: str | None, target
                   difficulty: str | None, bonuses: tuple[int, ...], penalties: tuple[int, ...],
                   modifiers: tuple[int, ...], advantage: str, grants: int, item: str | None,
                   tracker: str | None) -> tuple[dict, Callable]:
-    from commands.decision_2d6 import d2d6_stated
-    from ledger.rulesets.decision_2d6 import odds as odds_of
-    from ledger.rulesets.decision_2d6.odds_pools import decision_score, supply_item, tracker_state
-    from ledger.rulesets.decision_2d6 import rules as d2
-    from ledger.rulesets.decision_2d6 import rolls
+    from campaign_ledger.commands.decision_2d6 import d2d6_stated
+    from campaign_ledger.ledger.rulesets.decision_2d6 import odds as odds_of
+    from campaign_ledger.ledger.rulesets.decision_2d6.odds_pools import decision_score, supply_item, tracker_state
+    from campaign_ledger.ledger.rulesets.decision_2d6 import rules as d2
+    from campaign_ledger.ledger.rulesets.decision_2d6 import rolls
 
     app = ctx.obj["app"]
     if tracker is not None:
@@ -78,9 +78,9 @@ def decision_odds(ctx: click.Context, name: str | None, stat: str | None, target
 def contest_odds(ctx: click.Context, first: str, second: str, favoured: str | None, grants: tuple[str, ...],
                  bonuses: tuple[str, ...], penalties: tuple[str, ...],
                  modifiers: tuple[str, ...]) -> tuple[dict, Callable]:
-    from commands.parsing import parse_contest
-    from ledger.rulesets.decision_2d6 import odds as odds_of
-    from ledger.rulesets.decision_2d6.odds_pools import contest_sides
+    from campaign_ledger.commands.parsing import parse_contest
+    from campaign_ledger.ledger.rulesets.decision_2d6 import odds as odds_of
+    from campaign_ledger.ledger.rulesets.decision_2d6.odds_pools import contest_sides
 
     sides, advantage = parse_contest(first, second, favoured, bonuses, penalties, modifiers)
     found = contest_sides(ctx.obj["app"], sides, advantage, list(grants))
@@ -96,8 +96,8 @@ def contest_odds(ctx: click.Context, first: str, second: str, favoured: str | No
 def action_odds(ctx: click.Context, character: str, action: str, rating: str | None, difficulty: int | None,
                 advantages: int, disadvantages: int, assets: tuple[str, ...],
                 features: tuple[str, ...]) -> tuple[dict, Callable]:
-    from ledger.rulesets.action_dice import odds as odds_of
-    from ledger.rulesets.action_dice.odds_pools import action_roll
+    from campaign_ledger.ledger.rulesets.action_dice import odds as odds_of
+    from campaign_ledger.ledger.rulesets.action_dice.odds_pools import action_roll
 
     found = action_roll(ctx.obj["app"], character, action, rating, difficulty, advantages, disadvantages,
                         list(assets), list(features))
@@ -125,9 +125,9 @@ def beer_run_odds(ctx: click.Context, conflict: str, side: str, base: str | None
                   against: str | None, against_base: str | None, against_extra: str | None, situation: str | None,
                   helping: str | None, die: str | None, goal_against: str | None,
                   replace: str | None) -> tuple[dict, Callable]:
-    from commands.beer_run import br_list
-    from ledger.rulesets.beer_run import odds as odds_of
-    from ledger.rulesets.beer_run.odds_pools import Opposed, beer_run_pools, helping_pools
+    from campaign_ledger.commands.beer_run import br_list
+    from campaign_ledger.ledger.rulesets.beer_run import odds as odds_of
+    from campaign_ledger.ledger.rulesets.beer_run.odds_pools import Opposed, beer_run_pools, helping_pools
 
     positions = replace_positions(replace)
     if helping is not None:
@@ -157,14 +157,14 @@ def beer_run_odds(ctx: click.Context, conflict: str, side: str, base: str | None
 
 def replace_positions(text: str | None) -> list[int]:
     """`--replace 1,3`: dice of the goal's difficulty pool, numbered from 1."""
-    from commands.beer_run import br_positions
+    from campaign_ledger.commands.beer_run import br_positions
     return br_positions(text, "--goal-against")
 
 
 def _situational(side: dict, other: dict) -> dict | None:
     """A side with a situational goal rolls the same faces against the goal's difficulty pool and its own
     penalty dice (which sit in the other side's `opposing_penalty`): the uses it gains, the penalties."""
-    from ledger.rulesets.beer_run import odds as odds_of
+    from campaign_ledger.ledger.rulesets.beer_run import odds as odds_of
 
     goal = side["situational_goal"]
     if goal is None:

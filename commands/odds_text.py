@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping
 
-from ledger.odds import percent
+from campaign_ledger.ledger.odds import percent
 
 BAR_WIDTH = 30
 SHOWN_FROM = Fraction(1, 2000)  # rows rarer than 0.05% are left out of a chart (the JSON has them all)

@@ -7,15 +7,15 @@ from typing import Any
 
 import click
 
-from commands.failures import read_only_media
+from campaign_ledger.commands.failures import read_only_media
 
 
 def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = False):
     """The ledger and its read tables; `reading` (a command that only reads) also opens a file that
     cannot be written, read-only (see ledger/read_only.py)."""
-    from ledger import campaign_file, read_only
-    from ledger.application import open_ledger
-    from projections import runner
+    from campaign_ledger.ledger import campaign_file, read_only
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.projections import runner
 
     path = ctx.find_root().obj["db"]
     if _read_on_postgres():
@@ -51,8 +51,8 @@ def _read_on_postgres() -> bool:
     """CAMPAIGN_READ=postgres (beside a PostgreSQL ledger; any other setting refused in one line)."""
     if not os.environ.get("CAMPAIGN_READ"):
         return False  # the usual way, without importing the PostgreSQL side
-    from ledger.errors import Unusable
-    from projections import postgres_read
+    from campaign_ledger.ledger.errors import Unusable
+    from campaign_ledger.projections import postgres_read
 
     why = postgres_read.refusal()
     if why is not None:
@@ -62,7 +62,7 @@ def _read_on_postgres() -> bool:
 
 def _open_on_postgres(ctx: click.Context, path: str):
     """Ledger and read tables both on the server: no local file is checked, created or stamped."""
-    from ledger.application import open_ledger
+    from campaign_ledger.ledger.application import open_ledger
 
     app = open_ledger(path)  # a server that cannot be reached is named here, before the read schema
     app.gm_override = ctx.find_root().obj.get("override")
@@ -74,18 +74,18 @@ def _open_on_postgres(ctx: click.Context, path: str):
 
 def connect_read(path: str) -> Any:
     """The read tables of the campaign named by --db: the SQLite file, or its PostgreSQL schema."""
-    from projections import runner
+    from campaign_ledger.projections import runner
 
     if not _read_on_postgres():
         return runner.connect(path)
-    from projections import postgres_read
+    from campaign_ledger.projections import postgres_read
 
     return postgres_read.connect(path)
 
 
 def _every_read_table() -> tuple[str, ...]:
     """Every ruleset's read tables: migrations make them all, whichever ruleset the campaign plays."""
-    from projections import rulesets, runner
+    from campaign_ledger.projections import rulesets, runner
 
     rulesets.load_all()
     return runner.READ_TABLES
@@ -93,9 +93,9 @@ def _every_read_table() -> tuple[str, ...]:
 
 def _open_read_only(ctx: click.Context, path: str, uri: str):
     """A file that cannot be written, for a read: nothing is created, stamped or caught up."""
-    from ledger import campaign_file
-    from ledger.application import open_ledger
-    from projections import read_only
+    from campaign_ledger.ledger import campaign_file
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.projections import read_only
 
     app = open_ledger(path, read_only=uri)
     app.read_only = True
@@ -108,13 +108,13 @@ def _open_read_only(ctx: click.Context, path: str, uri: str):
 
 
 def _first_hash(app: Any) -> str | None:
-    from ledger.chain import chained
+    from campaign_ledger.ledger.chain import chained
     return chained(app.recorder).hash_of(1) if app.recorder.max_notification_id() else None
 
 
 def bind_read_file(path: str, app: Any, db: Any) -> None:
     """With the ledger on PostgreSQL: the read file belongs to one ledger (see campaign_file.bind)."""
-    from ledger import campaign_file
+    from campaign_ledger.ledger import campaign_file
 
     if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
         campaign_file.bind(db.conn, path, _first_hash(app))
@@ -123,14 +123,14 @@ def bind_read_file(path: str, app: Any, db: Any) -> None:
 def current_read_tables(ctx: click.Context) -> tuple[Any, Any] | None:
     """(the ledger on demand, the read tables) of a writable SQLite campaign file whose read tables
     are current (see projections/current.py); None for any other file, which opens as usual."""
-    from ledger import campaign_file, read_only
+    from campaign_ledger.ledger import campaign_file, read_only
 
     path = ctx.find_root().obj["db"]
     if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite" or \
             not os.path.isfile(path) or read_only.uri(path) is not None or \
             not campaign_file.checked_and_stamped(path):
         return None  # another store, no file, read-only media, a file not stamped yet: the usual way
-    from projections import current
+    from campaign_ledger.projections import current
 
     db = current.read_tables_if_current(path)
     if db is None:
@@ -151,7 +151,7 @@ class LedgerOnDemand:
         if name.startswith("__"):
             raise AttributeError(name)
         if self._app is None:
-            from ledger.application import open_ledger
+            from campaign_ledger.ledger.application import open_ledger
 
             self._app = open_ledger(self._path)
         return getattr(self._app, name)

@@ -5,8 +5,8 @@ from typing import Any, Callable
 
 import click
 
-from ledger.errors import BadInput
-from ledger import values
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.ledger import values
 
 
 def parse_pairs(text: str, what: str) -> dict[str, int]:
@@ -25,7 +25,7 @@ def parse_pairs(text: str, what: str) -> dict[str, int]:
 
 
 def parse_trait_uses(values: tuple[str, ...]):
-    from ledger.rulesets.relics.turns import TraitUse
+    from campaign_ledger.ledger.rulesets.relics.turns import TraitUse
 
     uses = []
     for value in values:
@@ -38,8 +38,8 @@ def parse_trait_uses(values: tuple[str, ...]):
 
 
 def parse_throw(faces: str | None, roll: bool):
-    from ledger.dice import parse_faces
-    from ledger.rulesets.relics.turns import Throw
+    from campaign_ledger.ledger.dice import parse_faces
+    from campaign_ledger.ledger.rulesets.relics.turns import Throw
 
     if faces is not None and roll:
         raise BadInput("Give --faces from the table or --roll, not both.")
@@ -47,8 +47,8 @@ def parse_throw(faces: str | None, roll: bool):
 
 
 def parse_placing(places: tuple[str, ...], best: bool):
-    from ledger.dice import parse_faces
-    from ledger.rulesets.relics.turns import Placing
+    from campaign_ledger.ledger.dice import parse_faces
+    from campaign_ledger.ledger.rulesets.relics.turns import Placing
 
     given = []
     for value in places:
@@ -78,7 +78,7 @@ def parse_time(text: str, option: str) -> str:
 def entry_at(db: Any, at: str | None, option: str = "--at") -> int | None:
     """`--at 42` is entry 42; `--at 2026-11-22T20:15` the last entry made by then (local time unless
     given). Past the last entry is refused, naming it: the GM asked about a moment not recorded yet."""
-    from projections import views
+    from campaign_ledger.projections import views
 
     if at is None:
         return None
@@ -94,7 +94,7 @@ def entry_at(db: Any, at: str | None, option: str = "--at") -> int | None:
 def _not_past(db: Any, option: str, given: str, entry: int | None = None, stamp: str | None = None) -> None:
     from datetime import datetime
 
-    from ledger.errors import RuleViolation
+    from campaign_ledger.ledger.errors import RuleViolation
 
     row = db.execute("SELECT entry, time FROM history ORDER BY entry DESC LIMIT 1").fetchone()
     if row is None or (entry is not None and entry <= row[0]) or (stamp is not None and stamp <= row[1]):
@@ -109,7 +109,7 @@ def not_joined_yet(db: Any, entry: int, standing: Callable[[int | None], list]) 
     """`sheet Ash --at 5` for Ash, who joined at #6, in the GM's words, not "there is no character
     named Ash": the first entry after `entry` at which `standing` (the sheets found as they stood
     after an entry; None: now) finds the character, found by halving (each a read of the versions)."""
-    from ledger.errors import NotFound
+    from campaign_ledger.ledger.errors import NotFound
 
     now = standing(None)
     if not now:
@@ -170,7 +170,7 @@ def parse_contest(first: str, second: str, favoured: str | None, bonuses: tuple[
                   penalties: tuple[str, ...], modifiers: tuple[str, ...]) -> tuple[tuple[Any, Any], tuple[str, str] | None]:
     """A decision-2d6 contest as typed: `Billy:Stealth Ogre:Wits`, `--bonus Ogre=1`, `--advantage Billy=minor`
     -> the two sides (each with its stated modifiers) and the side favoured, with the level."""
-    from ledger.rulesets.decision_2d6.commands import Side, Stated
+    from campaign_ledger.ledger.rulesets.decision_2d6.commands import Side, Stated
 
     stated = [(who.strip(), Stated(kind, value))
               for kind, given in (("bonus", bonuses), ("penalty", penalties), ("modifier", modifiers))

@@ -11,9 +11,9 @@ from typing import Any, Callable, Iterable, Iterator
 
 import click
 
-from ledger.errors import BadInput
-from commands.failures import refusal
-from commands.opening import bind_read_file, current_read_tables, open_campaign  # noqa: F401  (shared here too)
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.commands.failures import refusal
+from campaign_ledger.commands.opening import bind_read_file, current_read_tables, open_campaign  # noqa: F401  (shared here too)
 
 
 def override_option(f: Callable) -> Callable:
@@ -48,7 +48,7 @@ def write_command(ctx: click.Context, call: Callable[[Any], dict], must_exist: b
 
     Catching up first verifies the new entries' chain: nothing is appended to a broken ledger.
     """
-    from projections import runner, views
+    from campaign_ledger.projections import runner, views
 
     app, db = open_campaign(ctx, must_exist)
     app.command_key, app.command_invocation = _command_key(ctx), invocation(ctx)
@@ -71,7 +71,7 @@ def _command_key(ctx: click.Context) -> str:
     """The key this invocation's entries are logged under: the GM's (--key) or a fresh one."""
     import uuid
 
-    from ledger import values
+    from campaign_ledger.ledger import values
 
     obj = ctx.find_root().obj
     obj["key_used"] = values.key(obj["key"]) if obj.get("key") is not None else uuid.uuid4().hex[:12]
@@ -95,7 +95,7 @@ def invocation(ctx: click.Context) -> str:
 
 def _recorded_but(ctx: click.Context, report: dict, failure: Exception) -> None:
     """After the ledger saved: a read side stuck before these entries only warns; else one Error line."""
-    from ledger.errors import ReadModelStuck
+    from campaign_ledger.ledger.errors import ReadModelStuck
 
     entries = report.get("entries") or []
     earlier = not entries or failure.entry < entries[0] if isinstance(failure, ReadModelStuck) else False
@@ -154,8 +154,8 @@ def sheet_view(ctx: click.Context, ruleset: str, name: str | None, sheets: Calla
 def known_character(name: str | None, rows: list, db: Any = None) -> list:
     """The sheets found for NAME; none found is refused in the GM's words, saying what NAME names
     instead when the campaign has it (`sheet "Vault Guards"`: a Challenge, and where to see it)."""
-    from ledger.errors import NotFound
-    from projections.views import named_thing
+    from campaign_ledger.ledger.errors import NotFound
+    from campaign_ledger.projections.views import named_thing
 
     if name and not rows:
         other = named_thing(db, name) if db is not None else None
@@ -168,8 +168,8 @@ def known_character(name: str | None, rows: list, db: Any = None) -> list:
 def ruleset_of(db: Any) -> str:
     """The campaign's ruleset, as its read tables say; a ledger with no campaign yet is refused in
     one line (no ruleset's view stands in for it)."""
-    from ledger.errors import NO_CAMPAIGN, NotFound
-    from projections import views
+    from campaign_ledger.ledger.errors import NO_CAMPAIGN, NotFound
+    from campaign_ledger.projections import views
 
     found = views.campaign(db).get("ruleset")
     if not found:
@@ -180,7 +180,7 @@ def ruleset_of(db: Any) -> str:
 def only_ruleset(db: Any, ruleset: str) -> None:
     """A ruleset's read view on another ruleset's campaign is refused in one line (by the campaign,
     exit 1, as its commands are: the command itself is well formed)."""
-    from ledger.errors import RuleViolation
+    from campaign_ledger.ledger.errors import RuleViolation
 
     found = ruleset_of(db)
     if found != ruleset:
@@ -202,12 +202,12 @@ def caught_up(ctx: click.Context) -> tuple[Any, Any]:
 def catch_up_warning(app: Any, db: Any, writing: bool = False) -> None:
     """Reads still answer on a broken chain (from what verified) or a stuck read side, with one
     warning line; a write is refused on a broken chain (the ChainBroken error names the entry)."""
-    from ledger.chain import ChainBroken
-    from ledger.errors import ReadModelStuck
-    from projections import runner
+    from campaign_ledger.ledger.chain import ChainBroken
+    from campaign_ledger.ledger.errors import ReadModelStuck
+    from campaign_ledger.projections import runner
 
     if app.read_only:  # catching up would write: say what the tables show instead
-        from projections import read_only  # (and its scratch folders: not on every write's path)
+        from campaign_ledger.projections import read_only  # (and its scratch folders: not on every write's path)
 
         line = read_only.warning(app, db, click.get_current_context().find_root().obj["db"])
         if line:
@@ -229,7 +229,7 @@ def catch_up_warning(app: Any, db: Any, writing: bool = False) -> None:
 
 def noted(db: Any, before: int = 0) -> None:
     """One warning line for each entry just applied by working around it (see projections/notes.py)."""
-    from projections import notes
+    from campaign_ledger.projections import notes
 
     for n in notes.since(db, before):
         click.echo(f"Warning: entry #{n['entry']}: {n['note']}", err=True)
@@ -276,7 +276,7 @@ class _Streamed(list):
 
 
 def text_report(report: dict) -> str:
-    from projections.text import report_text
+    from campaign_ledger.projections.text import report_text
 
     entries = report.get("entries")
     if entries and not report.get("history"):  # the read tables are stuck before them (warned)

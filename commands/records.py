@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from ledger.errors import BadInput, RuleViolation
-from commands.plumbing import catch_up_warning, emit, invocation, json_option, open_campaign, write_command
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.commands.plumbing import catch_up_warning, emit, invocation, json_option, open_campaign, write_command
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
@@ -28,7 +28,7 @@ def undo(ctx: click.Context, round_name: str | None, cascade: bool, dry_run: boo
 
     Example: campaign undo "Vault Guards:2" --cascade --dry-run
     """
-    from projections.text import undo_text
+    from campaign_ledger.projections.text import undo_text
 
     app, db = open_campaign(ctx, reading=list_ or dry_run)
     checked = _verified_head(app, db)  # undo verifies what it reads from there (ledger/undo_reads.py)
@@ -51,7 +51,7 @@ def _verified_head(app: Any, db: Any) -> tuple | None:
     """Where the read tables last verified the chain (None: nowhere, or a file only read: undo
     verifies the whole chain); a break already known (an audit's verdict, that entry's hash
     changed since) refuses at once."""
-    from projections.verifying import chain_checked, recorded_break
+    from campaign_ledger.projections.verifying import chain_checked, recorded_break
 
     if app.read_only:
         return None
@@ -64,7 +64,7 @@ def _verified_head(app: Any, db: Any) -> tuple | None:
 def _preview(app: Any, round_name: str | None, cascade: bool, checked: tuple | None) -> dict[str, Any]:
     """What `--dry-run` shows: the plan; when later play used the unit and --cascade was not given,
     the plan --cascade would carry out, with the refusal the undo itself would meet."""
-    from ledger.undo import LATER_PLAY_USED_IT
+    from campaign_ledger.ledger.undo import LATER_PLAY_USED_IT
 
     try:
         return app.undo(round_name, cascade, dry_run=True, checked=checked)
@@ -117,8 +117,8 @@ def audit(ctx: click.Context, anchor: str | None, chain_only: bool) -> None:
     Exit status 0 when the campaign is clean, 1 when anything is broken.
     Example: campaign audit --anchor "campaign-ledger anchor #57 sha256:9f2c..."
     """
-    from projections import schema_repair
-    from projections.text import audit_text
+    from campaign_ledger.projections import schema_repair
+    from campaign_ledger.projections.text import audit_text
 
     app, db = open_campaign(ctx, reading=True)
     schema_repair.refuse_missing(db)  # a dropped read table: named, with what restores it
@@ -136,9 +136,9 @@ def _audit_in_one_pass(app: Any, db: Any, anchor: str | None) -> dict[str, Any]:
     and every entry it maps feeds the lists and the snapshot check (ledger.audit.Pass: the events
     the rebuild decoded, each entry decoded once); then the anchor and
     signatures, the read tables caught up, and compared with the scratch file."""
-    from ledger.audit import Pass, check_snapshots, scan, audit as audit_ledger
-    from ledger.chain import chained
-    from projections import compare, notes, runner
+    from campaign_ledger.ledger.audit import Pass, check_snapshots, scan, audit as audit_ledger
+    from campaign_ledger.ledger.chain import chained
+    from campaign_ledger.projections import compare, notes, runner
 
     with compare.scratch_rebuild(app, watch=Pass) as scratch:
         report = audit_ledger(app, anchor, lists=False, snapshots=False, verdict=scratch.broken)
@@ -169,8 +169,8 @@ def _audit_in_one_pass(app: Any, db: Any, anchor: str | None) -> dict[str, Any]:
 def _audit_apart(app: Any, db: Any, anchor: str | None, chain_only: bool) -> dict[str, Any]:
     """The quick check (`--chain`), or a read-only file's audit (nothing can be caught up or
     recorded): the chain verified on its own, then the tables compared as far as they go."""
-    from ledger.audit import scan, audit as audit_ledger
-    from projections import compare, notes, runner
+    from campaign_ledger.ledger.audit import scan, audit as audit_ledger
+    from campaign_ledger.projections import compare, notes, runner
 
     report = audit_ledger(app, anchor, chain_only, lists=False)
     report["stuck_entry"] = None
@@ -191,9 +191,9 @@ def _audit_apart(app: Any, db: Any, anchor: str | None, chain_only: bool) -> dic
 
 def _audit_catch_up(app: Any, db: Any, report: dict[str, Any]) -> None:
     """Keep the verdict (a broken chain then refuses writes), and catch the read tables up, checking as it goes."""
-    from ledger.chain import ChainBroken
-    from ledger.errors import ReadModelStuck
-    from projections import runner
+    from campaign_ledger.ledger.chain import ChainBroken
+    from campaign_ledger.ledger.errors import ReadModelStuck
+    from campaign_ledger.projections import runner
 
     if not (report["broken_by_anchor"] or report["broken_by_key"]):  # a mistyped anchor or key locks nothing
         runner.record_verdict(db, report["broken_entry"], report["broken_entry"] and report["chain"])
@@ -215,7 +215,7 @@ def anchor(ctx: click.Context) -> None:
     Later, `campaign audit --anchor LINE` proves the ledger still extends it.
     Example: campaign anchor
     """
-    from ledger.chain import anchor_line, chained
+    from campaign_ledger.ledger.chain import anchor_line, chained
 
     app, _ = open_campaign(ctx, reading=True)
     entry, hash_ = chained(app.recorder).head()
@@ -224,7 +224,7 @@ def anchor(ctx: click.Context) -> None:
 
 def _anchor(value: str | None) -> str | None:
     """A malformed anchor is a malformed value (exit 2), refused before the ledger is read."""
-    from ledger.chain import parse_anchor
+    from campaign_ledger.ledger.chain import parse_anchor
 
     if value is not None:
         try:

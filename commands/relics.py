@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 
 
-from ledger.errors import BadInput
-from commands.plumbing import json_option, override_option, write_command
-from commands.parsing import later_steps, parse_pairs, parse_placing, parse_stress, parse_throw, parse_trait_uses, turn_inputs
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.commands.plumbing import json_option, override_option, write_command
+from campaign_ledger.commands.parsing import later_steps, parse_pairs, parse_placing, parse_stress, parse_throw, parse_trait_uses, turn_inputs
 
 
 # --- commands: playing a round ----------------------------------------------------------------
@@ -38,7 +38,7 @@ def cohort_turn(ctx: click.Context, challenge_name: str, leader: str | None, ass
 
     Example: campaign cohort-turn "Vault Guards" --leader Kira --supplies Phantom:2 --faces 1,3,3,4,5 --best
     """
-    from ledger.rulesets.relics.turns import Tactics
+    from campaign_ledger.ledger.rulesets.relics.turns import Tactics
 
     tactics = Tactics(opportunity, parse_supplies(supplies), buy_time, gm_motto)
     write_command(ctx, lambda app: app.cohort_turn(challenge_name, leader, list(assists) or None, parse_trait_uses(traits),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from commands import choices
+from campaign_ledger.commands import choices
 
-from commands.plumbing import json_option, override_option, write_command
-from commands.parsing import parse_pairs
+from campaign_ledger.commands.plumbing import json_option, override_option, write_command
+from campaign_ledger.commands.parsing import parse_pairs
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
@@ -191,7 +191,7 @@ def growth_test(ctx: click.Context, pc_name: str, pool: int, faces: str | None, 
 
     Example: campaign growth-test Bo --pool 4 --faces 3,4,2,1
     """
-    from ledger.dice import parse_faces
+    from campaign_ledger.ledger.dice import parse_faces
     placement = {0: tuple(p - 1 for p in parse_faces(places))} if places else None
     write_command(ctx, lambda app: app.growth_test(pc_name, pool, parse_faces(faces) if faces is not None else None,
                                             placement))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from commands import choices
+from campaign_ledger.commands import choices
 
-from ledger.errors import BadInput
-from commands.plumbing import json_option, override_option, write_command
-from commands.parsing import parse_names, parse_pairs
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.commands.plumbing import json_option, override_option, write_command
+from campaign_ledger.commands.parsing import parse_names, parse_pairs
 
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -207,4 +207,4 @@ def event_end(ctx: click.Context, reason: str) -> None:
     write_command(ctx, lambda app: app.end_encounter(reason))
 
 
-from commands import corrections  # noqa: E402,F401  (pc rename ... challenge abandon join the groups above)
+from campaign_ledger.commands import corrections  # noqa: E402,F401  (pc rename ... challenge abandon join the groups above)

@@ -6,30 +6,30 @@ from typing import Any
 
 import click
 
-from ledger.errors import RuleViolation
-from commands.plumbing import json_option, read_view
+from campaign_ledger.ledger.errors import RuleViolation
+from campaign_ledger.commands.plumbing import json_option, read_view
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 KEEPS_HISTORY = True  # its sheets and pools are read as they stood at an entry (`--at`) from their own tables
 
 
 def sheets(db: Any, name: str | None = None, at: int | None = None) -> list[dict[str, Any]]:
-    from projections import views
+    from campaign_ledger.projections import views
     return views.sheets(db, name, at)
 
 
 def pools(db: Any, at: int | None = None) -> dict[str, Any]:
-    from projections import views
+    from campaign_ledger.projections import views
     return views.pools(db, at)
 
 
 def sheets_text(rows: list[dict[str, Any]]) -> str:
-    from projections.text import sheets_text as text
+    from campaign_ledger.projections.text import sheets_text as text
     return text(rows)
 
 
 def pools_text(value: dict[str, Any]) -> str:
-    from projections.text import pools_text as text
+    from campaign_ledger.projections.text import pools_text as text
     return text(value)
 
 
@@ -41,12 +41,12 @@ def status(ctx: click.Context) -> None:
 
     Example: campaign status
     """
-    from projections.text import status_text
-    from ledger.rulesets.relics.challenge import NEXT_STEP
-    from ledger.ids import challenge_id
-    from ledger.rulesets.relics.odds import pool_line
-    from projections import views
-    from projections.rulesets.relics import state as relics_state
+    from campaign_ledger.projections.text import status_text
+    from campaign_ledger.ledger.rulesets.relics.challenge import NEXT_STEP
+    from campaign_ledger.ledger.ids import challenge_id
+    from campaign_ledger.ledger.rulesets.relics.odds import pool_line
+    from campaign_ledger.projections import views
+    from campaign_ledger.projections.rulesets.relics import state as relics_state
 
     def query(app: Any, db: Any) -> dict:
         camp = app.campaign()

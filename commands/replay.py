@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import click
 
-from ledger.errors import BadInput
-from commands.plumbing import json_option, read_view, write_command
-from commands.parsing import parse_placing, parse_stress, parse_trait_uses
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.commands.plumbing import json_option, read_view, write_command
+from campaign_ledger.commands.parsing import parse_placing, parse_stress, parse_trait_uses
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
@@ -37,9 +37,9 @@ def replay(ctx: click.Context, round_name: str | None, leader: str | None, assis
 
     Example: campaign replay "Vault Guards:2" --drop-trait "Bo:Steady Hands" --leader Kira
     """
-    from ledger.dice import parse_faces
-    from ledger.rulesets.relics.replay import Changes
-    from projections.text import replay_commit_text, replay_text
+    from campaign_ledger.ledger.dice import parse_faces
+    from campaign_ledger.ledger.rulesets.relics.replay import Changes
+    from campaign_ledger.projections.text import replay_commit_text, replay_text
 
     changes = Changes(leader=leader, assists=assists or None, destiny=destiny, add=tuple(parse_trait_uses(add)),
                       drop=drop, place=parse_placing(places, False).given,

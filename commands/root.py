@@ -8,11 +8,11 @@ from typing import Any
 
 import click
 
-from commands.arguments import db_refusal, not_text, one_line
-from commands.failures import FAILED, Refused, refusal
-from commands.lazy import LazyGroup
-from commands.refusals import rule_of, rule_of_sentence
-from ledger.errors import BadInput, LedgerError
+from campaign_ledger.commands.arguments import db_refusal, not_text, one_line
+from campaign_ledger.commands.failures import FAILED, Refused, refusal
+from campaign_ledger.commands.lazy import LazyGroup
+from campaign_ledger.commands.refusals import rule_of, rule_of_sentence
+from campaign_ledger.ledger.errors import BadInput, LedgerError
 
 
 class LedgerGroup(LazyGroup):

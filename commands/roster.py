@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from commands.plumbing import json_option, read_view, write_command
-from ledger.errors import BadInput, RuleViolation
+from campaign_ledger.commands.plumbing import json_option, read_view, write_command
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
@@ -41,7 +41,7 @@ def roster_dump(ctx: click.Context, path: str | None) -> None:
 
     Example: campaign roster dump heist.toml
     """
-    from ledger.roster import dumps
+    from campaign_ledger.ledger.roster import dumps
 
     if path is not None:
         _named(path)
@@ -85,8 +85,8 @@ def _named(path: str) -> None:
 
 def _roster_of(db: Any) -> dict[str, Any]:
     """The roster the read tables hold: every PC's sheet (its permanent traits) and the bestiary."""
-    from projections import views
-    from projections.rulesets.relics import bestiary
+    from campaign_ledger.projections import views
+    from campaign_ledger.projections.rulesets.relics import bestiary
 
     ruleset = views.campaign(db).get("ruleset")
     if ruleset != "relics":

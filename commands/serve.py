@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from commands.plumbing import json_option, open_campaign
+from campaign_ledger.commands.plumbing import json_option, open_campaign
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
@@ -40,7 +40,7 @@ def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | 
 
     Example: campaign serve --host 0.0.0.0 --port 8000
     """
-    from ledger.errors import RuleViolation
+    from campaign_ledger.ledger.errors import RuleViolation
 
     app, db = open_campaign(ctx, reading=True)  # refuses what is not a campaign file, before listening
     path = ctx.find_root().obj["db"]
@@ -78,7 +78,7 @@ def _loopback(host: str) -> bool:
 
 def _listen(host: str, port: int) -> socket.socket:
     """The listening socket, bound before the URL is printed (so port 0 prints the real port)."""
-    from ledger.errors import BadInput, RuleViolation
+    from campaign_ledger.ledger.errors import BadInput, RuleViolation
 
     try:
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -114,11 +114,11 @@ def _shown_host(host: str, shared: bool) -> str:
 def _run(listener: socket.socket, path: str, show_gm: bool, token: str | None) -> None:
     import uvicorn
 
-    from web.app import create_app
+    from campaign_ledger.web.app import create_app
 
     def open_file() -> tuple[Any, Any]:
-        from commands.opening import connect_read
-        from ledger.application import open_ledger
+        from campaign_ledger.commands.opening import connect_read
+        from campaign_ledger.ledger.application import open_ledger
 
         return open_ledger(path), connect_read(path)  # the SQLite file, or the schema of CAMPAIGN_READ=postgres
 

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 
 import click
 
-from commands.plumbing import json_option
+from campaign_ledger.commands.plumbing import json_option
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 HISTORY_FILE = ".campaign-shell-history"  # beside the campaign file, shared by every campaign in that folder
@@ -50,8 +50,8 @@ def shell(ctx: click.Context) -> None:
         ctx.exit(_run_piped(root.command, prefix, sys.stdin))
     from prompt_toolkit import PromptSession
 
-    from commands.completion import attach
-    from commands.toolbar import toolbar_line
+    from campaign_ledger.commands.completion import attach
+    from campaign_ledger.commands.toolbar import toolbar_line
 
     attach(root.command)
     line_below = [toolbar_line(path, _asker(root.command, path))]  # worked out after each command, not per redraw

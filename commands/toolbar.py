@@ -20,7 +20,7 @@ Query = Callable[["sqlite3.Connection", Ask], list[str]]
 
 def toolbar_line(path: str, ask: Ask = lambda _: None) -> str:
     """`Moon Heist (relics) | Destiny 2 | Doom 6 | Vault Guards round 3: waiting for the Cohort's roll`."""
-    from commands import glance
+    from campaign_ledger.commands import glance
 
     try:
         with glance.opened(path) as conn:

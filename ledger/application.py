@@ -14,16 +14,16 @@ from typing import Any, Callable
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, OperationalError
 
-from ledger import command_keys, server_waits, storage_faults, values
-from ledger import undo as undoing
-from ledger import units
-from ledger.campaign import Campaign
-from ledger.chain_queries import ChainQueries
-from ledger.errors import NO_CAMPAIGN, BadInput, Conflict, LedgerError, NotFound, RollStands, RuleViolation
-from ledger.ids import CAMPAIGN_ID
-from ledger.reversible import recording
-from ledger.table import DiceBox, Table
-from ledger import rulesets
+from campaign_ledger.ledger import command_keys, server_waits, storage_faults, values
+from campaign_ledger.ledger import undo as undoing
+from campaign_ledger.ledger import units
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.ledger.chain_queries import ChainQueries
+from campaign_ledger.ledger.errors import NO_CAMPAIGN, BadInput, Conflict, LedgerError, NotFound, RollStands, RuleViolation
+from campaign_ledger.ledger.ids import CAMPAIGN_ID
+from campaign_ledger.ledger.reversible import recording
+from campaign_ledger.ledger.table import DiceBox, Table
+from campaign_ledger.ledger import rulesets
 
 rulesets.load()  # every ruleset declared (not imported), and the topics of ledgers written before a move resolving
 ATTEMPTS = 8
@@ -47,7 +47,7 @@ class CampaignLedger(Application):
     def construct_repository(self) -> Any:
         """eventsourcing's repository, loading aggregates without its per-event protocol check
         (ledger/repository.py)."""
-        from ledger.repository import PlayedRepository
+        from campaign_ledger.ledger.repository import PlayedRepository
 
         repository = super().construct_repository()
         repository.__class__ = PlayedRepository  # the same object and settings; only `get`'s projector differs
@@ -260,7 +260,7 @@ class CampaignLedger(Application):
     def note(self, text: str, tags: tuple[str, ...] = (), about: str | None = None, round_: str | None = None,
              entry: int | None = None, gm_only: bool = False) -> Report:
         """The GM's note on the campaign, a thing, a round or an entry (see ledger/notes.py)."""
-        from ledger import notes
+        from campaign_ledger.ledger import notes
         return notes.take(self, text, tags, about, round_, entry, gm_only)
 
     # --- undo ----------------------------------------------------------------------------------
@@ -270,8 +270,8 @@ class CampaignLedger(Application):
         The units are read from the newest back, and what was read verified from `checked`, where the
         read tables last verified the chain (None: the whole chain), before anything is shown or
         appended (ledger/undo_reads.py)."""
-        from ledger.undo_reads import planned
-        from ledger.units_newest import Newest
+        from campaign_ledger.ledger.undo_reads import planned
+        from campaign_ledger.ledger.units_newest import Newest
 
         def command(t: Table) -> Report:
             live = Newest(self.recorder)
@@ -285,9 +285,9 @@ class CampaignLedger(Application):
     def undo_list(self, limit: int | None = None, checked: tuple | None = None) -> list[Report]:
         """The units that can be undone now, newest first, each with the dependents a cascade takes
         (what was read verified from `checked`, as `undo` verifies it)."""
-        from ledger.undo_listing import listing
-        from ledger.undo_reads import planned
-        from ledger.units_newest import Newest
+        from campaign_ledger.ledger.undo_listing import listing
+        from campaign_ledger.ledger.undo_reads import planned
+        from campaign_ledger.ledger.units_newest import Newest
 
         live = Newest(self.recorder)
         return planned(self, checked, live, lambda: listing(self, limit, live))
@@ -298,7 +298,7 @@ class CampaignLedger(Application):
     def replay(self, key: str | None, changes: Any, commit: bool = False, cascade: bool = False) -> Report:
         """Compare a recorded round (or roll) with the same faces and other choices; --commit corrects a round
         (ledger/replay.py `replay`; `changes` is the ruleset's own, `changes.sets` for a single roll)."""
-        from ledger import replay as replaying  # imported by the one command that replays
+        from campaign_ledger.ledger import replay as replaying  # imported by the one command that replays
 
         return replaying.replay(self, key, changes, commit, cascade)
 

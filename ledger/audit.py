@@ -13,11 +13,11 @@ from collections import Counter
 from typing import Any, Iterator
 from uuid import UUID
 
-from ledger import rulesets
-from ledger.chain import Break, ChainQueries, chained, parse_anchor, sign
-from ledger.chain_halves import verify_whole
-from ledger.campaign import Campaign
-from ledger.reversible import Reversible
+from campaign_ledger.ledger import rulesets
+from campaign_ledger.ledger.chain import Break, ChainQueries, chained, parse_anchor, sign
+from campaign_ledger.ledger.chain_halves import verify_whole
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.ledger.reversible import Reversible
 
 
 UNVERIFIED = Break(0, "not verified")  # `audit(verdict=...)` not given: the audit verifies the chain itself

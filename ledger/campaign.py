@@ -9,9 +9,9 @@ from typing import Any
 
 from eventsourcing.domain import event
 
-from ledger.errors import RuleViolation
-from ledger.ids import CAMPAIGN_ID
-from ledger.reversible import Reversible
+from campaign_ledger.ledger.errors import RuleViolation
+from campaign_ledger.ledger.ids import CAMPAIGN_ID
+from campaign_ledger.ledger.reversible import Reversible
 
 
 class Campaign(Reversible):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 from urllib.parse import quote
 
-from ledger.errors import NotFound, Unusable
+from campaign_ledger.ledger.errors import NotFound, Unusable
 
 APPLICATION_ID = 0x43414D50  # "CAMP"
 SCHEMA_VERSION = 1

@@ -22,11 +22,11 @@ from typing import Any, Callable, Sequence
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
 
-from ledger.chain_hash import (ANCHOR_RE, GENESIS, Command, anchor_line, command_bytes, entry_hash,  # noqa: F401
+from campaign_ledger.ledger.chain_hash import (ANCHOR_RE, GENESIS, Command, anchor_line, command_bytes, entry_hash,  # noqa: F401
                                link_hash, parse_anchor, sign)
-from ledger.chain_queries import V2_KEY, ChainQueries, v2_marker
-from ledger.chain_verify import Break, ChainBroken, Walk, verify  # noqa: F401
-from ledger.errors import LedgerError
+from campaign_ledger.ledger.chain_queries import V2_KEY, ChainQueries, v2_marker
+from campaign_ledger.ledger.chain_verify import Break, ChainBroken, Walk, verify  # noqa: F401
+from campaign_ledger.ledger.errors import LedgerError
 
 CHAIN_TABLE = "CREATE TABLE IF NOT EXISTS ledger_chain (entry BIGINT PRIMARY KEY, hash TEXT NOT NULL)"
 COMMANDS_TABLE = ("CREATE TABLE IF NOT EXISTS ledger_commands (first_entry BIGINT PRIMARY KEY, "

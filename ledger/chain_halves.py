@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.chain import chained
-from ledger.chain_verify import Break
-from ledger.side_process import SideProcess, worth_it
+from campaign_ledger.ledger.chain import chained
+from campaign_ledger.ledger.chain_verify import Break
+from campaign_ledger.ledger.side_process import SideProcess, worth_it
 
 
 def verify_whole(app: Any) -> Break | None:

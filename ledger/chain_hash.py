@@ -13,7 +13,7 @@ from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 from uuid import UUID
 
-from ledger.errors import BadInput
+from campaign_ledger.ledger.errors import BadInput
 
 GENESIS = "0" * 64
 ANCHOR_RE = re.compile(r"campaign-ledger anchor #(\d+) sha256:([0-9a-f]{64})")

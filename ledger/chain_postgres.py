@@ -11,7 +11,7 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 from psycopg.sql import SQL
 
-from ledger.chain import CHAIN_TABLE, COMMANDS_TABLE, META_TABLE, SIGNATURES_TABLE, ChainQueries, write_chain
+from campaign_ledger.ledger.chain import CHAIN_TABLE, COMMANDS_TABLE, META_TABLE, SIGNATURES_TABLE, ChainQueries, write_chain
 
 # Each command's idempotency key, indexed as SQLite's KEYS_INDEX does: every write looks its key up,
 # twice (a retry, then inside the locked insert), and a LIKE over the whole command log grew with the campaign.

@@ -6,8 +6,8 @@ import json
 from typing import Any, Callable, Iterator, Sequence
 from uuid import UUID
 
-from ledger.chain_hash import GENESIS, Command
-from ledger.chain_verify import Break, Walk, verified_rows, verify_stored
+from campaign_ledger.ledger.chain_hash import GENESIS, Command
+from campaign_ledger.ledger.chain_verify import Break, Walk, verified_rows, verify_stored
 
 V2_KEY = "chain_v2_from"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
-from ledger.chain_hash import GENESIS, Command, entry_hash, link_hash
-from ledger.errors import RuleViolation
+from campaign_ledger.ledger.chain_hash import GENESIS, Command, entry_hash, link_hash
+from campaign_ledger.ledger.errors import RuleViolation
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.chain import chained
-from ledger.errors import Unusable
+from campaign_ledger.ledger.chain import chained
+from campaign_ledger.ledger.errors import Unusable
 
 
 def keyed(detail: dict | None, key: str | None, invocation: str | None) -> dict | None:

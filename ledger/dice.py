@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ledger.errors import BadInput
+from campaign_ledger.ledger.errors import BadInput
 
 _system_random = random.SystemRandom()
 

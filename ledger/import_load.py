@@ -20,11 +20,11 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-from ledger.chain_hash import sign
-from ledger.chain_queries import V2_KEY
-from ledger.errors import BadInput, Unusable
-from ledger.interchange_check import Checker
-from ledger.topic_guard import check_data
+from campaign_ledger.ledger.chain_hash import sign
+from campaign_ledger.ledger.chain_queries import V2_KEY
+from campaign_ledger.ledger.errors import BadInput, Unusable
+from campaign_ledger.ledger.interchange_check import Checker
+from campaign_ledger.ledger.topic_guard import check_data
 
 BATCH = 1000          # rows per executemany (and per progress report)
 COMMIT_EVERY = 20     # batches per commit: the write-ahead log stays small (the scratch file is the atomic unit)
@@ -150,7 +150,7 @@ class Played:
 
     def _last(self, aggregate: Any, version: int) -> None:
         """A long aggregate's snapshot at its last version (at a 1000th it was taken already)."""
-        from ledger.application import SNAPSHOT_EVERY
+        from campaign_ledger.ledger.application import SNAPSHOT_EVERY
 
         if version >= SNAPSHOT_EVERY and version % SNAPSHOT_STEP:
             self.take(aggregate)

@@ -21,8 +21,8 @@ from uuid import UUID
 from eventsourcing.persistence import StoredEvent
 from psycopg.sql import SQL, Identifier, Literal
 
-from ledger.chain import chained
-from ledger.errors import Unusable, LedgerError
+from campaign_ledger.ledger.chain import chained
+from campaign_ledger.ledger.errors import Unusable, LedgerError
 
 NOT_EMPTY = "Import writes into a new, empty campaign ledger; this PostgreSQL ledger already holds entries."
 LEDGER_TABLES = ("ledger_chain", "ledger_commands", "ledger_meta")
@@ -81,7 +81,7 @@ def write_all(server: Any, scratch: Any, total: int) -> int:
     was checked, even if the file changed on disk in between. The server's recorder hashes them anew
     (the same hashes: the same rows, entry numbers and chain version marker).
     """
-    from ledger.application import SNAPSHOT_EVERY
+    from campaign_ledger.ledger.application import SNAPSHOT_EVERY
 
     try:
         with one_transaction(server) as importing:
@@ -103,7 +103,7 @@ def write_all(server: Any, scratch: Any, total: int) -> int:
 def _batches(scratch: Any) -> Iterator[tuple[list[StoredEvent], list[tuple]]]:
     """The scratch ledger's entries about interchange.BATCH at a time, never splitting a command (the
     chain's writer files each batch's commands by their offsets in it)."""
-    from ledger import interchange
+    from campaign_ledger.ledger import interchange
 
     size = interchange.BATCH  # read now: tests make it small, for many batches
     events: list[StoredEvent] = []

@@ -14,9 +14,9 @@ import os
 from typing import Any, Callable, Iterator
 from uuid import UUID
 
-from ledger.chain import GENESIS, ChainQueries, chained
-from ledger.errors import Unusable
-from ledger.interchange_check import DATA, FORMAT, check, encode, known_topics, state_of  # noqa: F401  (names callers know)
+from campaign_ledger.ledger.chain import GENESIS, ChainQueries, chained
+from campaign_ledger.ledger.errors import Unusable
+from campaign_ledger.ledger.interchange_check import DATA, FORMAT, check, encode, known_topics, state_of  # noqa: F401  (names callers know)
 
 _encode = encode  # the name tests and older callers know
 BATCH = 1000  # entries per read of an export, per write of an import to PostgreSQL
@@ -84,7 +84,7 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
     at the end. PostgreSQL (from the environment): then written to its ledger, which must be
     empty, in one transaction (import_postgres.py); the read tables go to `target`.
     """
-    from ledger import import_load
+    from campaign_ledger.ledger import import_load
 
     if os.path.lexists(target):
         raise Unusable(f"{target} already exists; import writes a new campaign file.")
@@ -101,7 +101,7 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
         replay(app, scratch, progress, played.see, played.write)
         played.snapshots()
         if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
-            from ledger import import_postgres  # checked; now the scratch ledger's rows go to the server's
+            from campaign_ledger.ledger import import_postgres  # checked; now the scratch ledger's rows go to the server's
             written = import_postgres.write_all(open_ledger(target), app, count)
             app.close()
             _remove(scratch)

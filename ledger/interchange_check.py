@@ -10,10 +10,10 @@ from types import SimpleNamespace
 from typing import Any, Iterator
 from uuid import UUID
 
-from ledger.chain import GENESIS, link_hash
-from ledger import values
-from ledger.errors import BadInput, Unusable
-from ledger.topic_guard import ForeignTopic, check_data
+from campaign_ledger.ledger.chain import GENESIS, link_hash
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.errors import BadInput, Unusable
+from campaign_ledger.ledger.topic_guard import ForeignTopic, check_data
 
 FORMAT = "campaign-ledger/1"
 
@@ -163,13 +163,13 @@ def known_topics() -> frozenset[str]:
     from eventsourcing.domain import DomainEvent
     from eventsourcing.utils import get_topic
 
-    import ledger.application  # noqa: F401  (defines every aggregate)
-    from ledger import rulesets
-    from ledger.reversible import Reversible
+    import campaign_ledger.ledger.application  # noqa: F401  (defines every aggregate)
+    from campaign_ledger.ledger import rulesets
+    from campaign_ledger.ledger.reversible import Reversible
 
     for ruleset in rulesets.all_rulesets():  # a command imports only its own ruleset: a file may hold any
         ruleset.attribute(ruleset.commands)   # its commands import its aggregates
-    homes = ("ledger.", *(f"{r.package}." for r in rulesets.all_rulesets()))  # the core's and each ruleset's
+    homes = ("campaign_ledger.ledger.", *(f"{r.package}." for r in rulesets.all_rulesets()))  # the core's and each ruleset's
     topics = set()
     for aggregate in [Reversible, *_subclasses(Reversible)]:
         for name in dir(aggregate):

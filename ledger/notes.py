@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger import rulesets, values
-from ledger.errors import BadInput, NotFound
-from ledger.table import Table
+from campaign_ledger.ledger import rulesets, values
+from campaign_ledger.ledger.errors import BadInput, NotFound
+from campaign_ledger.ledger.table import Table
 
 TAG_MAX = 40
 
@@ -61,7 +61,7 @@ def _about(t: Table, name: str) -> str:
 
 def _round(app: Any, wanted: str) -> str:
     """A round played and not undone, as `undo --list` names it (`Vault Guards:2`)."""
-    from ledger import units
+    from campaign_ledger.ledger import units
 
     key = values.name(wanted, "--round").casefold()
     for unit in units.live_units(app.recorder):

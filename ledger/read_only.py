@@ -20,7 +20,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
-from ledger.errors import Unusable
+from campaign_ledger.ledger.errors import Unusable
 
 
 def uri(path: str) -> str | None:

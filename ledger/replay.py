@@ -11,14 +11,14 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from ledger import rulesets, units
-from ledger import undo as undoing
-from ledger.chain import chained
-from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.table import Table
-from ledger.units import Unit, every_unit
-from ledger.unit_log import WithoutTouches, round_incarnations
-from ledger.what_if import scratch  # noqa: F401  (the rulesets' replays take their scratch ledger from here)
+from campaign_ledger.ledger import rulesets, units
+from campaign_ledger.ledger import undo as undoing
+from campaign_ledger.ledger.chain import chained
+from campaign_ledger.ledger.errors import BadInput, NotFound, RuleViolation
+from campaign_ledger.ledger.table import Table
+from campaign_ledger.ledger.units import Unit, every_unit
+from campaign_ledger.ledger.unit_log import WithoutTouches, round_incarnations
+from campaign_ledger.ledger.what_if import scratch  # noqa: F401  (the rulesets' replays take their scratch ledger from here)
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ def replay(app: Any, key: str | None, changes: Any, commit: bool = False, cascad
 
 
 def _replay(app: Any, key: str | None, changes: Any, commit: bool, cascade: bool) -> dict[str, Any]:
-    from ledger import replay_rolls
+    from campaign_ledger.ledger import replay_rolls
 
     if commit and app.command_key and (done := app.already_recorded(app.command_key, "replay")):
         return done  # a retried correction: the round it corrected has changed since, compare nothing
@@ -110,7 +110,7 @@ def _latest_from_the_end(app: Any) -> Found | None:
     first) is looked up by its own rows (`named_incarnations`), and the newest live one wins once
     the rows start before it. None (read the whole log) when a roll comes first, whose name counts
     from the campaign's start, when a name is no indexed round, or when nothing is found soon."""
-    from ledger import replay_rolls
+    from campaign_ledger.ledger import replay_rolls
 
     best: Found | None = None
     for looked, (first, last, command, stored, detail) in enumerate(chained(app.recorder).command_rows_newest_first()):
@@ -135,7 +135,7 @@ def _latest_from_the_end(app: Any) -> Found | None:
 def _replayable(app: Any, every: list[Found], most: int = 8) -> list[str]:
     """The newest rounds and rolls, newest first (not the notes and PCs added since: those cannot be
     replayed), for a refusal to offer; looked for among the last LOOK_BACK units."""
-    from ledger import replay_rolls
+    from campaign_ledger.ledger import replay_rolls
 
     found: list[str] = []
     for f in every[:-LOOK_BACK - 1:-1]:
@@ -149,7 +149,7 @@ def _replayable(app: Any, every: list[Found], most: int = 8) -> list[str]:
 def _latest_round_or_roll(app: Any, live: list[Found]) -> Found:
     """What `replay` alone means: the newest live round or roll, past the notes, Challenges opened and
     other commands since (none among the latest: the latest unit, which its ruleset then refuses by name)."""
-    from ledger import replay_rolls
+    from campaign_ledger.ledger import replay_rolls
 
     for found in live[:-LOOK_BACK - 1:-1]:
         if units.ROUND.match(found.unit.key) or replay_rolls.roll_event(app, found.unit) is not None:
@@ -190,7 +190,7 @@ def incarnations_after(recorder: Any, entry: int, passing: tuple[str, ...] = ())
     Commands in `passing` (notes: never played) are not asked about. None when one of them is no
     round (its name counts from the campaign's start) or more than LOOK_BACK commands follow:
     the caller reads the whole log then."""
-    from ledger.unit_log import light
+    from campaign_ledger.ledger.unit_log import light
 
     names: dict[str, None] = {}
     for looked, (_, _, command, stored, detail) in enumerate(chained(recorder).command_rows_from(entry + 1)):
@@ -218,7 +218,7 @@ def incarnations_after(recorder: Any, entry: int, passing: tuple[str, ...] = ())
 
 def _reversed_at(app: Any, found: Found) -> int:
     """The entry of the reversing command that restores this unit (its first, if none names it)."""
-    from ledger.reversible import Reversible
+    from campaign_ledger.ledger.reversible import Reversible
     first, last = found.reversal or (0, 0)
     for n in app.recorder.select_notifications(first, last - first + 1, stop=last):
         e = app.mapper.to_domain_event(n)

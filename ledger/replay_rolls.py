@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Callable
 
-from ledger import rulesets, scratch_folders
-from ledger.errors import BadInput, LedgerError
-from ledger.units import Unit
+from campaign_ledger.ledger import rulesets, scratch_folders
+from campaign_ledger.ledger.errors import BadInput, LedgerError
+from campaign_ledger.ledger.units import Unit
 
 if TYPE_CHECKING:
-    from ledger.replay import Found
+    from campaign_ledger.ledger.replay import Found
 
 Choices = dict[str, Any]
 INTS = {"advantages", "disadvantages", "difficulty", "grants", "target"}
@@ -36,7 +36,7 @@ def roll_event(app: Any, unit: Unit) -> tuple[Any, Any] | None:
 
 def compare_roll(app: Any, found: "Found", roll: tuple[Any, Any], sets: dict[str, str]) -> dict[str, Any]:
     """The roll's recorded figures beside the changed roll's; a changed roll the rules refuse is refused."""
-    from ledger.replay import scratch, side_by_side
+    from campaign_ledger.ledger.replay import scratch, side_by_side
     unit = found.unit
     event, (play, choices, figures) = roll
     changed = {**choices, **{k: _value(k, v, choices) for k, v in sets.items() if k != "faces"}}

@@ -9,6 +9,10 @@ from typing import Any, Callable, ClassVar, Iterator
 
 from eventsourcing.domain import Aggregate, event
 
+from campaign_ledger.ledger.topics import StoredName, register_old_prefix, stored_name
+
+register_old_prefix()
+
 # The (aggregate id, attribute) pairs the running command read or assigned, while one is
 # recording (undo's dependencies: see ledger/undo.py). A context variable, so two commands
 # running in threads of one process never record into each other's set.
@@ -70,6 +74,15 @@ class Reversible(Aggregate):
     knowledge of the round it reverses, and works for every ruleset's aggregates.
     """
 
+    class Event(Aggregate.Event):
+        TOPIC = StoredName()  # each event's stored name: `ledger.campaign:Campaign.Joined` (ledger/topics.py)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Each aggregate's stored name (`ledger.campaign:Campaign`), never the package's path: set on
+        the class itself, as eventsourcing's explicit topics require, before eventsourcing registers it."""
+        cls.TOPIC = stored_name(cls)
+        super().__init_subclass__(**kwargs)
+
     # Attributes added after ledgers were written: old events and snapshots lack them, so
     # they read as these values (never mutated in place: bodies assign new values).
     STATE_DEFAULTS: ClassVar[dict[str, Any]] = {}
@@ -124,7 +137,7 @@ def creation_event(id_: Any, created: dict[str, Any], timestamp: Any, version: i
     """The creation event a `remade` stands for (the read tables apply it as they would the first).
     Its topics are stored strings: checked to name the program's own classes before any is resolved
     (ledger/topic_guard.py), so a forged entry imports nothing."""
-    from ledger.topic_guard import aggregate_class, event_class
+    from campaign_ledger.ledger.topic_guard import aggregate_class, event_class
 
     aggregate_class(created.get("aggregate"), "A remade record")
     return event_class(created.get("event"), "A remade record")(

@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-from ledger.errors import BadInput
+from campaign_ledger.ledger.errors import BadInput
 
 Path = tuple[Any, ...]  # ("pc", 0, "trait", 1, "modifier"): where a value sits in the file
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger import storage_faults
+from campaign_ledger.ledger import storage_faults
 
 
 def bound(factory: Any, seconds: str | None) -> None:

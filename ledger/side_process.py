@@ -20,7 +20,7 @@ import pickle
 import signal
 from typing import Any, Callable
 
-from ledger.errors import Unusable
+from campaign_ledger.ledger.errors import Unusable
 
 
 class ChildFailed(Unusable):

@@ -11,11 +11,11 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
-from ledger import dice
-from ledger.campaign import Campaign
-from ledger.errors import NO_CAMPAIGN, NotFound, RuleViolation
-from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
-from ledger.reversible import creation, recording, unmade
+from campaign_ledger.ledger import dice
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.ledger.errors import NO_CAMPAIGN, NotFound, RuleViolation
+from campaign_ledger.ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
+from campaign_ledger.ledger.reversible import creation, recording, unmade
 
 if TYPE_CHECKING:
     from eventsourcing.application import Application

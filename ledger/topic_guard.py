@@ -18,7 +18,7 @@ from typing import Any
 from eventsourcing.persistence import Mapper
 from eventsourcing.utils import get_topic, resolve_topic
 
-from ledger.errors import Unusable
+from campaign_ledger.ledger.errors import Unusable
 
 SNAPSHOT = "eventsourcing.domain:Snapshot"  # the snapshot class the store keeps (eventsourcing's own)
 _EVENTS: set[str] = set()       # topics checked already: naming an event class of the program's
@@ -44,7 +44,7 @@ def event_class(topic: Any, where: str = "An entry") -> type:
 
 def aggregate_class(topic: Any, where: str = "An entry") -> type:
     """The aggregate class an entry's data (or a snapshot) names, checked as `event_class` is."""
-    from ledger.reversible import Reversible
+    from campaign_ledger.ledger.reversible import Reversible
 
     return _checked(topic, where, Reversible, _AGGREGATES)
 
@@ -93,7 +93,7 @@ def _ours(module: str) -> bool:
     """A module of the program's (or the old name of one a ruleset moved): only these are imported.
     Asked once per topic (the answer is kept above); installed plug-ins are read only when the
     rulesets declared so far do not hold the module."""
-    from ledger import rulesets
+    from campaign_ledger.ledger import rulesets
 
     if module == SNAPSHOT.partition(":")[0]:
         return True

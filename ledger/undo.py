@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 from uuid import UUID
 
-from ledger.chain import chained
-from ledger.errors import RuleViolation
-from ledger.reversible import Reversible, recording
-from ledger.table import Table
-from ledger.units import Touches, Unit
-from ledger.words import change
+from campaign_ledger.ledger.chain import chained
+from campaign_ledger.ledger.errors import RuleViolation
+from campaign_ledger.ledger.reversible import Reversible, recording
+from campaign_ledger.ledger.table import Table
+from campaign_ledger.ledger.units import Touches, Unit
+from campaign_ledger.ledger.words import change
 
 LATER_PLAY_USED_IT = "later-play-used-it"  # the refusal's rule: `undo --dry-run` shows the cascade instead
 ANY = "*"  # every attribute of an aggregate (units logged before reads were recorded)

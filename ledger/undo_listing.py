@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.undo import aggregate_class, cascade_refusal, dependents, labelled, unit_effects
-from ledger.units import Unit
-from ledger.units_newest import Newest
-from ledger.words import CHANGES, change, listed
+from campaign_ledger.ledger.undo import aggregate_class, cascade_refusal, dependents, labelled, unit_effects
+from campaign_ledger.ledger.units import Unit
+from campaign_ledger.ledger.units_newest import Newest
+from campaign_ledger.ledger.words import CHANGES, change, listed
 
 
 def listing(app: Any, limit: int | None = None, units: Newest | None = None) -> list[dict[str, Any]]:

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, TypeVar
 
-from ledger.chain import chained
-from ledger.chain_hash import GENESIS
-from ledger.chain_verify import Break, Walk
+from campaign_ledger.ledger.chain import chained
+from campaign_ledger.ledger.chain_hash import GENESIS
+from campaign_ledger.ledger.chain_verify import Break, Walk
 
 T = TypeVar("T")
 CHUNK = 500  # entries asked for in one statement
@@ -71,7 +71,7 @@ def _refuse(broken: Break | None) -> None:
 def verify(app: Any, checked: tuple | None, newest: Any, reads: Reads) -> Break | None:
     """The first break in what undo read (see the module docstring), or None."""
     if checked is None or newest.read_whole:
-        from ledger.chain_halves import verify_whole
+        from campaign_ledger.ledger.chain_halves import verify_whole
         return verify_whole(app)
     chain = chained(app.recorder)
     start = checked[0] + 1 if newest.lowest is None else min(checked[0] + 1, newest.lowest)

@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ledger import rulesets
-from ledger.values import is_number
-from ledger.chain import chained
-from ledger.errors import NotFound, RuleViolation
+from campaign_ledger.ledger import rulesets
+from campaign_ledger.ledger.values import is_number
+from campaign_ledger.ledger.chain import chained
+from campaign_ledger.ledger.errors import NotFound, RuleViolation
 
 ROUND = re.compile(r"^.+:\d+$")  # "Vault Guards:2": the commands of one round share it
 NOT_UNITS = ("start", "undo")  # `new` makes the campaign; an undo is undone by nothing
@@ -79,7 +79,7 @@ def fresh(recorder: Any, unit: str, detail: dict) -> str:
     of the round it corrects), noting the round it plays when the two differ; a roll's own count
     (`(#3)`) moved past every count already filed (an undone roll's count comes back with the
     character's state, its name does not)."""
-    from ledger.unit_log import filed_under, round_name
+    from campaign_ledger.ledger.unit_log import filed_under, round_name
 
     if not detail.get("single"):
         played = detail.get("round", unit)
@@ -97,7 +97,7 @@ def given(recorder: Any, stored: str, detail: dict, first: int) -> str:
     """The name `undo` takes for the command just filed under `stored` from entry `first` (issue
     35: its report says this name): `_name`'s rules, asked of the few log rows filed under that
     name and the name it would take (the log's index), not of the whole log."""
-    from ledger.unit_log import filed_under, light
+    from campaign_ledger.ledger.unit_log import filed_under, light
 
     if ROUND.match(stored) and not detail.get("single"):
         return stored
@@ -130,7 +130,7 @@ def live_units(recorder: Any) -> list[Unit]:
     """Units not yet reversed, in the order they began, read without what each touched (an empty
     set where the log kept it, None where it did not: ledger/unit_log.py; undo reads the touches of
     the units it weighs, ledger/undo.py `touches`), so a long campaign's units are not all held whole."""
-    from ledger.unit_log import WithoutTouches
+    from campaign_ledger.ledger.unit_log import WithoutTouches
 
     return [unit for unit, reversal in every_unit(WithoutTouches(recorder)) if reversal is None]
 

@@ -19,10 +19,10 @@ import json
 import re
 from typing import Any, Iterator
 
-from ledger.chain import chained
-from ledger.unit_log import REVERSING, Rows
-from ledger.units import NOT_UNITS, Unit, every_unit, find, live_units
-from ledger.values import INT_MAX, is_number
+from campaign_ledger.ledger.chain import chained
+from campaign_ledger.ledger.unit_log import REVERSING, Rows
+from campaign_ledger.ledger.units import NOT_UNITS, Unit, every_unit, find, live_units
+from campaign_ledger.ledger.values import INT_MAX, is_number
 
 PAGE = 20  # command-log rows read at a time, newest first (an undo of the latest weighs a few)
 SUBSET_MAX = 5000  # rows: past this, one unit's subset is no cheaper than the whole log
@@ -187,7 +187,7 @@ class Newest:
         return sorted(rows.values()) if len(rows) <= SUBSET_MAX else None
 
     def _whole_log(self) -> list[tuple[Unit, Any]]:
-        from ledger.unit_log import WithoutTouches
+        from campaign_ledger.ledger.unit_log import WithoutTouches
 
         if self._every is None:
             self._every = every_unit(WithoutTouches(self.recorder))

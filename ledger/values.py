@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from ledger.errors import BadInput
+from campaign_ledger.ledger.errors import BadInput
 
 NAME_MAX = 200      # a PC, trait, Challenge, campaign name or a title
 TEXT_MAX = 2000     # a reason, a Motto, a note

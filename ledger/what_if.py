@@ -27,7 +27,7 @@ COPY_EVENTS = ("INSERT OR IGNORE INTO stored_events (rowid, originator_id, origi
 def scratch(app: Any, upto: int, directory: str, lazily: bool = False) -> Any:
     """A copy of the ledger's first `upto` entries, to play on without touching the real one
     (`lazily`: only what the what-if reads of them, see the module's doc)."""
-    from ledger.application import open_ledger
+    from campaign_ledger.ledger.application import open_ledger
     path = str(Path(directory) / "scratch.db")
     copy = open_ledger(path, store="eventsourcing.sqlite")
     if lazily and _lazily(app, copy, path, upto):
@@ -58,7 +58,7 @@ def notifications(app: Any, upto: int) -> Iterator[Any]:
 
 def _source(app: Any) -> str | None:
     """The SQLite ledger's file as a read-only URI to attach, or None (PostgreSQL, memory)."""
-    from ledger.chain import ChainedSQLiteRecorder
+    from campaign_ledger.ledger.chain import ChainedSQLiteRecorder
     source = getattr(getattr(app.recorder.datastore, "pool", None), "db_name", None)
     if not isinstance(app.recorder, ChainedSQLiteRecorder) or not source or ":memory:" in source \
             or "mode=memory" in source:

@@ -6,10 +6,10 @@ tables after them (found by itself: the core names no ruleset).
 import importlib
 import pkgutil
 
-from migrations import rulesets
-from migrations.read_model import migrations
+from campaign_ledger.migrations import rulesets
+from campaign_ledger.migrations.read_model import migrations
 
-for _info in sorted(pkgutil.iter_modules(rulesets.__path__, "migrations.rulesets."), key=lambda i: i.name):
+for _info in sorted(pkgutil.iter_modules(rulesets.__path__, "campaign_ledger.migrations.rulesets."), key=lambda i: i.name):
     importlib.import_module(_info.name)
 
 __all__ = ["migrations"]

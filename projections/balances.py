@@ -9,8 +9,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.reversible import Reversible
-from projections.reversal_map import mark_reversed
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.projections.reversal_map import mark_reversed
 
 TABLES = ("balance_changes",)
 HANDLED = (Reversible.Reversed,)  # the runner calls `apply` for these only

@@ -10,8 +10,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.campaign import Campaign
-from ledger.reversible import Reversible
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.ledger.reversible import Reversible
 
 TABLES = ("notes",)
 HANDLED = (Campaign.NoteTaken, Reversible.Reversed)  # the runner calls `apply` for these only

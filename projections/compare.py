@@ -10,12 +10,12 @@ from typing import Any, Iterator
 
 from sqlite_utils import Database
 
-from ledger import scratch_folders
-from ledger.chain_verify import Break, ChainBroken
-from ledger.errors import ReadModelStuck
+from campaign_ledger.ledger import scratch_folders
+from campaign_ledger.ledger.chain_verify import Break, ChainBroken
+from campaign_ledger.ledger.errors import ReadModelStuck
 
-from projections import bulk, long_reads, rulesets, runner
-from projections.runner import as_of, connect, rebuild
+from campaign_ledger.projections import bulk, long_reads, rulesets, runner
+from campaign_ledger.projections.runner import as_of, connect, rebuild
 
 
 def matches_rebuild(app: Any, db: Database, last: int | None = None) -> list[str]:
@@ -75,7 +75,7 @@ def differing(db: Database, expected: Database) -> list[str]:
     ruleset's, so rows in another ruleset's tables (which should be empty) are found too. Loaded
     only now: the rebuild before applied the campaign's own ruleset, as catching up does, not
     every ruleset's projections to every entry (which tripled an audit's rebuild)."""
-    from projections import row_versions
+    from campaign_ledger.projections import row_versions
 
     rulesets.load_all()
     kept = row_versions.kept(db)  # read tables on PostgreSQL keep no row versions: nothing to compare

@@ -13,8 +13,8 @@ import sqlite3
 
 from sqlite_utils import Database
 
-from ledger import campaign_file
-from migrations import migrations
+from campaign_ledger.ledger import campaign_file
+from campaign_ledger.migrations import migrations
 
 NAME = "read-model"  # the read tables' position (projections/runner.py keeps it)
 

@@ -8,7 +8,7 @@ from typing import Iterator
 
 from sqlite_utils import Database
 
-from projections import export_notes, session_log, views
+from campaign_ledger.projections import export_notes, session_log, views
 
 
 def markdown_chunks(db: Database, first: int, last: int, title: str, gm_notes: bool = False) -> Iterator[str]:

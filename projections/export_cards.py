@@ -12,9 +12,9 @@ from typing import Any, Iterable, Iterator
 
 from sqlite_utils import Database
 
-from projections import long_reads, session_log
-from projections.campaign_notes import hidden_sql
-from projections.export_notes import InlineNotes
+from campaign_ledger.projections import long_reads, session_log
+from campaign_ledger.projections.campaign_notes import hidden_sql
+from campaign_ledger.projections.export_notes import InlineNotes
 
 FLUSH = 200          # rows rendered before a piece of the export is yielded
 

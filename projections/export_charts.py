@@ -11,8 +11,8 @@ from html import escape
 
 from sqlite_utils import Database
 
-from projections import long_reads
-from projections.views import current_names
+from campaign_ledger.projections import long_reads
+from campaign_ledger.projections.views import current_names
 
 BUCKETS = 160        # chart buckets per series: at most 6 points each, so ~1000 points a series
 WIDTH, HEIGHT = 900, 260

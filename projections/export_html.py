@@ -17,15 +17,15 @@ from typing import Iterator
 
 from sqlite_utils import Database
 
-from projections.campaign_notes import hidden_sql
-from projections.export_cards import log_chunks, when
-from projections.export_charts import pools_chart, stress_chart
+from campaign_ledger.projections.campaign_notes import hidden_sql
+from campaign_ledger.projections.export_cards import log_chunks, when
+from campaign_ledger.projections.export_charts import pools_chart, stress_chart
 
 
 @lru_cache(maxsize=1)
 def stylesheet() -> str:
     """The one stylesheet of the export and the live page, shipped as package data."""
-    return resources.files("projections").joinpath("ledger.css").read_text(encoding="utf-8")
+    return resources.files("campaign_ledger.projections").joinpath("ledger.css").read_text(encoding="utf-8")
 
 
 def html_chunks(db: Database, first: int, last: int, title: str, anchor: str | None = None,

@@ -13,8 +13,8 @@ from typing import Any, Iterable, Iterator
 
 from sqlite_utils import Database
 
-from projections import session_log
-from projections.campaign_notes import hidden_sql
+from campaign_ledger.projections import session_log
+from campaign_ledger.projections.campaign_notes import hidden_sql
 
 
 class InlineNotes:

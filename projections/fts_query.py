@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Union
 
-from ledger.errors import BadInput
+from campaign_ledger.ledger.errors import BadInput
 
 OPERATORS = ("OR", "AND", "NOT")  # loosest first, as FTS5 binds them; words side by side bind tightest
 _TOKEN = re.compile(r'"((?:[^"]|"")*)("?)(\*?)|([()])|([^\s()"]+)')

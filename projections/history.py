@@ -7,14 +7,14 @@ from typing import Any, Callable
 
 from sqlite_utils import Database
 
-from ledger.campaign import Campaign
-from ledger.reversible import Reversible
-from ledger.undo import labelled
-from ledger.words import CHANGES, listed, value
-from ledger.unit_log import round_name
-from ledger.units import ROUND
-from projections import campaign_notes, rulesets
-from projections.schema_cache import append, flush, memo
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.ledger.undo import labelled
+from campaign_ledger.ledger.words import CHANGES, listed, value
+from campaign_ledger.ledger.unit_log import round_name
+from campaign_ledger.ledger.units import ROUND
+from campaign_ledger.projections import campaign_notes, rulesets
+from campaign_ledger.projections.schema_cache import append, flush, memo
 
 
 TABLES = ("history",)

@@ -13,10 +13,10 @@ from typing import Any, Iterator
 
 from sqlite_utils import Database
 
-from ledger.errors import BadInput, NotFound
-from ledger.notes import no_round
-from projections import long_reads
-from projections.fts_query import match_query, words_query
+from campaign_ledger.ledger.errors import BadInput, NotFound
+from campaign_ledger.ledger.notes import no_round
+from campaign_ledger.projections import long_reads
+from campaign_ledger.projections.fts_query import match_query, words_query
 
 KINDS = {  # --kind: which history lines each names, by the event type the line came from
     "rolls": "h.type LIKE '%Rolled' OR h.type LIKE '%.Rolled'",
@@ -125,7 +125,7 @@ def _build(db: Database, f: Filters) -> _Query:
 
 def _named(db: Database, q: _Query, name: str, what: str, wanted: Any) -> None:
     """Entries about one PC or Challenge: its own events, the notes about it, the lines naming it."""
-    from projections import rulesets
+    from campaign_ledger.projections import rulesets
 
     ids: list[str] = []
     for table, column in (p for m in rulesets.modules() for p in getattr(m, "NAMED", ())):
@@ -156,7 +156,7 @@ def _every_name(db: Database, ids: list[str], name: str) -> list[str]:
 
 def _characters() -> set[str]:
     """The tables of characters each ruleset names things in (`NAMED_CHARACTERS`)."""
-    from projections import rulesets
+    from campaign_ledger.projections import rulesets
 
     return {t for m in rulesets.modules() for t in getattr(m, "NAMED_CHARACTERS", ())}
 
@@ -170,7 +170,7 @@ def _known_round(db: Database, wanted: str) -> None:
 
 
 def _session(db: Database, q: _Query, number: int) -> None:
-    from projections import sessions
+    from campaign_ledger.projections import sessions
 
     span = sessions.entries_of(db, number)
     if span is None:

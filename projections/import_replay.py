@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger.errors import BadInput, ReadModelStuck
-from projections import runner
+from campaign_ledger.ledger.errors import BadInput, ReadModelStuck
+from campaign_ledger.projections import runner
 
 
 def replay_check(app: Any, path: str, progress: Callable[[int], None] | None = None,
@@ -17,7 +17,7 @@ def replay_check(app: Any, path: str, progress: Callable[[int], None] | None = N
     `observe(entry, event)` sees each event as it is mapped (the import plays its aggregates);
     `written(conn)` is called after each batch with the rebuild's connection, inside its one
     transaction (the import writes the snapshots it took there: the file allows one writer)."""
-    from ledger import campaign_file
+    from campaign_ledger.ledger import campaign_file
 
     db = runner.connect(path)
 

@@ -20,9 +20,9 @@ from typing import Any, Callable, Iterator, Sequence
 
 import psycopg
 
-from projections.postgres_sql import HELPERS, copy_of, result, translate, written_table
-from projections.postgres_table import PostgresTable
-from projections.schema_cache import BatchMemo, flush
+from campaign_ledger.projections.postgres_sql import HELPERS, copy_of, result, translate, written_table
+from campaign_ledger.projections.postgres_table import PostgresTable
+from campaign_ledger.projections.schema_cache import BatchMemo, flush
 
 _DDL = ("CREATE", "ALTER ", "DROP ")
 # The helpers' version, recorded beside the migrations: a schema made before they changed (fts_query
@@ -271,7 +271,7 @@ class _Cursor:
 def _migrate(db: PostgresRead) -> None:
     """The migrations (migrations/) run once per schema, under the schema's lock; the DDL statements
     the tables take go through the same translation as every other statement."""
-    from migrations import migrations
+    from campaign_ledger.migrations import migrations
 
     applied = _applied(db, migrations.name)
     pending = [m for m in migrations._migrations if m.name not in applied]

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from sqlite_utils.db import NotFoundError
 
-from projections.postgres_sql import on_conflict
+from campaign_ledger.projections.postgres_sql import on_conflict
 
 _TYPES = {str: 'text COLLATE "C"', int: "bigint", float: "double precision", bytes: "bytea", bool: "bigint",
           dict: 'text COLLATE "C"', list: 'text COLLATE "C"'}

@@ -14,9 +14,9 @@ from typing import Any, Callable
 
 from sqlite_utils import Database
 
-from ledger import scratch_folders
-from migrations import migrations
-from projections import runner, verifying
+from campaign_ledger.ledger import scratch_folders
+from campaign_ledger.migrations import migrations
+from campaign_ledger.projections import runner, verifying
 
 
 def connect(app: Any, uri: str) -> tuple[Database, Callable[[], None]]:

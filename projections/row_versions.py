@@ -117,7 +117,7 @@ def keeper(versioned: tuple[str, ...], owned: dict[str, str]) -> Any:
     from types import SimpleNamespace
 
     def write(db: Database, entry: int, e: Any) -> None:
-        from ledger.reversible import unmaking
+        from campaign_ledger.ledger.reversible import unmaking
         if kept(db):
             after(db, entry, versioned, owned, e.originator_id.hex if unmaking(e) else None)
     return SimpleNamespace(__name__=f"{__name__}.keeper", TABLES=(TABLE, DIRTY), apply=write)

@@ -18,13 +18,13 @@ from uuid import UUID
 
 from sqlite_utils import Database
 
-from ledger.errors import BadInput, ReadModelStuck
-from ledger.reversible import Reversible, creation_event, unmaking
-from migrations import migrations
-from projections import balances, campaign, campaign_notes, history, notes, rulesets, schema_repair, sessions, units
-from projections.bulk import indexes_built_after, rows_rewritten
-from projections.schema_cache import BatchMemo, ReadDatabase, flush, memo
-from projections.verifying import Stored, Verifying, check_position, verified, whole_chain
+from campaign_ledger.ledger.errors import BadInput, ReadModelStuck
+from campaign_ledger.ledger.reversible import Reversible, creation_event, unmaking
+from campaign_ledger.migrations import migrations
+from campaign_ledger.projections import balances, campaign, campaign_notes, history, notes, rulesets, schema_repair, sessions, units
+from campaign_ledger.projections.bulk import indexes_built_after, rows_rewritten
+from campaign_ledger.projections.schema_cache import BatchMemo, ReadDatabase, flush, memo
+from campaign_ledger.projections.verifying import Stored, Verifying, check_position, verified, whole_chain
 
 MODULES: tuple = ()
 PROJECTIONS: tuple = ()
@@ -282,7 +282,7 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
     for read tables that keep no history of their own)."""
     from pathlib import Path
 
-    from ledger import scratch_folders
+    from campaign_ledger.ledger import scratch_folders
 
     with scratch_folders.folder("as-of") as scratch:
         db = connect(str(Path(scratch) / "as_of.db"))

@@ -14,13 +14,13 @@ import sqlite3
 
 from sqlite_utils import Database
 
-from ledger.errors import Unusable
+from campaign_ledger.ledger.errors import Unusable
 
 
 @functools.lru_cache(maxsize=1)
 def _expected() -> tuple[tuple[str, str, str, str], ...]:
     """Every table, index and trigger the migrations make: (type, name, table, sql), tables first."""
-    from migrations import migrations  # every ruleset's migrations with the core's (migrations/__init__.py)
+    from campaign_ledger.migrations import migrations  # every ruleset's migrations with the core's (migrations/__init__.py)
 
     fresh = Database(sqlite3.connect(":memory:"), execute_plugins=False)
     migrations.apply(fresh)

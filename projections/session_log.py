@@ -14,8 +14,8 @@ from typing import Any, Iterator
 
 from sqlite_utils import Database
 
-from projections import long_reads
-from projections.campaign_notes import hidden_sql
+from campaign_ledger.projections import long_reads
+from campaign_ledger.projections.campaign_notes import hidden_sql
 
 
 @dataclass

@@ -5,9 +5,9 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.campaign import Campaign
-from ledger.ids import CAMPAIGN_ID
-from ledger.reversible import Reversible
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.ledger.ids import CAMPAIGN_ID
+from campaign_ledger.ledger.reversible import Reversible
 
 TABLES = ("sessions",)
 HANDLED = (Campaign.SessionStarted, Campaign.SessionEnded, Reversible.Reversed)  # the runner calls `apply` for these

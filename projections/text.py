@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.words import faces, said
+from campaign_ledger.ledger.words import faces, said
 
 
 def history_text(rows: list[dict[str, Any]]) -> str:

@@ -26,11 +26,11 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.chain import chained
-from ledger.unit_log import light
-from ledger.units import NOT_UNITS, OWN_COUNT, REOPENS, ROUND
-from projections.current import NAME as POSITION
-from projections.schema_cache import flush  # the read tables' position (runner.NAME; runner imports this)
+from campaign_ledger.ledger.chain import chained
+from campaign_ledger.ledger.unit_log import light
+from campaign_ledger.ledger.units import NOT_UNITS, OWN_COUNT, REOPENS, ROUND
+from campaign_ledger.projections.current import NAME as POSITION
+from campaign_ledger.projections.schema_cache import flush  # the read tables' position (runner.NAME; runner imports this)
 
 NO_UNIT = ""  # stored for entries outside every unit (`new`, an undo's own entries); read back as null
 PAGE = 2000  # entries of the command log read at a time

@@ -10,8 +10,8 @@ from typing import Any, NamedTuple
 
 from sqlite_utils import Database
 
-from ledger.errors import LedgerError, ReadModelStuck
-from projections.current import NAME  # the read tables' position and verdict row (runner.NAME)
+from campaign_ledger.ledger.errors import LedgerError, ReadModelStuck
+from campaign_ledger.projections.current import NAME  # the read tables' position and verdict row (runner.NAME)
 
 
 class Entry(NamedTuple):
@@ -31,7 +31,7 @@ class Stored:
     (read as plain rows: the store's own notifications cost three times as much to read)."""
 
     def __init__(self, app: Any) -> None:
-        from ledger.chain import chained
+        from campaign_ledger.ledger.chain import chained
 
         self.rows = self._rows(chained(app.recorder))
         self.convert = getattr(app.recorder, "convert_originator_id", None)
@@ -91,7 +91,7 @@ class Beside(Verifying):
     tables (compare.scratch_rebuild), so no entry is decoded twice."""
 
     def __init__(self, app: Any) -> None:
-        from ledger.side_process import SideProcess
+        from campaign_ledger.ledger.side_process import SideProcess
 
         self.last = app.recorder.max_notification_id() or 0
         self.side: Any = SideProcess(_verified_whole, type(app), dict(app.env))
@@ -117,7 +117,7 @@ class Beside(Verifying):
 def _verified_whole(kind: type, env: dict) -> Any:
     """The second process, on its own connection to the same ledger: the whole chain recomputed;
     the first break or None."""
-    from ledger.chain import chained
+    from campaign_ledger.ledger.chain import chained
 
     app = kind(env=env)
     try:
@@ -129,7 +129,7 @@ def _verified_whole(kind: type, env: dict) -> Any:
 def whole_chain(app: Any) -> Verifying:
     """The feed of a rebuild that verifies the whole chain: beside it, in a second process, when
     that is worth it (ledger.side_process.worth_it: a long ledger in a file, two cores); else as it is read."""
-    from ledger.side_process import worth_it
+    from campaign_ledger.ledger.side_process import worth_it
 
     return Beside(app) if worth_it(app) else Verifying(app)
 

@@ -150,7 +150,7 @@ def named_thing(db: Database, name: str) -> str | None:
     """What a name that is no character's names instead, in the GM's words ("a Challenge (campaign
     status shows it)"), from the rulesets' naming tables (`NAMED`, less `NAMED_CHARACTERS`; a module's
     `NAMED_THINGS` words a table); None when nothing in the campaign has that name."""
-    from projections import rulesets
+    from campaign_ledger.projections import rulesets
 
     for module in rulesets.modules():
         characters = getattr(module, "NAMED_CHARACTERS", ())

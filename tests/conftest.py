@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 from hypothesis import settings
 
-from cli import cli
+from campaign_ledger.cli import cli
 
 # Tests that run `campaign` itself find the one beside this interpreter, as in an activated .venv
 # (README's test command runs `.venv/bin/python -m pytest` without activating it).
@@ -49,7 +49,7 @@ class Table:
 
     def entries(self) -> int:
         """Entries in the ledger, wherever its store is (SQLite file or PostgreSQL)."""
-        from ledger.application import open_ledger
+        from campaign_ledger.ledger.application import open_ledger
         app = open_ledger(self.path)
         try:
             return app.recorder.max_notification_id() or 0
@@ -58,8 +58,8 @@ class Table:
 
     def differs_from_rebuild(self) -> list:
         """The read tables that differ from a rebuild of the whole ledger, row for row ([] when none)."""
-        from ledger.application import open_ledger
-        from projections import compare, runner
+        from campaign_ledger.ledger.application import open_ledger
+        from campaign_ledger.projections import compare, runner
 
         app, db = open_ledger(self.path), runner.connect(self.path)
         try:
@@ -98,7 +98,7 @@ def empty(tmp_path: Path) -> Table:
 def chain_check(request):
     """The whole chain verified by one process, or shared with a second (projections/verifying.py
     `Beside`, ledger/chain_halves.py: a long ledger in a file), whatever the ledger's length."""
-    from ledger import side_process
+    from campaign_ledger.ledger import side_process
 
     patch = pytest.MonkeyPatch()
     patch.setattr(side_process, "SIDE_FROM", 0 if request.param == "beside" else 10**12)

@@ -24,7 +24,7 @@ def env() -> dict[str, str]:
 
 def campaign(db: Path, *args: str) -> subprocess.CompletedProcess:
     """A command run by the GM in another window: its own process."""
-    done = subprocess.run([sys.executable, "-m", "cli", "--db", str(db), *args], cwd=ROOT, env=env(),
+    done = subprocess.run([sys.executable, "-m", "campaign_ledger.cli", "--db", str(db), *args], cwd=ROOT, env=env(),
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return done
@@ -37,7 +37,7 @@ class Served:
         self.db, self.args = db, args
 
     def __enter__(self) -> "Served":
-        self.proc = subprocess.Popen([sys.executable, "-m", "cli", "--db", str(self.db), "--json", "serve",
+        self.proc = subprocess.Popen([sys.executable, "-m", "campaign_ledger.cli", "--db", str(self.db), "--json", "serve",
                                       "--port", "0", *self.args], cwd=ROOT, env=env(), stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()

@@ -8,13 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import dice
-from ledger.application import open_ledger
-from ledger.errors import LedgerError
-from ledger.ids import pc_id
-from ledger.rulesets.action_dice.commands import DEMO_NAME, play_demo
-from projections.rulesets.action_dice import tables as read
-from projections import runner
+from campaign_ledger.ledger import dice
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.ledger.errors import LedgerError
+from campaign_ledger.ledger.ids import pc_id
+from campaign_ledger.ledger.rulesets.action_dice.commands import DEMO_NAME, play_demo
+from campaign_ledger.projections.rulesets.action_dice import tables as read
+from campaign_ledger.projections import runner
 from tests.conftest import Table
 
 AD = "action-dice"
@@ -195,7 +195,7 @@ def test_easing_a_level_1_condition_says_it_is_gone_not_treated(ad):
 
 def test_an_older_ledger_s_condition_treated_entry_still_reads_as_treated():
     """v1 ConditionTreated (before `eased`) is upcast: it reads as treated, as its line said then."""
-    from ledger.rulesets.action_dice.character import ActionCharacter
+    from campaign_ledger.ledger.rulesets.action_dice.character import ActionCharacter
     state = {"character": "Mara", "condition": "Wet", "was": 1}
     ActionCharacter.ConditionTreated.upcast_v1_v2(state)
     assert state["eased"] is False and ActionCharacter.ConditionTreated.class_version == 2

@@ -108,7 +108,7 @@ def test_item_5_deleting_the_last_entry_with_its_rows_is_caught_by_the_anchor(de
 
 def test_new_entries_are_verified_as_the_read_tables_catch_up(demo):
     """An entry edited before the read tables applied it: reads warn, writes are refused."""
-    from projections.runner import READ_TABLES
+    from campaign_ledger.projections.runner import READ_TABLES
 
     with sqlite3.connect(demo.path) as conn:
         for table in (*READ_TABLES, "position", "chain_checked"):

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from cli import cli
-from commands.completion import walk
-from ledger import values
+from campaign_ledger.cli import cli
+from campaign_ledger.commands.completion import walk
+from campaign_ledger.ledger import values
 from tests.conftest import Table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,7 +26,7 @@ BIDI = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\
 def run_bytes(path: str, *args: bytes) -> subprocess.CompletedProcess:
     """`campaign --db PATH ARGS` exec'd with the raw bytes a terminal set to Latin-1 sends."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    return subprocess.run([sys.executable.encode(), b"-m", b"cli", b"--db", path.encode(), *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable.encode(), b"-m", b"campaign_ledger.cli", b"--db", path.encode(), *args], cwd=ROOT, env=env,
                           capture_output=True, timeout=120)
 
 
@@ -62,7 +62,7 @@ def test_every_command_refuses_one_before_reading_anything(tmp_path):
 
 def test_the_shell_refuses_such_a_line_and_goes_on(table):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    done = subprocess.run([sys.executable, "-m", "cli", "--db", table.path, "shell"], cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, "-m", "campaign_ledger.cli", "--db", table.path, "shell"], cwd=ROOT, env=env,
                           input=b"note caf\xe9\nnote fine\n", capture_output=True, timeout=120)
     assert done.returncode == 2, done.stderr
     assert done.stderr.decode().splitlines() == [

@@ -7,8 +7,8 @@ import importlib
 
 import pytest
 
-from ledger.application import open_ledger
-from projections import row_versions, runner
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.projections import row_versions, runner
 from tests.conftest import Table
 
 MADE_AGAIN = {  # something each ruleset makes (undone next: undo unmakes it)
@@ -32,7 +32,7 @@ def _campaign(tmp_path, system: str) -> Table:
 @pytest.mark.parametrize("system", sorted(MADE_AGAIN))
 def test_sheets_and_pools_at_every_entry_read_from_versions_equal_a_rebuild_up_to_it(tmp_path, system):
     t = _campaign(tmp_path, system)
-    shown = importlib.import_module(f"commands.{system.replace('-', '_')}_views")
+    shown = importlib.import_module(f"campaign_ledger.commands.{system.replace('-', '_')}_views")
     app, db = open_ledger(t.path), runner.connect(t.path)
     last = app.recorder.max_notification_id()
     assert db.execute("SELECT count(DISTINCT entry) FROM row_versions").fetchone()[0] > 10
@@ -67,7 +67,7 @@ def test_the_cli_reads_the_versions(tmp_path, monkeypatch):
 def test_every_versioned_table_has_its_triggers(tmp_path, system):
     t = Table(tmp_path / f"{system}.db")
     t("new", "Empty", "--ruleset", system)
-    versioned = importlib.import_module(f"projections.rulesets.{system.replace('-', '_')}").VERSIONED
+    versioned = importlib.import_module(f"campaign_ledger.projections.rulesets.{system.replace('-', '_')}").VERSIONED
     db = runner.connect(t.path)
     made = {r[0] for r in db.execute("SELECT tbl_name FROM sqlite_master WHERE type = 'trigger' AND name LIKE ?",
                                      [f"{row_versions.DIRTY}%"])}

@@ -75,7 +75,7 @@ def test_a_fresh_audit_finds_rows_put_in_another_rulesets_table(demo):
 
     with sqlite3.connect(demo.path) as conn:
         conn.execute("INSERT INTO beer_run_sheets (id, name) VALUES ('x', 'Stowaway')")
-    done = subprocess.run([sys.executable, "-m", "cli", "--db", str(demo.path), "--json", "audit"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "campaign_ledger.cli", "--db", str(demo.path), "--json", "audit"], cwd=ROOT,
                           env=env(), capture_output=True, text=True, timeout=300)
     assert done.returncode == 1, done.stderr
     assert "beer_run_sheets" in json_module.loads(done.stdout)["read_tables_differ"]
@@ -87,7 +87,7 @@ def test_tables_that_cannot_take_an_entry_when_rebuilt_are_reported_by_audit_not
     program, say) they stop at one: audit reports where (exit 1, `stuck_entry`), not an error."""
     import json
 
-    from projections import runner
+    from campaign_ledger.projections import runner
     from tests.conftest import Table
 
     t = Table(tmp_path / "campaign.db")
@@ -118,5 +118,5 @@ def test_tables_that_cannot_take_an_entry_when_rebuilt_are_reported_by_audit_not
 def test_read_tables_are_compared_row_by_row_across_pages(rows, expected, differ):
     """The audit's comparison reads both tables a page at a time: a row more, or one changed, on
     any page (the last included) is a difference; order counts."""
-    from projections.compare import _differ
+    from campaign_ledger.projections.compare import _differ
     assert _differ(iter(rows), iter(expected), page=3) is differ

@@ -39,7 +39,7 @@ def test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forg
 @pytest.mark.parametrize("tamper,forged", CHAIN[:2] + CHAIN[-1:])
 def test_the_quick_check_in_two_halves_names_the_entry_too(copy, tamper, forged, monkeypatch):  # noqa: F811
     """ledger/chain_halves.py through a second process (a long ledger's; here at any length)."""
-    from ledger import side_process
+    from campaign_ledger.ledger import side_process
 
     monkeypatch.setattr(side_process, "SIDE_FROM", 0)
     test_the_quick_check_names_the_entry_the_full_audit_names(copy, tamper, forged)
@@ -48,8 +48,8 @@ def test_the_quick_check_in_two_halves_names_the_entry_too(copy, tamper, forged,
 @pytest.mark.parametrize("tamper,forged", CHAIN, ids=IDS)
 def test_the_chain_checked_as_two_spans_finds_what_checking_it_whole_finds(copy, tamper, forged):  # noqa: F811
     """ledger/chain_halves.py: the first span's break, else the second's, at every place it may be cut."""
-    from ledger.application import open_ledger
-    from ledger.chain import chained
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.ledger.chain import chained
 
     t, _ = _tampered(copy, tamper, forged)
     app = open_ledger(t.path)
@@ -92,7 +92,7 @@ def test_a_command_row_hashes_as_its_whole_canonical_json_however_its_detail_is_
     spelling: the bytes must be those of dumping the whole row at once, the first time and again."""
     import json
 
-    from ledger.chain_hash import command_bytes
+    from campaign_ledger.ledger.chain_hash import command_bytes
 
     whole = json.dumps([last, name, unit, detail], sort_keys=True, separators=(",", ":")).encode()
     stored = json.dumps(detail) if spaced else json.dumps(detail, sort_keys=True, separators=(",", ":"))

@@ -62,8 +62,8 @@ def test_without_the_key_an_unsigned_file_audits_as_before(signed, monkeypatch):
 
 
 def test_an_empty_ledger_with_the_key_has_nothing_to_sign(tmp_path, monkeypatch):
-    from ledger.application import open_ledger
-    from ledger.audit import check_signatures
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.ledger.audit import check_signatures
 
     monkeypatch.setenv("CAMPAIGN_KEY", KEY)
     app = open_ledger(str(tmp_path / "empty.db"))

@@ -3,15 +3,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli import cli
-from ledger.application import CampaignLedger, open_ledger
-from ledger.rulesets.beer_run import rules
-from ledger.rulesets.beer_run.commands import DEMO_NAME, play_demo
-from ledger.rulesets.beer_run.character import character_id
-from ledger.rulesets.beer_run.conflict import conflict_id
-from ledger.rulesets.beer_run.play import Faces
-from projections.rulesets.beer_run import tables as views
-from projections import runner
+from campaign_ledger.cli import cli
+from campaign_ledger.ledger.application import CampaignLedger, open_ledger
+from campaign_ledger.ledger.rulesets.beer_run import rules
+from campaign_ledger.ledger.rulesets.beer_run.commands import DEMO_NAME, play_demo
+from campaign_ledger.ledger.rulesets.beer_run.character import character_id
+from campaign_ledger.ledger.rulesets.beer_run.conflict import conflict_id
+from campaign_ledger.ledger.rulesets.beer_run.play import Faces
+from campaign_ledger.projections.rulesets.beer_run import tables as views
+from campaign_ledger.projections import runner
 from tests.conftest import Table
 
 ANN = "Physical:Brawn=d8,Physical:Health=d6,Mental:Wits=d6,Mental:Guts=d4,Social:Charm=d4"
@@ -399,8 +399,8 @@ def test_dice_the_program_rolls_are_stored_and_replay_never_rolls(br, monkeypatc
     assert out.stdout.count("rolled by the program") == 1
     (row,) = views.comparisons(db_of(br), "Brawl")
     assert len(row["faces"]) == 3 and all(1 <= f <= s for f, s in zip(row["faces"], (8, 6, 4)))
-    import ledger.dice
-    monkeypatch.setattr(ledger.dice._system_random, "randint", lambda *a: pytest.fail("replay rolled"))
+    from campaign_ledger.ledger import dice
+    monkeypatch.setattr(dice._system_random, "randint", lambda *a: pytest.fail("replay rolled"))
     app = open_ledger(br.path)
     assert app.repository.get(conflict_id("Brawl")).round >= 1
     br("rebuild")

@@ -158,11 +158,11 @@ def test_the_live_page_and_the_html_export_show_beer_run_in_its_own_terms(run: T
     """The page showed the Bouncer's lost Attention as `d0`, a next-roll penalty as a bare `d6`, and
     under every round `Destiny 0 → 0 · Doom 0 → 0` (a Beer Run campaign has neither), but not the
     Intensity the round spent."""
-    from ledger.application import open_ledger
-    from projections import runner
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.projections import runner
     from tests.test_renderer_walk import visible
-    from web import page
-    from web.view import build
+    from campaign_ledger.web import page
+    from campaign_ledger.web.view import build
 
     app, db = open_ledger(run.path), runner.connect(run.path)
     try:

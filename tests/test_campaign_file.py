@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.campaign_file import APPLICATION_ID, SCHEMA_VERSION
+from campaign_ledger.ledger.campaign_file import APPLICATION_ID, SCHEMA_VERSION
 from tests.conftest import Table
 
 
@@ -170,7 +170,7 @@ def test_a_file_from_a_newer_program_says_which_version(tmp_path):
 # the same failures a full tmpfs and a read-only bind mount gave when played by hand) ---------------
 
 def _failing_write(monkeypatch, error: Exception) -> None:
-    from ledger.chain import ChainedSQLiteRecorder
+    from campaign_ledger.ledger.chain import ChainedSQLiteRecorder
 
     def insert_events(*args, **kwargs):
         raise error
@@ -186,7 +186,7 @@ def test_a_full_disk_says_so_and_that_nothing_was_recorded(table, monkeypatch, e
 
 
 def test_a_full_disk_after_the_entries_were_written_says_they_were_recorded(table, monkeypatch):
-    from projections import runner
+    from campaign_ledger.projections import runner
     before = table.entries()
     calls, real = [], runner.catch_up
 

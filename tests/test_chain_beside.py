@@ -9,10 +9,10 @@ import sqlite3
 
 import pytest
 
-from ledger.errors import ReadModelStuck
-from ledger import side_process
-from ledger.side_process import KILLED
-from projections import runner, verifying
+from campaign_ledger.ledger.errors import ReadModelStuck
+from campaign_ledger.ledger import side_process
+from campaign_ledger.ledger.side_process import KILLED
+from campaign_ledger.projections import runner, verifying
 from tests.test_rebuild_batches import _every_way, _played, _tampered_rebuild
 
 
@@ -110,7 +110,7 @@ def test_an_audit_reports_the_same_break_and_lists(tmp_path, chain_check):
     import json
 
     from click.testing import CliRunner
-    from cli import cli
+    from campaign_ledger.cli import cli
 
     _played(tmp_path, "relics").close()
     path = str(tmp_path / "relics.db")
@@ -130,7 +130,7 @@ def test_an_audit_beside_says_what_an_audit_as_read_says(tmp_path, monkeypatch, 
     import json
 
     from click.testing import CliRunner
-    from cli import cli
+    from campaign_ledger.cli import cli
 
     from tests.conftest import Table
 
@@ -170,7 +170,7 @@ def test_undo_refuses_a_broken_chain_checked_in_two_halves(tmp_path, monkeypatch
 
 
 def test_a_killed_second_half_refuses_in_one_line(tmp_path, monkeypatch):
-    from ledger import chain_halves
+    from campaign_ledger.ledger import chain_halves
     from tests.conftest import Table
 
     monkeypatch.setattr(side_process, "SIDE_FROM", 0)

@@ -9,10 +9,10 @@ from typing import Any, Iterator
 import pytest
 from click.testing import CliRunner
 
-from cli import cli
-from ledger.application import open_ledger
-from ledger.chain import ChainedSQLiteRecorder
-from ledger.chain_halves import verify_whole
+from campaign_ledger.cli import cli
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.ledger.chain import ChainedSQLiteRecorder
+from campaign_ledger.ledger.chain_halves import verify_whole
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ def test_a_command_committed_while_the_whole_chain_is_verified_is_no_break(ledge
 
 
 def test_a_rebuild_verifying_as_it_reads_is_not_stopped_by_a_concurrent_command(ledger, monkeypatch):
-    from projections.verifying import Verifying
+    from campaign_ledger.projections.verifying import Verifying
 
     written = _writer_between_reads(monkeypatch, ledger)
     app = open_ledger(ledger)

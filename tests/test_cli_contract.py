@@ -10,8 +10,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from cli import cli
-from commands.lazy import subcommands
+from campaign_ledger.cli import cli
+from campaign_ledger.commands.lazy import subcommands
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -144,8 +144,8 @@ def _a_round_to_undo(table) -> None:
 
 
 def _undo_at_a_terminal(table, monkeypatch, answer: str):
-    import commands.records
-    monkeypatch.setattr(commands.records, "_on_a_terminal", lambda: True)
+    from campaign_ledger.commands import records
+    monkeypatch.setattr(records, "_on_a_terminal", lambda: True)
     return table.runner.invoke(cli, ["--db", table.path, "undo"], input=answer)
 
 
@@ -185,13 +185,14 @@ def test_the_rolls_of_a_character_the_campaign_lacks_are_not_found_not_an_empty_
 
 def test_the_command_index_is_current_and_help_lists_every_command_without_importing_one():
     """`campaign --help` reads commands/index.py; a module's command missing from it (or moved)
-    is named with the line to write (or run `python3 -m commands.index`)."""
-    from commands import index
+    is named with the line to write (or run `python3 -m campaign_ledger.commands.index`)."""
+    from campaign_ledger.commands import index
 
     built = index.build()
     missing = [index.line(name, *entry) for name, entry in built.items() if index.INDEX.get(name) != entry]
     assert not missing and set(index.INDEX) == set(built), "\n".join(missing) or set(index.INDEX) - set(built)
-    code = ("import sys, cli; from click.testing import CliRunner; from commands.index import INDEX;"
+    code = ("import sys; from campaign_ledger import cli; from click.testing import CliRunner; "
+            "from campaign_ledger.commands.index import INDEX;"
             "out = CliRunner().invoke(cli.cli, ['--help']).output;"
             "print(sorted({m for m, _ in INDEX.values()} & set(sys.modules))); print(out)")
     import subprocess
@@ -249,7 +250,7 @@ def test_a_missing_file_is_the_rule_no_campaign_file(empty):
 
 
 def test_every_rule_id_is_listed_in_the_readme():
-    from commands import failures, refusals
+    from campaign_ledger.commands import failures, refusals
 
     readme = (ROOT / "README.md").read_text().split("### The CLI contract", 1)[1].split("\n### ", 1)[0]
     ids = {rule for rule, _ in refusals.SENTENCES} | set(refusals.BY_CLASS.values()) | set(failures.RULES) | {"aborted"}

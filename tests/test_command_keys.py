@@ -69,7 +69,7 @@ def test_the_invocation_is_kept_in_the_command_log_inside_the_chain(demo):
 
 
 def test_rows_logged_without_an_invocation_keep_comparing_names(demo):
-    from ledger.application import open_ledger
+    from campaign_ledger.ledger.application import open_ledger
     app = open_ledger(demo.path)
     app.command_key = "old-1"  # as the program wrote keys before it kept invocations
     first = app.add_pc("Zed", {"Phantom": 2}, "Phantom")["entries"]
@@ -85,7 +85,7 @@ def test_a_key_is_found_by_the_index_not_by_reading_the_whole_command_log(tmp_pa
     (ledger/chain.py KEYS_INDEX), so a write costs the same at a million entries as at a hundred."""
     import sqlite3
 
-    from ledger.chain import ChainedSQLiteRecorder
+    from campaign_ledger.ledger.chain import ChainedSQLiteRecorder
     from tests.conftest import Table
 
     path, t = tmp_path / "keys.db", Table(tmp_path / "keys.db")

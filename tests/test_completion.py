@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cli import cli
-from commands.completion import BY_COMMAND, BY_PARAM, matching, names, walk
+from campaign_ledger.cli import cli
+from campaign_ledger.commands.completion import BY_COMMAND, BY_PARAM, matching, names, walk
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,7 +22,7 @@ def complete(path: str, words: str, shell: str = "bash") -> list[str]:
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     if shell == "fish":  # fish passes the word being completed itself
         env["COMP_CWORD"] = "" if words.endswith(" ") else words.split()[-1]
-    out = subprocess.run([sys.executable, "-m", "cli"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    out = subprocess.run([sys.executable, "-m", "campaign_ledger.cli"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     if shell == "bash":
         return [line.split(",", 1)[1] for line in out.stdout.splitlines() if line]
@@ -86,7 +86,7 @@ def test_names_matches_any_case_and_survives_a_file_that_is_not_a_campaign(tmp_p
 def test_the_activation_scripts_readme_gives_work(shell):
     env = dict(os.environ, _CAMPAIGN_COMPLETE=f"{shell}_source",
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    out = subprocess.run([sys.executable, "-m", "cli"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    out = subprocess.run([sys.executable, "-m", "campaign_ledger.cli"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and "_CAMPAIGN_COMPLETE" in out.stdout and "campaign" in out.stdout
 
 

@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from projections import runner
+from campaign_ledger.projections import runner
 
 WORKERS = 2
 COMMANDS = 90  # per worker: enough for Kira to pass a snapshot (every 50 events)
@@ -32,7 +32,7 @@ OUT_OF_TURN = ("is waiting for", "is unfinished")
 DRIVER = r'''
 import json, sys, traceback
 from click.testing import CliRunner
-from cli import cli
+from campaign_ledger.cli import cli
 
 db, worker, count, block, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
 
@@ -187,8 +187,8 @@ def test_two_processes_playing_one_campaign_at_once(table, tmp_path):
     # The aggregates, replayed from the ledger, agree with the landed commands too; the snapshots
     # taken while both processes wrote give the same state as replaying every event.
     from eventsourcing.application import project_aggregate
-    from ledger.application import open_ledger
-    from ledger.ids import CAMPAIGN_ID, pc_id
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.ledger.ids import CAMPAIGN_ID, pc_id
     app = open_ledger(db)
     kira_id = pc_id("Kira")
     assert set(app.repository.get(kira_id).traits) == {n.casefold() for n in landed_traits}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.application import open_ledger
-from ledger.ids import challenge_id, pc_id
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.ledger.ids import challenge_id, pc_id
 from tests.conftest import Table
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli import cli
+from campaign_ledger.cli import cli
 
 COMMANDS = [("new", "Heist"), ("demo",), ("sheet",), ("session", "start", "One"), ("import", "x.jsonl")]
 
@@ -113,6 +113,6 @@ def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path):
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
     for args in (["pools"], ["new", "Heist"]):
-        done = subprocess.run([sys.executable, "-m", "cli", "--db", str(tmp_path / "fifo"), *args], cwd=root,
+        done = subprocess.run([sys.executable, "-m", "campaign_ledger.cli", "--db", str(tmp_path / "fifo"), *args], cwd=root,
                               env=env, capture_output=True, text=True, timeout=60)
         assert done.returncode == 1 and done.stderr == f"Error: {tmp_path / 'fifo'} is a named pipe, not a campaign file.\n"

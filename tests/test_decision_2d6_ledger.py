@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from ledger import dice
-from ledger.application import open_ledger
-from ledger.rulesets.decision_2d6.commands import DEMO_NAME, Side, Stated, play_demo
-from projections import runner
+from campaign_ledger.ledger import dice
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.ledger.rulesets.decision_2d6.commands import DEMO_NAME, Side, Stated, play_demo
+from campaign_ledger.projections import runner
 from tests.conftest import Table
 
 D = ("decision-2d6",)
@@ -413,9 +413,9 @@ def test_the_application_api_takes_plain_values(tmp_path):
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from ledger.errors import RuleViolation  # noqa: E402
-from ledger.rulesets.decision_2d6.model import item_id  # noqa: E402
-from projections.rulesets.decision_2d6 import tables as d2d6_views
+from campaign_ledger.ledger.errors import RuleViolation  # noqa: E402
+from campaign_ledger.ledger.rulesets.decision_2d6.model import item_id  # noqa: E402
+from campaign_ledger.projections.rulesets.decision_2d6 import tables as d2d6_views
 
 ORDER = ["Empty", "D4", "D6", "D8", "D10", "D12"]
 

@@ -15,7 +15,7 @@ LATER = {"name": "Shadowstep", "modifier": "-1 / 1d", "polarity": "hindering", "
 @pytest.fixture
 def broken(tmp_path) -> tuple[Table, int]:
     """The demo, then Kira's Shadowstep recorded a second time as the old program let it be."""
-    from ledger.application import open_ledger
+    from campaign_ledger.ledger.application import open_ledger
     t = Table(tmp_path / "demo.db")
     t("demo")
     app = open_ledger(t.path)
@@ -62,7 +62,7 @@ def _traits(t: Table, pc: str = "Kira") -> set[tuple[str, str]]:
 
 
 def test_undo_of_the_second_trait_gives_the_first_back_to_the_sheet(tmp_path):
-    from ledger.application import open_ledger
+    from campaign_ledger.ledger.application import open_ledger
     t = Table(tmp_path / "demo.db")
     t("demo")
     original = _traits(t)

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from ledger.errors import NO_CAMPAIGN
+from campaign_ledger.ledger.errors import NO_CAMPAIGN
 from tests.conftest import Table
 
 ROOT = Path(__file__).parent.parent
 # `campaign demo`, killed (SIGKILL: no cleanup runs) as its first entry is about to be saved.
 KILLED_DEMO = ("import os, signal\n"
-               "from ledger.application import CampaignLedger\n"
+               "from campaign_ledger.ledger.application import CampaignLedger\n"
                "CampaignLedger.start = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL)\n"
-               "from cli import main\n"
+               "from campaign_ledger.cli import main\n"
                "main()\n")
 
 

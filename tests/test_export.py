@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from projections import runner
+from campaign_ledger.projections import runner
 from tests.conftest import Table
 
 GOLDEN = Path(__file__).parent / "golden" / "demo_session.md"

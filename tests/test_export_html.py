@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 from sqlite_utils import Database
 
-from projections import runner
-from projections.export_html import html_chunks
-from projections.sessions import entries_of
+from campaign_ledger.projections import runner
+from campaign_ledger.projections.export_html import html_chunks
+from campaign_ledger.projections.sessions import entries_of
 from tests.browser import FLAGS, Browser as _Browser, chromium as _chromium
 from tests.conftest import Table
 

@@ -68,7 +68,7 @@ def test_a_disk_full_as_the_entries_are_saved_is_named_with_the_key_to_retry(tab
 
 def test_a_full_disk_is_not_retried_as_a_race(table, monkeypatch):
     """Saved once, not eight times: a full disk is no race another writer won (ledger/storage_faults.py)."""
-    from ledger import application
+    from campaign_ledger.ledger import application
 
     saves = []
     real = application.CampaignLedger.save
@@ -93,7 +93,7 @@ def _limited(limit: int):
 def _campaign(db: Path, *args: str, limit: int | None = None) -> subprocess.CompletedProcess:
     """The real `campaign` in its own process (a file-size limit must not reach this one); Python
     ignores SIGXFSZ, so a write past the limit fails with EFBIG instead of killing the process."""
-    return subprocess.run([sys.executable, "-c", "from cli import main; main()", "--db", str(db), *args],
+    return subprocess.run([sys.executable, "-c", "from campaign_ledger.cli import main; main()", "--db", str(db), *args],
                           capture_output=True, text=True, cwd=Path(__file__).parent.parent, timeout=120,
                           preexec_fn=_limited(limit) if limit is not None else None)
 
@@ -127,7 +127,7 @@ def test_a_file_size_limit_is_named_with_what_was_recorded_and_the_key(tmp_path,
 def test_a_new_campaign_whose_file_fills_after_its_first_entry_keeps_nothing_and_says_so(tmp_path, monkeypatch):
     """`new` removes the file it made when it cannot finish it; it said "the command was recorded
     (entries #1-#1)" and then removed the file that held entry #1."""
-    from projections import runner
+    from campaign_ledger.projections import runner
 
     def full(*args, **kwargs):
         raise sqlite3.OperationalError("database or disk is full")

@@ -16,8 +16,8 @@ import click
 import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
-from cli import cli
-from commands.lazy import subcommands
+from campaign_ledger.cli import cli
+from campaign_ledger.commands.lazy import subcommands
 from tests.conftest import Table
 
 RULESET_GROUPS = ("beer-run", "action-dice", "decision-2d6")

@@ -173,7 +173,7 @@ def test_overrides_kind_finds_the_gm_override(table: Table) -> None:
 
 
 def test_grep_answers_from_the_fts_index(played: Table) -> None:
-    from projections import history_search as search
+    from campaign_ledger.projections import history_search as search
 
     conn = sqlite3.connect(played.path)
     try:
@@ -195,8 +195,8 @@ def test_the_index_stays_current_through_undo_and_rebuild(played: Table, tmp_pat
 
 def test_grep_on_ten_thousand_entries_answers_from_the_index_as_a_like_scan_would(tmp_path: Path) -> None:
     from bench.search import fill
-    from projections import history_search as search
-    from projections import runner
+    from campaign_ledger.projections import history_search as search
+    from campaign_ledger.projections import runner
 
     db = runner.connect(str(tmp_path / "big.db"))
     fill(db, 10_000)

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from projections import history_search as search
-from projections import runner
-from projections.text import history_text
+from campaign_ledger.projections import history_search as search
+from campaign_ledger.projections import runner
+from campaign_ledger.projections.text import history_text
 from tests.conftest import Table
 
 FILTERS = [((), search.Filters()), (("--kind", "rolls"), search.Filters(kinds=("rolls",))),

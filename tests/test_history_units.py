@@ -7,9 +7,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import units
-from ledger.application import open_ledger
-from projections import runner
+from campaign_ledger.ledger import units
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.projections import runner
 from tests.conftest import Table
 from tests.test_postgres import postgres_ledger  # noqa: F401  (a fixture)
 from tests.test_reversals import SETUP, UNDONE, _play
@@ -122,7 +122,7 @@ def test_a_catch_up_reads_only_the_commands_after_the_last_one(tmp_path: Path, m
     """The namer keeps where it stopped with the rows it named, so the next command's catch-up reads
     the command log from there, not from the first command (at a million entries that was 15 s a
     turn); the names it gives still equal the command log's."""
-    from ledger.chain import ChainQueries
+    from campaign_ledger.ledger.chain import ChainQueries
 
     t = _play(tmp_path / "x.db", SETUP)
     last = max(_by_entry(t))

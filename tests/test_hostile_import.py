@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli import cli
-from ledger.chain import V2_KEY
+from campaign_ledger.cli import cli
+from campaign_ledger.ledger.chain import V2_KEY
 from tests.test_import_checks import _edit, _refused
 from tests.test_tamper import recompute
 
@@ -56,8 +56,8 @@ def _guarded() -> bool:
     """Every ledger the program opens reads its entries through the guard (ledger.application's open_ledger)."""
     import tempfile
 
-    from ledger.application import open_ledger
-    from ledger.topic_guard import GuardedMapper
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.ledger.topic_guard import GuardedMapper
 
     with tempfile.TemporaryDirectory() as folder:
         app = open_ledger(str(Path(folder) / "probe.db"))
@@ -72,7 +72,7 @@ def test_every_ledger_the_program_opens_reads_through_the_guard():
 
 
 def test_the_guard_refuses_foreign_topics_and_passes_the_program_own(hostile):
-    from ledger.topic_guard import ForeignTopic, aggregate_class, check_data, event_class
+    from campaign_ledger.ledger.topic_guard import ForeignTopic, aggregate_class, check_data, event_class
 
     assert event_class("ledger.campaign:Campaign.Started").__name__ == "Started"
     assert aggregate_class("ledger.campaign:Campaign").__name__ == "Campaign"
@@ -87,8 +87,8 @@ def test_the_guard_refuses_foreign_topics_and_passes_the_program_own(hostile):
 
 
 def test_a_remade_record_names_only_the_program_own_classes(hostile):
-    from ledger.reversible import creation_event
-    from ledger.topic_guard import ForeignTopic
+    from campaign_ledger.ledger.reversible import creation_event
+    from campaign_ledger.ledger.topic_guard import ForeignTopic
 
     for created in ({"event": f"{MODULE}:Thing", "aggregate": "ledger.campaign:Campaign", "kwargs": {}},
                     {"event": "ledger.campaign:Campaign.Started", "aggregate": f"{MODULE}:Thing", "kwargs": {}}):
@@ -155,8 +155,8 @@ def test_a_stored_event_type_naming_a_module_runs_no_code(tmp_path, hostile):
 
 def test_a_snapshot_naming_a_module_runs_no_code(tmp_path, hostile):
     path = _demo(tmp_path)
-    from ledger.application import open_ledger
-    from ledger.ids import CAMPAIGN_ID
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.ledger.ids import CAMPAIGN_ID
 
     app = open_ledger(str(path))
     app.take_snapshot(CAMPAIGN_ID)
@@ -174,8 +174,8 @@ def test_an_aggregate_topic_in_data_sent_as_bytes_is_refused_too(tmp_path, hosti
     the topics it names are checked there, before the aggregate is played."""
     import base64
 
-    from ledger.chain import GENESIS, entry_hash
-    from ledger.interchange import _encode
+    from campaign_ledger.ledger.chain import GENESIS, entry_hash
+    from campaign_ledger.ledger.interchange import _encode
     from tests.test_import_checks import _rows
 
     rows = _rows()

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ledger.interchange import LINE_MAX
-from ledger.values import NAME_MAX, TEXT_MAX
+from campaign_ledger.ledger.interchange import LINE_MAX
+from campaign_ledger.ledger.values import NAME_MAX, TEXT_MAX
 from tests.test_import_checks import _edit, _forge, _import, _refused, _rows
 
 

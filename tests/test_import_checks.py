@@ -11,9 +11,9 @@ from typing import Any, Callable
 import pytest
 from click.testing import CliRunner
 
-from cli import cli
-from ledger.chain import GENESIS, entry_hash
-from ledger.interchange import _encode, known_topics
+from campaign_ledger.cli import cli
+from campaign_ledger.ledger.chain import GENESIS, entry_hash
+from campaign_ledger.ledger.interchange import _encode, known_topics
 
 FIXTURE = Path(__file__).parent / "fixtures" / "relics_demo_v1.jsonl"
 

@@ -11,10 +11,10 @@ from uuid import UUID
 
 import pytest
 
-from ledger import import_load
-from ledger.chain import GENESIS, link_hash
-from ledger.interchange import _encode
-from projections import runner
+from campaign_ledger.ledger import import_load
+from campaign_ledger.ledger.chain import GENESIS, link_hash
+from campaign_ledger.ledger.interchange import _encode
+from campaign_ledger.projections import runner
 from tests.conftest import Table
 
 FIXTURE = Path(__file__).parent / "fixtures" / "relics_demo_v1.jsonl"
@@ -58,8 +58,8 @@ def _refused(tmp_path: Path, source: Path) -> str:
 
 def test_snapshots_taken_on_the_way_are_those_the_application_would_take(tmp_path, monkeypatch):
     """At every SNAPSHOT_STEP-th version of a long aggregate and at its last, with the same state."""
-    from ledger import application
-    from ledger.application import open_ledger
+    from campaign_ledger.ledger import application
+    from campaign_ledger.ledger.application import open_ledger
 
     monkeypatch.setattr(application, "SNAPSHOT_EVERY", 5)
     monkeypatch.setattr(import_load, "SNAPSHOT_STEP", 4)
@@ -82,7 +82,7 @@ def test_snapshots_taken_on_the_way_are_those_the_application_would_take(tmp_pat
 
 def test_snapshots_are_written_batch_by_batch_and_no_aggregate_is_held_past_its_last_entry(tmp_path, monkeypatch):
     """Memory stays flat on a long campaign: what import takes as it plays goes out with each batch."""
-    from ledger import application
+    from campaign_ledger.ledger import application
 
     monkeypatch.setattr(application, "SNAPSHOT_EVERY", 5)
     monkeypatch.setattr(import_load, "SNAPSHOT_STEP", 4)

@@ -6,7 +6,7 @@ import os
 import psycopg
 import pytest
 
-from ledger import interchange
+from campaign_ledger.ledger import interchange
 from tests.conftest import Table
 from tests.test_postgres import SERVER, _count, _database, postgres_ledger  # noqa: F401  (the fixture)
 
@@ -26,7 +26,7 @@ def exported(tmp_path, postgres_ledger):
 
 def _fail_at(name: str, entry: int) -> None:
     """A write the server refuses part way: a trigger on the chain table raises at one entry."""
-    from ledger.application import open_ledger
+    from campaign_ledger.ledger.application import open_ledger
     open_ledger("unused.db").close()  # the campaign ledger's tables, as an import would create them
     with psycopg.connect(dbname=name, autocommit=True, **SERVER) as conn:
         conn.execute("CREATE FUNCTION fail_import() RETURNS trigger AS $$ BEGIN "
@@ -62,8 +62,8 @@ def test_an_import_after_a_failed_one_keeps_the_sources_entry_numbers_and_anchor
     copy = Table(tmp_path / "copy.db")
     copy("import", str(path), ok=False)
     _recover(postgres_ledger[1])
-    import ledger.application
-    monkeypatch.setattr(ledger.application, "SNAPSHOT_EVERY", 5)  # so the import has snapshots to carry
+    from campaign_ledger.ledger import application
+    monkeypatch.setattr(application, "SNAPSHOT_EVERY", 5)  # so the import has snapshots to carry
     copy("import", str(path))
     anchor = json.loads(path.read_text().splitlines()[-1])["anchor"]
     assert copy.json("audit", "--anchor", anchor)["clean"]  # entry numbers 1.. again: the hashes hold
@@ -104,7 +104,7 @@ def test_an_import_killed_part_way_leaves_the_postgresql_ledger_empty(tmp_path, 
     import sys
     from pathlib import Path
 
-    from ledger.application import open_ledger
+    from campaign_ledger.ledger.application import open_ledger
 
     source, path = exported
     name = _database(monkeypatch)
@@ -120,7 +120,7 @@ def test_an_import_killed_part_way_leaves_the_postgresql_ledger_empty(tmp_path, 
                        "WHEN (NEW.entry = 35) EXECUTE FUNCTION pause_import()")
         root = str(Path(__file__).resolve().parent.parent)
         env = {**__import__("os").environ, "PYTHONPATH": root}
-        batched = "import ledger.interchange as i; i.BATCH = 10; from cli import main; main()"  # many writes
+        batched = "import campaign_ledger.ledger.interchange as i; i.BATCH = 10; from campaign_ledger.cli import main; main()"  # many writes
         process = subprocess.Popen([sys.executable, "-c", batched, "--db",
                                     str(tmp_path / "copy.db"), "import", str(path)], cwd=root, env=env,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

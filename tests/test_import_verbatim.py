@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger import interchange_check, values
-from ledger.interchange_check import _entry_line
+from campaign_ledger.ledger import interchange_check, values
+from campaign_ledger.ledger.interchange_check import _entry_line
 from tests.conftest import Table
 
 FIXTURE = Path(__file__).parent / "fixtures" / "relics_demo_v1.jsonl"
@@ -105,7 +105,7 @@ def test_data_whose_text_shows_nothing_refusable_is_data_the_whole_check_passes(
     when the walk could not refuse: whatever it refuses shows in the JSON text."""
     from types import SimpleNamespace
 
-    from ledger.errors import BadInput
+    from campaign_ledger.ledger.errors import BadInput
 
     text = interchange_check.encode(data)
     try:

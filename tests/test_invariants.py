@@ -4,12 +4,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger.application import open_ledger
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.errors import LedgerError
-from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
-from ledger.rulesets.relics.turns import Placing, Throw, TraitUse
-from projections import runner
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.errors import LedgerError
+from campaign_ledger.ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
+from campaign_ledger.ledger.rulesets.relics.turns import Placing, Throw, TraitUse
+from campaign_ledger.projections import runner
 
 PCS = ("Kira", "Bo", "Ash")
 faces = st.integers(1, 6)

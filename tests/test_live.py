@@ -160,7 +160,7 @@ def test_on_loopback_no_token_is_asked(heist: Path) -> None:
 
 
 def test_no_route_writes_and_every_other_method_is_refused(heist: Path) -> None:
-    from web.app import create_app, routes_of
+    from campaign_ledger.web.app import create_app, routes_of
 
     app, _ = create_app(lambda: (None, None))
     routes = routes_of(app)
@@ -178,7 +178,7 @@ def test_no_route_writes_and_every_other_method_is_refused(heist: Path) -> None:
 def test_serve_help_says_how_to_open_it_on_a_phone() -> None:
     from click.testing import CliRunner
 
-    from cli import cli
+    from campaign_ledger.cli import cli
 
     text = CliRunner().invoke(cli, ["serve", "--help"]).output
     assert "phone" in text and "--host 0.0.0.0" in text and "token" in text

@@ -19,10 +19,10 @@ EXPECT = {  # what each demo must show: its characters, and its pools' labels
 
 @pytest.mark.parametrize("system", sorted(EXPECT))
 def test_every_ruleset_gets_its_own_part_of_the_page(tmp_path: Path, system: str) -> None:
-    from ledger.application import open_ledger
-    from projections import runner
-    from web import page
-    from web.view import build
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.projections import runner
+    from campaign_ledger.web import page
+    from campaign_ledger.web.view import build
 
     t = Table(tmp_path / f"{system}.db")
     t("demo", "--system", system)
@@ -44,10 +44,10 @@ def test_every_ruleset_gets_its_own_part_of_the_page(tmp_path: Path, system: str
 
 
 def test_an_undone_round_stays_on_the_page_struck(tmp_path: Path) -> None:
-    from ledger.application import open_ledger
-    from projections import runner
-    from web import page
-    from web.view import build
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.projections import runner
+    from campaign_ledger.web import page
+    from campaign_ledger.web.view import build
 
     t = Table(tmp_path / "undone.db")
     t("demo")
@@ -65,10 +65,10 @@ def test_an_undone_round_stays_on_the_page_struck(tmp_path: Path) -> None:
 def test_a_pool_waiting_on_its_roll_shows_the_odds_line_of_status(tmp_path: Path) -> None:
     from html import unescape
 
-    from ledger.application import open_ledger
-    from projections import runner
-    from web import page
-    from web.view import build
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.projections import runner
+    from campaign_ledger.web import page
+    from campaign_ledger.web.view import build
 
     t = Table(tmp_path / "waiting.db")
     for args in (["new", "Odds"], ["pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"],
@@ -88,10 +88,10 @@ def test_a_pool_waiting_on_its_roll_shows_the_odds_line_of_status(tmp_path: Path
 
 
 def test_a_beer_run_card_says_what_the_round_waits_for_as_status_does(tmp_path: Path) -> None:
-    from ledger.application import open_ledger
-    from projections import runner
-    from web import page
-    from web.view import build
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.projections import runner
+    from campaign_ledger.web import page
+    from campaign_ledger.web.view import build
 
     t = Table(tmp_path / "beer.db")
     t("demo", "--system", "beer-run")

@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from ledger.rulesets.action_dice import odds as odds
-from ledger.rulesets.action_dice import rules
+from campaign_ledger.ledger.rulesets.action_dice import odds as odds
+from campaign_ledger.ledger.rulesets.action_dice import rules
 from tests.odds_check import SAMPLE, chi_square_p
 from tests.conftest import Table
 
@@ -46,7 +46,7 @@ def test_a_seeded_sample_of_action_rolls_agrees_with_the_odds():
 
 
 def test_a_difficulty_off_the_scale_is_refused_as_the_roll_refuses_it():
-    from ledger.errors import RuleViolation
+    from campaign_ledger.ledger.errors import RuleViolation
     with pytest.raises(RuleViolation):
         odds.outcome_odds([8], 11)
 

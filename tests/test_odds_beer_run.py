@@ -9,8 +9,8 @@ from math import prod
 
 import pytest
 
-from ledger.rulesets.beer_run import odds as odds
-from ledger.rulesets.beer_run import rules
+from campaign_ledger.ledger.rulesets.beer_run import odds as odds
+from campaign_ledger.ledger.rulesets.beer_run import rules
 from tests.conftest import Table
 from tests.odds_check import SAMPLE, chi_square_p
 

@@ -10,8 +10,8 @@ from math import prod
 
 import pytest
 
-from ledger.rulesets.beer_run import odds
-from ledger.rulesets.beer_run import rules
+from campaign_ledger.ledger.rulesets.beer_run import odds
+from campaign_ledger.ledger.rulesets.beer_run import rules
 from tests.conftest import Table
 from tests.test_odds_beer_run import run  # noqa: F401  (extended below as `door`)
 from tests.odds_check import SAMPLE, chi_square_p

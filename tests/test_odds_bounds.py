@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from cli import cli
+from campaign_ledger.cli import cli
 from tests.odds_largest import LARGEST
 
 

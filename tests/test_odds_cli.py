@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from ledger.rulesets.relics import rules
+from campaign_ledger.ledger.rulesets.relics import rules
 
 
 def _ledger(t) -> list:
@@ -95,19 +95,22 @@ def test_odds_modules_are_pure_one_per_ruleset():
     assert {p.parent.name for p in modules} >= {"relics", "decision_2d6", "action_dice", "beer_run"}
     for path in modules:
         tree = ast.parse(path.read_text())
-        imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-        imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+        imported = {a.name.removeprefix("campaign_ledger.").split(".")[0] for n in ast.walk(tree)
+                    if isinstance(n, ast.Import) for a in n.names}
+        imported |= {n.module.removeprefix("campaign_ledger.").split(".")[0] for n in ast.walk(tree)
+                     if isinstance(n, ast.ImportFrom) and n.module}
         assert not imported & {"eventsourcing", "sqlite3", "sqlite_utils", "os", "random", "click", "projections",
                                "commands", "cli"}, path
-        ledger_parts = {n.module + "." + a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
-                        and n.module and n.module.startswith("ledger") for a in n.names}
+        ledger_parts = {n.module.removeprefix("campaign_ledger.") + "." + a.name for n in ast.walk(tree)
+                        if isinstance(n, ast.ImportFrom) and n.module
+                        and n.module.removeprefix("campaign_ledger.").startswith("ledger") for a in n.names}
         assert all(m.startswith("ledger.odds.") or m.startswith("ledger.errors.") or
                    re.match(r"ledger\.rulesets\.\w+\.(rules|odds)\b", m) for m in ledger_parts), (path, ledger_parts)
 
 
 def test_status_shows_the_pool_waiting_on_its_roll_with_one_line_of_odds(table):
-    from ledger.odds import percent
-    from ledger.rulesets.relics import odds as odds
+    from campaign_ledger.ledger.odds import percent
+    from campaign_ledger.ledger.rulesets.relics import odds as odds
 
     table("trait", "add", "Kira", "Keen Eye", "+2 / 1d")
     assert table.json("status")["challenges"][0]["odds"] is None  # no pool yet

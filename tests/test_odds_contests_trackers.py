@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from ledger.rulesets.decision_2d6 import odds
-from ledger.rulesets.decision_2d6 import rules as d2
+from campaign_ledger.ledger.rulesets.decision_2d6 import odds
+from campaign_ledger.ledger.rulesets.decision_2d6 import rules as d2
 from tests.conftest import Table
 from tests.test_odds_decision_2d6 import gate  # noqa: F401  (extended below as `armed`)
 from tests.odds_check import SAMPLE, chi_square_p

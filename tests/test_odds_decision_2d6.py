@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from ledger.rulesets.decision_2d6 import odds as odds
-from ledger.rulesets.decision_2d6 import rules as d2
+from campaign_ledger.ledger.rulesets.decision_2d6 import odds as odds
+from campaign_ledger.ledger.rulesets.decision_2d6 import rules as d2
 from tests.odds_check import SAMPLE, chi_square_p
 
 BOUND = 26  # the brute force follows every face sequence until its dice total reaches this
@@ -171,7 +171,7 @@ def test_decision_refusals_are_one_error_line_and_append_nothing(gate, args, cod
 def test_the_odds_text_names_the_advantage_scale_as_the_seed_does_not_as_typed(tmp_path):
     """It read `+ Strength +0, minor-advantage`: the option as typed, in a line a GM reads."""
     from click.testing import CliRunner
-    from cli import cli
+    from campaign_ledger.cli import cli
 
     out = CliRunner().invoke(cli, ["odds", "--ruleset", "decision-2d6", "--stat", "1", "--target", "9",
                                    "--advantage", "minor-advantage"]).output

@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from cli import cli
-from ledger.rulesets.action_dice import odds as action_odds
-from ledger.rulesets.beer_run import odds as beer_odds
+from campaign_ledger.cli import cli
+from campaign_ledger.ledger.rulesets.action_dice import odds as action_odds
+from campaign_ledger.ledger.rulesets.beer_run import odds as beer_odds
 from tests.conftest import Table
 
 

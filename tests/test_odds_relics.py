@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from ledger.rulesets.relics import odds as odds
-from ledger.rulesets.relics import rules
+from campaign_ledger.ledger.rulesets.relics import odds as odds
+from campaign_ledger.ledger.rulesets.relics import rules
 from tests.odds_check import SAMPLE, chi_square_p
 
 

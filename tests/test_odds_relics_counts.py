@@ -9,10 +9,10 @@ from fractions import Fraction
 
 import pytest
 
-from ledger.errors import BadInput
-from ledger.rulesets.relics import odds
-from ledger.rulesets.relics import rules
-from ledger.rulesets.relics.rules import placement_counts
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.ledger.rulesets.relics import odds
+from campaign_ledger.ledger.rulesets.relics import rules
+from campaign_ledger.ledger.rulesets.relics.rules import placement_counts
 
 TEXTS = ["+1 / 1d", "+1 / 2d", "+2 / 1d", "+3 / 1d", "-1 / 1d", "-1 / 2d", "-2 / 1d", "-3 / 2d", "+4 / 2d",
          "-5 / 1d", "+1 / 3d", "-1 / 3d", "+2 / 2d", "+6 / 1d", "-2 / 2d"]

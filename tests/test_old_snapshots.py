@@ -64,8 +64,8 @@ def test_the_writes_and_rebuild_come_first_too(tmp_path):
 def test_the_audit_writes_an_old_snapshot_again_from_the_entries(tmp_path):
     """Loaded as it was, the old snapshot would give `scenario_number` its default, not what the
     entries made it: once audited, a load from the snapshot equals a replay of the entries."""
-    from ledger.application import open_ledger
-    from ledger.ids import CAMPAIGN_ID
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.ledger.ids import CAMPAIGN_ID
 
     t = old_file(tmp_path)
     t("audit")

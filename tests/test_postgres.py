@@ -89,7 +89,7 @@ def test_a_read_file_refuses_the_ledger_of_another_campaign(tmp_path, postgres_l
 
 
 def test_an_unreachable_server_is_named_within_the_timeout(tmp_path, monkeypatch):
-    from cli import cli
+    from campaign_ledger.cli import cli
 
     for key, value in {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": "nowhere",
                        "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": "1", "POSTGRES_USER": "u",
@@ -107,7 +107,7 @@ def test_a_write_finds_its_idempotency_key_by_an_index_on_postgresql(tmp_path, p
     """Every write looks its key up twice (a retry; then inside the locked insert). On PostgreSQL
     that was a LIKE over the whole command log (19 ms at 100,000 entries, growing with the
     campaign); the key is indexed as on SQLite, and a retry under a used key still appends nothing."""
-    from ledger.chain_postgres import KEY_BY_INDEX, _pg
+    from campaign_ledger.ledger.chain_postgres import KEY_BY_INDEX, _pg
 
     t = Table(tmp_path / "read.db")
     t("new", "Heist")
@@ -133,7 +133,7 @@ REPLAYS = {  # what a GM replays, before and after an undo: each ruleset's round
 def test_replays_read_their_what_if_from_the_server_as_from_a_file(tmp_path, postgres_ledger, monkeypatch, system):
     """A what-if copies from a ledger on PostgreSQL only what it reads (what_if.FromServer), not every
     entry before the round: every report is the one an SQLite ledger gives."""
-    from ledger import application, what_if
+    from campaign_ledger.ledger import application, what_if
 
     monkeypatch.setattr(application, "SNAPSHOT_EVERY", 5)  # aggregates load from snapshots too
     copies = []
@@ -154,7 +154,7 @@ def test_replays_read_their_what_if_from_the_server_as_from_a_file(tmp_path, pos
 def test_a_postgresql_ledger_without_its_client_library_installed_is_named_in_one_line(monkeypatch):
     """The README's first command installs the program without the PostgreSQL extra: asking for a
     PostgreSQL ledger then says what to install (it said "failed unexpectedly (ModuleNotFoundError...)")."""
-    from commands.failures import server_message
+    from campaign_ledger.commands.failures import server_message
 
     missing = ModuleNotFoundError("No module named 'psycopg'", name="psycopg")
     monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.postgres")

@@ -39,9 +39,9 @@ def server(monkeypatch):
 
 def _tables(path: str, postgres: bool) -> dict:
     """Every read table's rows in key order (runner.tables), from the schema or the SQLite file."""
-    from projections import postgres_read, rulesets, runner
+    from campaign_ledger.projections import postgres_read, rulesets, runner
 
-    from projections import row_versions
+    from campaign_ledger.projections import row_versions
 
     rulesets.load_all()
     db = postgres_read.connect(path) if postgres else runner.connect(path)
@@ -154,9 +154,9 @@ def test_an_undone_correction_reads_the_same_on_postgresql_as_in_sqlite(tmp_path
 
 
 def test_the_live_view_reads_its_page_from_the_schema_as_from_a_read_file(tmp_path, server, monkeypatch):
-    from commands.opening import connect_read
-    from ledger.application import open_ledger
-    from web.view import build
+    from campaign_ledger.commands.opening import connect_read
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.web.view import build
 
     def page(path: str):
         app, db = open_ledger(path), connect_read(path)  # as `campaign serve` opens them (commands/serve.py)
@@ -191,7 +191,7 @@ def test_the_history_search_uses_postgresql_full_text_and_finds_what_sqlite_find
 
 
 def test_a_schema_made_before_the_search_helpers_changed_has_them_made_again(tmp_path, server, monkeypatch):
-    from projections import postgres_read
+    from campaign_ledger.projections import postgres_read
 
     t = Table(tmp_path / "heist.db")
     t("demo")
@@ -205,7 +205,7 @@ def test_a_schema_made_before_the_search_helpers_changed_has_them_made_again(tmp
 
 
 def test_each_db_name_has_its_own_schema_bound_to_its_ledger(tmp_path, server, monkeypatch):
-    from projections import postgres_read
+    from campaign_ledger.projections import postgres_read
 
     heist = Table(tmp_path / "heist.db")
     heist("demo")
@@ -223,7 +223,7 @@ def test_each_db_name_has_its_own_schema_bound_to_its_ledger(tmp_path, server, m
 
 
 def test_a_second_process_catching_up_waits_for_the_first(tmp_path, server):
-    from projections import postgres_read, runner
+    from campaign_ledger.projections import postgres_read, runner
 
     Table(tmp_path / "heist.db")("new", "Heist")
     first, second = postgres_read.connect(str(tmp_path / "heist.db")), postgres_read.connect(str(tmp_path / "heist.db"))
@@ -244,7 +244,7 @@ def test_a_second_process_catching_up_waits_for_the_first(tmp_path, server):
     ({"CAMPAIGN_READ": "mysql"}, "CAMPAIGN_READ takes sqlite or postgres, not 'mysql'."),
 ])
 def test_campaign_read_without_a_postgresql_ledger_is_refused_in_one_line(tmp_path, monkeypatch, env, said):
-    from cli import cli
+    from campaign_ledger.cli import cli
 
     monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
     for key, value in env.items():
@@ -257,8 +257,8 @@ def test_campaign_read_without_a_postgresql_ledger_is_refused_in_one_line(tmp_pa
 
 
 def test_the_shells_line_and_tab_names_come_from_the_schema_as_from_a_read_file(tmp_path, server, monkeypatch):
-    from commands.completion import names
-    from commands.toolbar import toolbar_line
+    from campaign_ledger.commands.completion import names
+    from campaign_ledger.commands.toolbar import toolbar_line
 
     hosted = str(tmp_path / "heist.db")
     assert toolbar_line(hosted).endswith("no campaign yet (`new NAME` begins one)")  # no schema yet
@@ -277,7 +277,7 @@ def test_the_shells_line_and_tab_names_come_from_the_schema_as_from_a_read_file(
 def test_an_audit_streams_the_schemas_rows_and_names_a_table_changed_there(tmp_path, server):
     """The comparison reads each table on the server as its rows arrive (not held whole: 162 -> 53 MiB
     for an audit at 100,000 entries) and still finds a row edited behind the program's back."""
-    from projections import postgres_read
+    from campaign_ledger.projections import postgres_read
 
     hosted = Table(tmp_path / "hosted.db")
     hosted("demo")
@@ -307,7 +307,7 @@ def test_an_audit_streams_the_schemas_rows_and_names_a_table_changed_there(tmp_p
 def test_only_a_plain_insert_of_parameters_is_copied(sql, copy):
     """A batch's appended rows go in by COPY (postgres_sql.copy_of); any other statement
     keeps its own meaning through executemany."""
-    from projections.postgres_sql import copy_of, translate
+    from campaign_ledger.projections.postgres_sql import copy_of, translate
 
     assert copy_of(translate(sql, lambda table: ("id",)).sql) == copy
 
@@ -324,7 +324,7 @@ def test_only_a_plain_insert_of_parameters_is_copied(sql, copy):
 def test_the_table_a_statement_writes_is_told_or_the_watch_is_told_it_cannot_be(sql, table):
     """What PostgresRead.watch_writes reads (postgres_sql.written_table): the names a batch keeps are
     forgotten on any write that may reach a naming table."""
-    from projections.postgres_sql import written_table
+    from campaign_ledger.projections.postgres_sql import written_table
 
     assert written_table(sql) == table
 
@@ -332,7 +332,7 @@ def test_the_table_a_statement_writes_is_told_or_the_watch_is_told_it_cannot_be(
 def test_a_ledger_with_no_campaign_yet_says_so_instead_of_showing_a_ruleset(tmp_path, server):
     """A new database, or one a killed import left empty: the sheets and pools of no ruleset
     stand in for the campaign that is not there (they said "An action-dice campaign keeps no pools")."""
-    from ledger.errors import NO_CAMPAIGN
+    from campaign_ledger.ledger.errors import NO_CAMPAIGN
 
     empty = Table(tmp_path / "empty.db")
     for read in (("pools",), ("sheet",), ("sheet", "--json"), ("action-dice", "sheet")):

@@ -110,7 +110,7 @@ def test_a_closed_port_is_the_rule_server_unreachable(tmp_path, monkeypatch):
 def test_a_server_lost_under_a_command_is_named_not_retried_as_a_race(tmp_path, monkeypatch, database):
     """The connection drops after the ledger opened: the command is refused in one line naming the
     server (it was retried: eight runs of the command, ten reads each, each waiting for the pool)."""
-    from commands import plumbing
+    from campaign_ledger.commands import plumbing
 
     proxy = Proxy()
     _ledger_at(monkeypatch, proxy.port, database)
@@ -133,7 +133,7 @@ def test_a_server_lost_under_a_command_is_named_not_retried_as_a_race(tmp_path, 
 def test_every_connection_attempt_is_bounded(tmp_path, monkeypatch, database):
     """Each attempt has the timeout (connect_timeout), and a connection the network drops ends within
     about the same time (tcp_user_timeout, keepalives): none waits for the kernel's minutes."""
-    from ledger.application import open_ledger
+    from campaign_ledger.ledger.application import open_ledger
 
     _ledger_at(monkeypatch, SERVER["port"], database)
     monkeypatch.setenv("POSTGRES_CONNECT_TIMEOUT", "3")

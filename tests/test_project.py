@@ -11,8 +11,8 @@ from pathlib import Path
 import click
 import pytest
 
-from cli import cli
-from commands.lazy import subcommands
+from campaign_ledger.cli import cli
+from campaign_ledger.commands.lazy import subcommands
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,7 +32,7 @@ def test_readme_quick_start_has_two_commands_and_ci_runs_the_second_as_written()
 
 def test_the_quick_start_demo_command_plays_and_shows_the_demo(tmp_path):
     command = _quick_start()[0].split("&&", 1)[1].strip()  # the install part is what this suite runs under
-    command = command.replace(".venv/bin/campaign", f"{shlex.quote(sys.executable)} -m cli", 1)
+    command = command.replace(".venv/bin/campaign", f"{shlex.quote(sys.executable)} -m campaign_ledger.cli", 1)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     result = subprocess.run(command, shell=True, cwd=tmp_path, env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
@@ -66,15 +66,40 @@ def test_every_command_has_help_with_an_example_and_takes_json(name, command):
     assert any("--json" in p.opts for p in command.params), name
 
 
-def _imports(path: Path) -> set[str]:
+def _imported_modules(path: Path) -> set[str]:
+    """Every module name an import statement of `path` names (`from a.b import c` names a.b and a.b.c)."""
     tree = ast.parse(path.read_text())
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names |= {a.name.split(".")[0] for a in node.names}
+            names |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module.split(".")[0])
+            names |= {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
     return names
+
+
+def _imports(path: Path) -> set[str]:
+    """The layers and libraries `path` imports: `campaign_ledger.ledger.x` counts as `ledger`."""
+    names = set()
+    for name in _imported_modules(path):
+        parts = name.split(".")
+        if parts[0] == "campaign_ledger" and len(parts) > 1:
+            parts = parts[1:]
+        names.add(parts[0])
+    return names
+
+
+LAYERS = ("ledger", "projections", "migrations", "commands", "web", "cli")
+
+
+def test_every_module_imports_the_program_by_its_one_installed_name():
+    """A bare `import ledger` would load a second copy of every module (and of every event class)
+    beside campaign_ledger.ledger's, and would not exist in an installed wheel."""
+    sources = [p for layer in ("campaign_ledger", "ledger", "projections", "migrations", "commands", "web",
+                               "tests", "bench") for p in _sources(layer)]
+    bare = sorted({(str(p.relative_to(ROOT)), name) for p in sources for name in _imported_modules(p)
+                   if name.split(".")[0] in LAYERS})
+    assert len(sources) > 300 and bare == [], bare
 
 
 def _sources(folder: str, pattern: str = "*.py", at_least: int = 1) -> list[Path]:
@@ -108,7 +133,7 @@ def test_command_modules_reach_the_ledger_only_through_the_application_and_its_v
 
 
 def test_help_is_quick_because_heavy_modules_load_only_in_commands():
-    code = "import sys, cli; print(sorted(m for m in ('eventsourcing', 'sqlite_utils') if m in sys.modules))"
+    code = "import sys, campaign_ledger.cli; print(sorted(m for m in ('eventsourcing', 'sqlite_utils') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -128,7 +153,7 @@ def test_core_modules_name_no_ruleset():
 
 # The CLI's core (the root group, the commands every campaign has, the shared plumbing) names no
 # ruleset either: `sheet`, `pools`, `demo` and `new` read each ruleset's views and demo from the registry.
-CLI_CORE = ("cli.py", "commands/campaign.py", "commands/history.py", "commands/records.py", "commands/interchange.py",
+CLI_CORE = ("campaign_ledger/cli.py", "commands/campaign.py", "commands/history.py", "commands/records.py", "commands/interchange.py",
             "commands/plumbing.py", "commands/opening.py", "commands/failures.py", "commands/lazy.py")
 
 
@@ -140,7 +165,7 @@ def test_the_cli_core_names_no_ruleset():
 
 def test_no_command_module_is_300_lines_or_more():
     """Issue 11's rule for the CLI layer (ledger/ and projections/ still hold longer modules)."""
-    sources = [ROOT / "cli.py", *_sources("commands", at_least=20)]
+    sources = [ROOT / "campaign_ledger" / "cli.py", *_sources("commands", at_least=20)]
     long = sorted(str(p.relative_to(ROOT)) for p in sources if len(p.read_text().splitlines()) >= 300)
     assert long == [], long
 
@@ -148,13 +173,13 @@ def test_no_command_module_is_300_lines_or_more():
 def test_no_circle_and_no_private_name_crosses_a_module():
     """cli.py imports the command modules; they share commands/plumbing.py and never import cli.py,
     and no module imports another's private (underscored) name."""
-    sources = [ROOT / "cli.py", *_sources("commands", at_least=8), *_sources("ledger", at_least=20),
+    sources = [ROOT / "campaign_ledger" / "cli.py", *_sources("commands", at_least=8), *_sources("ledger", at_least=20),
                *_sources("projections", at_least=10)]
     for path in sources:
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.module != "__future__":
-                assert node.module != "cli", path
+                assert node.module != "campaign_ledger.cli", path
                 private = [a.name for a in node.names if a.name.startswith("_")]
                 assert not private, (path, node.module, private)
 

@@ -1,10 +1,10 @@
 """The read side: incremental catch-up equals a rebuild, row for row, and a crash applies nothing twice."""
 import pytest
 
-from ledger.errors import ReadModelStuck
-from ledger.application import open_ledger
-from ledger.rulesets.relics.demo import play
-from projections import runner
+from campaign_ledger.ledger.errors import ReadModelStuck
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.ledger.rulesets.relics.demo import play
+from campaign_ledger.projections import runner
 
 
 @pytest.fixture

@@ -82,8 +82,8 @@ def demo(tmp_path: Path) -> Table:
 
 
 def _entries_read_only(path: Path) -> int:
-    from ledger import read_only
-    from ledger.application import open_ledger
+    from campaign_ledger.ledger import read_only
+    from campaign_ledger.ledger.application import open_ledger
     app = open_ledger(str(path), read_only=read_only.uri(str(path)))
     try:
         return app.recorder.max_notification_id() or 0
@@ -118,7 +118,7 @@ def test_a_write_on_read_only_media_is_refused_in_one_line_and_appends_nothing(d
 
 
 def test_read_tables_behind_the_ledger_say_which_entry_they_show(demo, tmp_path):
-    from ledger.application import open_ledger
+    from campaign_ledger.ledger.application import open_ledger
     app = open_ledger(demo.path)
     app.add_pc("Zed", {"Phantom": 2}, "Phantom")  # recorded; the read tables never caught up
     app.close()
@@ -137,8 +137,8 @@ def test_read_tables_behind_the_ledger_say_which_entry_they_show(demo, tmp_path)
 
 def _with_unsaved_log(demo: Table) -> tuple:
     """The demo plus a PC whose entries sit in the write-ahead log (a writer still has the file open)."""
-    from ledger.application import open_ledger
-    from projections import runner
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.projections import runner
     app = open_ledger(demo.path)
     app.add_pc("Zed", {"Phantom": 2}, "Phantom")
     db = runner.connect(demo.path)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli import cli
+from campaign_ledger.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -2,9 +2,9 @@
 at the end; it must leave exactly the tables catching up one entry at a time leaves, every ruleset."""
 import pytest
 
-from ledger import rulesets
-from ledger.application import open_ledger
-from projections import runner
+from campaign_ledger.ledger import rulesets
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.projections import runner
 
 DEMOS = sorted(rulesets.demos())
 
@@ -99,7 +99,7 @@ def _tampered_rebuild(tmp_path, tamper) -> tuple[list, list, str]:
     import sqlite3
 
     from click.testing import CliRunner
-    from cli import cli
+    from campaign_ledger.cli import cli
 
     app = _played(tmp_path, "relics")
     path = str(tmp_path / "relics.db")

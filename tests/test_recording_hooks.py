@@ -4,7 +4,7 @@ recording notes its own reads and nobody else's."""
 import threading
 import uuid
 
-from ledger.reversible import Reversible, recording
+from campaign_ledger.ledger.reversible import Reversible, recording
 
 
 class Crate(Reversible):

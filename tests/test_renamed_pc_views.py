@@ -7,7 +7,7 @@ import sqlite3
 
 from sqlite_utils import Database
 
-from projections.export_html import render
+from campaign_ledger.projections.export_html import render
 from tests.conftest import Table
 
 

@@ -183,8 +183,8 @@ def defined_events(system: str) -> set[str]:
     Character), besides eventsourcing's base and its unused default creation event."""
     from eventsourcing.domain import Aggregate
 
-    from ledger import rulesets
-    from ledger.reversible import Reversible
+    from campaign_ledger.ledger import rulesets
+    from campaign_ledger.ledger.reversible import Reversible
 
     package = rulesets.find(system).package
     found = set()
@@ -203,14 +203,14 @@ def _events_of(kind: type, aggregate: type) -> set[str]:
 def core_events() -> set[str]:
     from eventsourcing.domain import Aggregate
 
-    from ledger.campaign import Campaign
+    from campaign_ledger.ledger.campaign import Campaign
     return _events_of(Campaign, Aggregate)
 
 
 def played_events(path: str) -> set[str]:
     """The event types in a campaign's ledger; an undo (or a making again) by the kind of thing undone."""
-    from ledger.application import open_ledger
-    from ledger.reversible import Reversible
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.ledger.reversible import Reversible
 
     app, kinds, seen = open_ledger(path), {}, set()
     try:
@@ -246,14 +246,14 @@ def test_every_text_renderer_writes_every_value_in_words(campaigns: dict[str, st
 
 def texts(path: str, system: str) -> Iterator[tuple[str, str]]:
     """Everything the campaign shows a person, as (where, text)."""
-    from ledger.application import open_ledger
-    from ledger.errors import LedgerError
-    from ledger.replay import incarnations
-    from ledger.rulesets.relics.replay import Changes
-    from projections import runner, views
-    from projections.text import replay_text, undo_text
-    from web import page
-    from web.view import build
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.ledger.errors import LedgerError
+    from campaign_ledger.ledger.replay import incarnations
+    from campaign_ledger.ledger.rulesets.relics.replay import Changes
+    from campaign_ledger.projections import runner, views
+    from campaign_ledger.projections.text import replay_text, undo_text
+    from campaign_ledger.web import page
+    from campaign_ledger.web.view import build
 
     t = Table(path)
     app, db = open_ledger(path), runner.connect(path)
@@ -318,7 +318,7 @@ def test_no_function_that_promises_a_value_can_fall_off_its_end() -> None:
     on every path its last statement takes."""
     root = Path(__file__).resolve().parent.parent
     falling = []
-    for folder in ("cli.py", "commands", "ledger", "projections", "web"):
+    for folder in ("campaign_ledger", "commands", "ledger", "projections", "web"):
         for path in sorted((root / folder).rglob("*.py")) if (root / folder).is_dir() else [root / folder]:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _promises_a_value(node) \

@@ -1,8 +1,8 @@
 """Replay re-runs a recorded round on its own faces with other choices, and can commit the correction."""
 import pytest
 
-from ledger import units
-from ledger.application import open_ledger
+from campaign_ledger.ledger import units
+from campaign_ledger.ledger.application import open_ledger
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """Replay finds a named round from its own rows of the command log (indexed), not the whole log:
 the units it finds must be exactly those the whole log names, after undos, corrections and
 replays of undone rounds, in any case of the name."""
-from ledger import replay, what_if
-from ledger.application import open_ledger
+from campaign_ledger.ledger import replay, what_if
+from campaign_ledger.ledger.application import open_ledger
 from tests.test_replay import demo  # noqa: F401 (the demo fixture)
 
 
@@ -38,7 +38,7 @@ def test_a_name_that_is_no_round_is_found_in_the_whole_log(demo):  # noqa: F811
 def test_the_log_queries_of_a_replay_use_the_indexes(demo):  # noqa: F811
     import sqlite3
 
-    from ledger.unit_log import REVERSING
+    from campaign_ledger.ledger.unit_log import REVERSING
     conn = sqlite3.connect(demo.path)
     plans = [" ".join(str(r) for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}", params))
              for sql, params in (("SELECT * FROM ledger_commands WHERE unit = ? COLLATE NOCASE", ("A:1",)),
@@ -49,8 +49,8 @@ def test_the_log_queries_of_a_replay_use_the_indexes(demo):  # noqa: F811
 def test_an_aggregate_version_at_an_entry_is_the_stores_answer(demo):  # noqa: F811
     from uuid import UUID
 
-    from ledger.chain import chained
-    from ledger.rulesets.relics.replay import version_at
+    from campaign_ledger.ledger.chain import chained
+    from campaign_ledger.ledger.rulesets.relics.replay import version_at
     app = open_ledger(demo.path)
     log = chained(app.recorder)
     ids = [UUID(r[0]) for r in log._select("SELECT DISTINCT originator_id FROM stored_events")]
@@ -66,7 +66,7 @@ def test_a_scratch_copied_in_bulk_or_as_read_replays_as_one_copied_entry_by_entr
     from tests.test_replay import _rounds
     other = Table(tmp_path / "d2d6.db")
     other("demo", "--system", "decision-2d6")
-    from ledger.ids import CAMPAIGN_ID
+    from campaign_ledger.ledger.ids import CAMPAIGN_ID
     app = open_ledger(other.path)  # the campaign loads from a snapshot: its first event says its ruleset
     app.take_snapshot(CAMPAIGN_ID, version=app.repository.get(CAMPAIGN_ID).version)
     rolls = [f.unit.key for f in replay.incarnations(app.recorder)
@@ -87,7 +87,7 @@ def test_a_scratch_copied_in_bulk_or_as_read_replays_as_one_copied_entry_by_entr
 def test_the_latest_round_replays_from_a_what_if_filled_as_read_as_from_a_whole_copy(demo, monkeypatch):  # noqa: F811
     """The latest round's what-if copies only the aggregates it reads (what_if.Lazily), not every
     entry before it, and from a snapshot where there is one: the same report as a whole copy gives."""
-    from ledger.ids import CAMPAIGN_ID
+    from campaign_ledger.ledger.ids import CAMPAIGN_ID
 
     app = open_ledger(demo.path)  # a snapshot the what-if must load from: the campaign's, a few events back
     app.take_snapshot(CAMPAIGN_ID, version=app.repository.get(CAMPAIGN_ID).version - 3)

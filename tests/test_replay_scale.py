@@ -3,7 +3,7 @@ all again (so replaying an early round costs the same however long the campaign)
 exactly what playing them again says, and a changed round must still play them."""
 import pytest
 
-from ledger.rulesets.relics import replay
+from campaign_ledger.ledger.rulesets.relics import replay
 from tests.test_replay import _rounds, demo  # noqa: F401 (the demo fixture)
 
 
@@ -87,7 +87,7 @@ def test_what_follows_a_round_found_by_round_names_plays_as_found_in_the_whole_l
     """An undone or changed round plays the later entries again; when only rounds, notes and reversals
     of rounds follow, they are found by those rounds' names (not by every unit since the campaign
     began): the report must be the one the whole log gives, through undos, a correction and its undo."""
-    from ledger import replay as replaying
+    from campaign_ledger.ledger import replay as replaying
 
     for args in ROUNDS_ONLY + NULL_ROUND * 3:
         empty(*args)

@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from projections import runner, views
-from projections.text import replay_text
+from campaign_ledger.projections import runner, views
+from campaign_ledger.projections.text import replay_text
 from tests.conftest import Table
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from projections import runner
+from campaign_ledger.projections import runner
 from tests.conftest import Table
 
 SETUP = [("new", "R"), ("pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.roster import line_of
+from campaign_ledger.ledger.roster import line_of
 from tests.conftest import Table
 
 HEIST = '''\

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from ledger.upcasts import disaster_v1_v2
+from campaign_ledger.ledger.upcasts import disaster_v1_v2
 from tests.conftest import Table
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger import units
+from campaign_ledger.ledger import units
 from tests.conftest import Table, heist
 from tests.test_postgres import postgres_ledger  # noqa: F401  (the fixture: a database on the local server)
 

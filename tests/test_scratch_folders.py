@@ -8,12 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ledger import scratch_folders
+from campaign_ledger.ledger import scratch_folders
 
 ROOT = Path(__file__).resolve().parents[1]
 KILLED_INSIDE = """
 import os, signal, sys
-from ledger import scratch_folders
+from campaign_ledger.ledger import scratch_folders
 made = scratch_folders.folder(sys.argv[1])  # held: a context manager let go removes its folder
 folder = made.__enter__()
 open(os.path.join(folder, "rebuild.db"), "wb").write(b"x" * 4096)
@@ -57,7 +57,7 @@ def test_a_killed_process_s_folder_goes_with_the_next_one_made_and_a_running_one
 def test_an_audit_removes_what_a_killed_audit_left_and_its_own(tmp_path):
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     db = str(tmp_path / "heist.db")
-    campaign = [sys.executable, "-m", "cli", "--db", db]
+    campaign = [sys.executable, "-m", "campaign_ledger.cli", "--db", db]
     assert subprocess.run([*campaign, "demo"], cwd=ROOT, env=env, capture_output=True).returncode == 0
     left = _killed_inside(tmp_path, "audit")
     audited = subprocess.run([*campaign, "audit"], cwd=ROOT, env=env, capture_output=True, text=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from commands.shell import HISTORY_FILE, quoted, split_line
+from campaign_ledger.commands.shell import HISTORY_FILE, quoted, split_line
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 60  # a deadline on a shared machine, never a wait: expect returns as soon as the text is there
@@ -30,7 +30,7 @@ class Shell:
     def __init__(self, path: str) -> None:
         env = dict(os.environ, TERM="xterm", PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
         env.pop("CAMPAIGN_DB", None)
-        self.child = pexpect.spawn(sys.executable, ["-m", "cli", "--db", path, "shell"], cwd=str(ROOT), env=env,
+        self.child = pexpect.spawn(sys.executable, ["-m", "campaign_ledger.cli", "--db", path, "shell"], cwd=str(ROOT), env=env,
                                    encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 160))
 
     def prompt(self) -> None:
@@ -170,7 +170,7 @@ def test_a_completed_name_is_quoted_as_it_must_be_typed():
 def test_lines_piped_in_run_one_by_one_with_the_worst_exit_code(table):
     """Without a terminal (a script feeding the shell) there is no prompt: each line runs in turn."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-    out = subprocess.run([sys.executable, "-m", "cli", "--db", table.path, "shell", "--json"], cwd=ROOT, env=env,
+    out = subprocess.run([sys.executable, "-m", "campaign_ledger.cli", "--db", table.path, "shell", "--json"], cwd=ROOT, env=env,
                          input="pools\npush Nobody\n\nsheet Kira\n", capture_output=True, text=True, timeout=120)
     assert out.returncode == 1
     assert out.stderr.strip() == "Error: There is no PC named 'Nobody' in this campaign."
@@ -183,8 +183,8 @@ def test_a_long_session_does_not_pile_up_open_files(table, capsys):
     collection to find them (it is off here)."""
     import gc
 
-    from cli import cli
-    from commands.shell import run_line
+    from campaign_ledger.cli import cli
+    from campaign_ledger.commands.shell import run_line
 
     def held() -> int:
         links = []
@@ -209,7 +209,7 @@ def test_a_key_from_the_environment_is_not_given_to_every_line(table):
     env = dict(os.environ, CAMPAIGN_COMMAND_KEY="k1",
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     lines = "pc add Cy --expertise Scav=2 --primary Scav\npc add Di --expertise Scav=2 --primary Scav\n"
-    out = subprocess.run([sys.executable, "-m", "cli", "--db", table.path, "shell"], cwd=ROOT, env=env,
+    out = subprocess.run([sys.executable, "-m", "campaign_ledger.cli", "--db", table.path, "shell"], cwd=ROOT, env=env,
                          input=lines, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "Cy joined the Cohort" in out.stdout and "Di joined the Cohort" in out.stdout
@@ -218,7 +218,7 @@ def test_a_key_from_the_environment_is_not_given_to_every_line(table):
 
 def test_no_other_command_pays_for_the_shell():
     """prompt_toolkit loads when the shell starts, never on `campaign`'s start (cli.py imports every command module)."""
-    code = "import sys, cli; print(sorted(m for m in ('prompt_toolkit', 'pexpect') if m in sys.modules))"
+    code = "import sys, campaign_ledger.cli; print(sorted(m for m in ('prompt_toolkit', 'pexpect') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -247,7 +247,7 @@ def test_help_clear_and_quit_do_what_a_shell_user_expects(shell):
 def test_help_clear_and_quit_piped_in(table):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     before = entries(table.path)
-    out = subprocess.run([sys.executable, "-m", "cli", "--db", table.path, "shell"], cwd=ROOT, env=env,
+    out = subprocess.run([sys.executable, "-m", "campaign_ledger.cli", "--db", table.path, "shell"], cwd=ROOT, env=env,
                          input="help\nhelp pools\nclear\nEXIT\nnote never run\n", capture_output=True, text=True,
                          timeout=120)
     assert out.returncode == 0 and out.stderr == "", out.stderr

@@ -21,10 +21,10 @@ def loaded_after(code: str) -> set[str]:
 def test_the_read_tables_library_loads_without_dateutils_parser() -> None:
     """sqlite-utils imports dateutil.parser for its CLI's recipes; no command calls them, so the
     parser (17-19 ms) waits until a recipe is used, and a recipe still works."""
-    loaded = loaded_after("import cli, sqlite_utils")
+    loaded = loaded_after("import campaign_ledger.cli, sqlite_utils")
     assert "sqlite_utils.db" in loaded
     assert "dateutil.parser._parser" not in loaded
-    used = loaded_after("import cli, sqlite_utils.recipes as r\nassert r.parsedate('2024-01-02') == '2024-01-02'")
+    used = loaded_after("import campaign_ledger.cli, sqlite_utils.recipes as r\nassert r.parsedate('2024-01-02') == '2024-01-02'")
     assert "dateutil.parser._parser" in used
 
 
@@ -34,7 +34,7 @@ def test_a_campaign_process_freezes_what_it_holds_before_it_exits() -> None:
     probe = ("import atexit, gc, sys\n"
              "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
              "sys.argv = ['campaign', '--help']\n"
-             "import cli\n"
+             "from campaign_ledger import cli\n"
              "cli.main()\n")
     run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
@@ -47,7 +47,7 @@ def test_refusal_sentences_are_compiled_when_a_refusal_is_read_not_at_start_up()
     probe = ("import re\n"
              "calls, real = [], re.compile\n"
              "re.compile = lambda pattern, flags=0: calls.append(pattern) or real(pattern, flags)\n"
-             "import commands.refusals as refusals\n"
+             "import campaign_ledger.commands.refusals as refusals\n"
              "print(len(calls))\n"
              "print(refusals.rule_of_sentence(\"There is no PC named 'Zed'.\"), len(calls) > 0)\n")
     run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
@@ -58,7 +58,7 @@ def modules_of_command(*args: str) -> set[str]:
     """The modules a whole `campaign ARGS...` process imported (printed as it exits)."""
     probe = ("import atexit, sys\n"
              "atexit.register(lambda: print('MODULES', ' '.join(sys.modules)))\n"
-             "import cli\n"
+             "from campaign_ledger import cli\n"
              "cli.main()\n")
     run = subprocess.run([sys.executable, "-c", probe, *args], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
@@ -72,8 +72,8 @@ def test_a_relics_write_leaves_the_roster_parser_and_read_only_tables_alone(tmp_
     for args in (["new", "Bench", "--ruleset", "relics"], ["pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"],
                  ["scenario", "start", "Night"], ["challenge", "open", "Guards", "--threat", "major",
                                                   "--type", "phantom", "--rating", "3"]):
-        subprocess.run([sys.executable, "-c", "import cli; cli.main()", "--db", db, *args], cwd=ROOT, check=True,
+        subprocess.run([sys.executable, "-c", "from campaign_ledger import cli; cli.main()", "--db", db, *args], cwd=ROOT, check=True,
                        capture_output=True)
     loaded = modules_of_command("--db", db, "cohort-turn", "Guards", "--leader", "Kira", "--faces", "2,2,2")
-    assert "ledger.rulesets.relics.turns" in loaded
-    assert not {"tomllib", "projections.read_only", "ledger.scratch_folders"} & loaded
+    assert "campaign_ledger.ledger.rulesets.relics.turns" in loaded
+    assert not {"tomllib", "campaign_ledger.projections.read_only", "campaign_ledger.ledger.scratch_folders"} & loaded

@@ -38,7 +38,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
-from cli import cli
+from campaign_ledger.cli import cli
 from tests.test_fuzz import HOSTILE, _copy, _for, command_lines
 
 RULESETS = ("relics", "beer-run", "action-dice", "decision-2d6")
@@ -206,7 +206,7 @@ def _fingerprint(path: str) -> bytes:
 def _read_tables(path: str) -> dict[str, Any]:
     """Every read table's rows in key order (runner.tables, what `rebuild` must reproduce) and the
     position they show."""
-    from projections import runner
+    from campaign_ledger.projections import runner
     db = runner.connect(path)
     try:
         found = dict(runner.tables(db))
@@ -268,7 +268,7 @@ class CampaignMachine(RuleBasedStateMachine):
         os.chdir(self.folder)  # a drawn `roster dump FILE` or `-o FILE` writes here, not into the checkout
         self.saved_tempdir = tempfile.tempdir
         tempfile.tempdir = fast_folder() or tempfile.tempdir  # the audits' scratch rebuilds, in memory
-        from ledger import dice
+        from campaign_ledger.ledger import dice
         self.saved_random = dice._system_random
 
     # --- set up -----------------------------------------------------------------------------
@@ -277,14 +277,14 @@ class CampaignMachine(RuleBasedStateMachine):
     def set_up(self, ruleset: str, dice_seed: int) -> None:
         """The ruleset's campaign, and the program's dice seeded from the example: a failing sequence
         replays with the same rolls, so hypothesis can shrink it."""
-        from ledger import dice
+        from campaign_ledger.ledger import dice
         self.ruleset = self.RULESET or ruleset
         dice._system_random = random.Random(dice_seed)
         _copy(_template(self.ruleset), self.path)
         self.commands = _for(self.ruleset)
 
     def teardown(self) -> None:
-        from ledger import dice
+        from campaign_ledger.ledger import dice
         dice._system_random = self.saved_random
         tempfile.tempdir = self.saved_tempdir
         os.chdir(self.saved_cwd)
@@ -475,8 +475,8 @@ class CampaignMachine(RuleBasedStateMachine):
 
     def _open_session_is_the_ledgers(self) -> None:
         """What `session list` shows open is what `session start` / `session end` go by."""
-        from ledger.application import open_ledger
-        from projections import runner
+        from campaign_ledger.ledger.application import open_ledger
+        from campaign_ledger.projections import runner
         app = open_ledger(self.path)
         try:
             camp = app.campaign()

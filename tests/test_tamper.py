@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from ledger.chain import V2_KEY, link_hash
+from campaign_ledger.ledger.chain import V2_KEY, link_hash
 from tests.conftest import Table
 
 
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory) -> tuple[Path, str]:
     """The relics demo with two snapshots of the campaign, and its anchor."""
-    from ledger.application import open_ledger
-    from ledger.ids import CAMPAIGN_ID
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.ledger.ids import CAMPAIGN_ID
 
     t = Table(tmp_path_factory.mktemp("pristine") / "demo.db")
     t("demo")
@@ -237,7 +237,7 @@ def test_audit_beside_names_the_entry_too(copy, tamper, forged, monkeypatch):
     """The chain checked by a second process while the lists and snapshots are checked from the
     entries the scratch rebuild decodes (a long ledger's audit; here at any length): the same entry
     named, a snapshot's and a forgery's (through the anchor) included."""
-    from ledger import side_process
+    from campaign_ledger.ledger import side_process
 
     monkeypatch.setattr(side_process, "SIDE_FROM", 0)
     test_audit_names_the_entry_of_every_tampering(copy, tamper, forged, False)

@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from commands.parsing import parse_time
+from campaign_ledger.commands.parsing import parse_time
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """`--at` shows the campaign as it stood at any entry; a statement explains every balance."""
 import pytest
 
-from projections import runner, views
+from campaign_ledger.projections import runner, views
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ import json, sys
 from click.testing import CliRunner
 from tests import toy_coin
 toy_coin.install()
-from cli import cli
-from ledger.application import open_ledger
+from campaign_ledger.cli import cli
+from campaign_ledger.ledger.application import open_ledger
 
 played, copy, out = sys.argv[1:4]
 runner = CliRunner()
@@ -28,7 +28,7 @@ def campaign(db, *args):
     return {"code": result.exit_code, "out": result.stdout, "err": result.stderr}
 
 def tally(db):
-    from projections import runner as projections
+    from campaign_ledger.projections import runner as projections
     campaign(db, "history", "--limit", "1")  # catches the read tables up
     conn = projections.connect(db)
     rows = [dict(r) for r in conn.table("coin_tally").rows]

@@ -4,10 +4,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import units
-from ledger.errors import LedgerError
-from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
-from projections import runner
+from campaign_ledger.ledger import units
+from campaign_ledger.ledger.errors import LedgerError
+from campaign_ledger.ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
+from campaign_ledger.projections import runner
 from tests.test_invariants import PCS, _play_round, _setup
 
 STATE_TABLES = ("sheets", "traits", "pools", "challenges")

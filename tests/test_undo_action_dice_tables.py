@@ -2,7 +2,7 @@
 undone commands holds it (issue 33): assets, features, conditions (in their order) and rolls."""
 from __future__ import annotations
 
-from projections.rulesets.action_dice import tables
+from campaign_ledger.projections.rulesets.action_dice import tables
 from tests.undo_tables_check import check_as_never_played, missing_restorers
 
 MARA = [["new", "Undo Heist", "--ruleset", "action-dice"],
@@ -11,7 +11,7 @@ VIEWS = [["action-dice", "sheet"], ["action-dice", "rolls"]]
 
 
 def test_every_state_attribute_of_an_action_dice_aggregate_has_a_restorer():
-    assert missing_restorers("ledger.rulesets.action_dice", tables.RESTORERS) == {}
+    assert missing_restorers("campaign_ledger.ledger.rulesets.action_dice", tables.RESTORERS) == {}
 
 
 def test_undoing_an_asset_change_gives_the_old_die_back(tmp_path):

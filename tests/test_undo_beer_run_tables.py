@@ -2,7 +2,7 @@
 undone commands holds it (issue 33); the Intensity statement keeps every change and says the undo."""
 from __future__ import annotations
 
-from projections.rulesets.beer_run import tables
+from campaign_ledger.projections.rulesets.beer_run import tables
 from tests.test_beer_run_ledger import ANN, BOB
 from tests.undo_tables_check import check_as_never_played, missing_restorers
 
@@ -14,7 +14,7 @@ VIEWS = [["beer-run", "sheet"], ["beer-run", "pools"], ["beer-run", "conflicts"]
 
 
 def test_every_state_attribute_of_a_beer_run_aggregate_has_a_restorer():
-    assert missing_restorers("ledger.rulesets.beer_run", tables.RESTORERS) == {}
+    assert missing_restorers("campaign_ledger.ledger.rulesets.beer_run", tables.RESTORERS) == {}
 
 
 def test_an_undone_outcome_die_leaves_the_sheet(tmp_path):

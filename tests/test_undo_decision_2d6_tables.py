@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from projections.rulesets.decision_2d6 import tables
+from campaign_ledger.projections.rulesets.decision_2d6 import tables
 from tests.undo_tables_check import check_as_never_played, missing_restorers
 
 STATE = ("d2d6_sheets", "d2d6_rolls", "d2d6_contests", "d2d6_supplies", "d2d6_trackers")
@@ -16,7 +16,7 @@ VIEWS = [["decision-2d6", "sheet"], ["decision-2d6", "rolls"], ["decision-2d6", 
 
 
 def test_every_state_attribute_of_a_decision_2d6_aggregate_has_a_restorer():
-    assert missing_restorers("ledger.rulesets.decision_2d6", tables.RESTORERS) == {}
+    assert missing_restorers("campaign_ledger.ledger.rulesets.decision_2d6", tables.RESTORERS) == {}
 
 
 def test_an_undone_contest_leaves_the_contests_table(tmp_path):

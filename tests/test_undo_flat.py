@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bench.latency import TIMED, build
-from ledger import chain_hash, undo_reads
-from ledger.application import SNAPSHOT_EVERY  # the events since a snapshot: what loading an aggregate reads
+from campaign_ledger.ledger import chain_hash, undo_reads
+from campaign_ledger.ledger.application import SNAPSHOT_EVERY  # the events since a snapshot: what loading an aggregate reads
 from tests.conftest import Table
 
 ROUND = ("cohort-turn", TIMED, "--leader", "Kira", "--faces", "2,2,2,2,2")
@@ -139,8 +139,8 @@ def test_aggregates_load_without_a_protocol_check_per_event(copy, monkeypatch):
     `undo --list`'s own work); ledger/repository.py plays the events without it, to the same state."""
     import typing
 
-    from ledger.application import open_ledger
-    from ledger.ids import CAMPAIGN_ID
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.ledger.ids import CAMPAIGN_ID
 
     checks = [0]
     real = typing._ProtocolMeta.__instancecheck__

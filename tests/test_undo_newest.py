@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import units
-from ledger.application import open_ledger
-from ledger.errors import LedgerError
-from ledger.units_newest import Newest, producers
+from campaign_ledger.ledger import units
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.ledger.errors import LedgerError
+from campaign_ledger.ledger.units_newest import Newest, producers
 from tests.conftest import Table
 from tests.test_undo_units import MOVES, SETUP as RULESET_SETUP, _play as _play_moves
 
@@ -71,7 +71,7 @@ def test_a_name_is_produced_by_the_names_it_counts_from():
 
 @pytest.mark.parametrize("monkey_limit", [0])
 def test_a_subset_too_large_reads_the_whole_log(tmp_path: Path, monkeypatch, monkey_limit):
-    from ledger import units_newest
+    from campaign_ledger.ledger import units_newest
 
     monkeypatch.setattr(units_newest, "SUBSET_MAX", monkey_limit)
     t = Table(tmp_path / "c.db")

@@ -11,8 +11,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
-from ledger.rulesets.relics.turns import Placing, Throw
+from campaign_ledger.ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
+from campaign_ledger.ledger.rulesets.relics.turns import Placing, Throw
 from tests.undo_property import NO_SHRINK, Played, undo_a_unit
 
 PCS = ("Kira", "Bo", "Ash")

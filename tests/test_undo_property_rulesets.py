@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger.rulesets.decision_2d6.rolls import Side
+from campaign_ledger.ledger.rulesets.decision_2d6.rolls import Side
 from tests.undo_property import NO_SHRINK, Played, undo_a_unit
 
 ACTIONS = ("climb", "sneak", "run")

@@ -7,11 +7,11 @@ import ast
 import inspect
 from pathlib import Path
 
-from ledger.campaign import Campaign
-from ledger.rulesets.relics.bestiary import Bestiary
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.rulesets.relics.character import Character
-from projections import runner
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.ledger.rulesets.relics.bestiary import Bestiary
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.rulesets.relics.character import Character
+from campaign_ledger.projections import runner
 from tests.conftest import Table
 
 # Logs by design (a row per entry; undo adds rows to them), left out of the comparison.
@@ -136,7 +136,7 @@ def _attributes(cls: type) -> set[str]:
     (the trait bodies it shares with the other trait holder included)."""
     names = set(cls.STATE_DEFAULTS)
     for klass in cls.__mro__:
-        if klass.__module__.startswith("ledger."):
+        if klass.__module__.startswith("campaign_ledger.ledger."):
             for node in ast.walk(ast.parse(inspect.getsource(inspect.getmodule(klass)))):
                 if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and \
                         isinstance(node.value, ast.Name) and node.value.id == "self":

@@ -4,10 +4,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ledger import units
-from ledger.application import open_ledger
-from ledger.errors import LedgerError
-from projections import runner
+from campaign_ledger.ledger import units
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.ledger.errors import LedgerError
+from campaign_ledger.projections import runner
 
 STATE_TABLES = {"action-dice": ("action_dice_characters", "action_dice_assets", "action_dice_conditions",
                                 "action_dice_rolls"),

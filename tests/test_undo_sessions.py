@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from projections import runner
+from campaign_ledger.projections import runner
 from tests.conftest import Table
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ledger import undo, units
-from ledger.application import open_ledger
+from campaign_ledger.ledger import undo, units
+from campaign_ledger.ledger.application import open_ledger
 from tests.conftest import Table
 
 

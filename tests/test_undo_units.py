@@ -13,9 +13,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from ledger import units
-from ledger.application import open_ledger
-from ledger.ids import challenge_id, pc_id
+from campaign_ledger.ledger import units
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.ledger.ids import challenge_id, pc_id
 from tests.conftest import Table
 
 AD, D, BR = "action-dice", "decision-2d6", "beer-run"
@@ -197,7 +197,7 @@ BOOKKEEPING = {"entry", "time", "opened", "joined", "ended", "id", "owner_id", "
 
 def _read_tables(t: Table) -> dict[str, list[str]]:
     """Every read table holding game state, caught up, without entry numbers, ids or times."""
-    from projections import runner
+    from campaign_ledger.projections import runner
     t("history", "--limit", "1")  # any read catches the tables up
     db = runner.connect(t.path)
     try:

@@ -7,9 +7,9 @@ import sqlite3
 
 import pytest
 
-from ledger import values
-from ledger.errors import BadInput
-from projections import runner, sessions
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.projections import runner, sessions
 from tests.conftest import Table
 from tests.test_postgres import postgres_ledger  # noqa: F401 (a fixture)
 
@@ -209,7 +209,7 @@ def test_a_committed_replay_retried_with_its_key_appends_nothing(relics_demo):
 
 def test_two_processes_racing_with_one_key_append_once(table, monkeypatch):
     """The second writer checked the log before the first committed; its insert still finds the key."""
-    from ledger.application import CampaignLedger, open_ledger
+    from campaign_ledger.ledger.application import CampaignLedger, open_ledger
 
     table("--key", "race", "session", "start", "Night one")
     table("session", "end")  # so a second start would be allowed: only the key stops it

@@ -13,12 +13,12 @@ from uuid import NAMESPACE_URL, uuid5
 from eventsourcing.domain import event
 from sqlite_utils import Database
 
-from ledger import rulesets
-from ledger.reversible import Reversible
-from ledger.rulesets import Commands, Ruleset
-from ledger.table import Table
-from migrations import migrations
-from projections import rulesets as read_side
+from campaign_ledger.ledger import rulesets
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.ledger.rulesets import Commands, Ruleset
+from campaign_ledger.ledger.table import Table
+from campaign_ledger.migrations import migrations
+from campaign_ledger.projections import rulesets as read_side
 
 ID = "coin-flip"
 FACES = ("heads", "tails")

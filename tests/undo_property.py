@@ -17,10 +17,10 @@ from hypothesis import Phase
 from hypothesis import strategies as st
 
 from bench.undo_oracle import LOG_TABLES, diff_views, norm
-from ledger import units
-from ledger.application import open_ledger
-from ledger.errors import LedgerError
-from projections import runner
+from campaign_ledger.ledger import units
+from campaign_ledger.ledger.application import open_ledger
+from campaign_ledger.ledger.errors import LedgerError
+from campaign_ledger.projections import runner
 
 # A failing example is reported as drawn: shrinking one of these took over 5 minutes.
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)

@@ -12,8 +12,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from ledger.reversible import Reversible
-from projections import reversal_map
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.projections import reversal_map
 from tests.conftest import Table
 
 # Columns that only say at which entry a row was made or last written: two campaigns differ there

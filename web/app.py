@@ -19,9 +19,9 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from web import page
-from web.hub import Hub
-from web.watcher import Watcher
+from campaign_ledger.web import page
+from campaign_ledger.web.hub import Hub
+from campaign_ledger.web.watcher import Watcher
 
 READ_METHODS = ("GET", "HEAD")
 HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import AsyncIterator
 
-from web.view import TableView
+from campaign_ledger.web.view import TableView
 
 
 class Hub:

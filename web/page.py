@@ -8,8 +8,8 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
-from projections.export_html import stylesheet
-from web.view import TableView
+from campaign_ledger.projections.export_html import stylesheet
+from campaign_ledger.web.view import TableView
 
 SECTIONS = ("stage", "pools", "challenges", "sheets", "rounds", "notes")
 

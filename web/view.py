@@ -17,8 +17,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from projections import views
-from projections.export_cards import cards
+from campaign_ledger.projections import views
+from campaign_ledger.projections.export_cards import cards
 
 ROUNDS = 6          # cards shown, newest first
 WINDOW = 400        # entries read back to find them (a round longer than this shows its tail)
@@ -57,14 +57,14 @@ def _own(app: Any, db: Database, module: Any, show_gm: bool) -> dict[str, Any]:
 
 
 def _table_view(ruleset: str) -> Any:
-    from ledger import rulesets
-    from ledger.errors import BadInput
+    from campaign_ledger.ledger import rulesets
+    from campaign_ledger.ledger.errors import BadInput
 
     try:
         package = rulesets.find(ruleset).package.rsplit(".", 1)[-1]
     except BadInput:  # a campaign not yet made
         return None
-    name = f"projections.rulesets.{package}.table_view"
+    name = f"campaign_ledger.projections.rulesets.{package}.table_view"
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as e:  # a ruleset from elsewhere (a plug-in, a test's toy) without one

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable
 
-from web.view import TableView, build
+from campaign_ledger.web.view import TableView, build
 
 INTERVAL = 0.2  # seconds between two looks at the ledger's head
 
@@ -57,9 +57,9 @@ class Watcher:
 def _catch_up(app: Any, db: Any) -> str | None:
     """Bring the read tables up to the ledger; a stuck entry or a broken chain becomes one warning
     the page shows (the tables then show what they could apply), never a stopped server."""
-    from ledger.chain import ChainBroken
-    from ledger.errors import ReadModelStuck
-    from projections import runner
+    from campaign_ledger.ledger.chain import ChainBroken
+    from campaign_ledger.ledger.errors import ReadModelStuck
+    from campaign_ledger.projections import runner
 
     try:
         runner.catch_up(app, db)

@@ -135,8 +135,8 @@ def heist(db: str) -> None:
 def rehash_export(lines: list[str]) -> list[str]:
     """An export with every hash recomputed as import checks them, and its closing line to match:
     what a forger with the program's source does to make an edited file import."""
-    from ledger.chain import GENESIS, anchor_line, link_hash
-    from ledger.interchange_check import _command_of, state_of
+    from campaign_ledger.ledger.chain import GENESIS, anchor_line, link_hash
+    from campaign_ledger.ledger.interchange_check import _command_of, state_of
 
     header = json.loads(lines[0])
     previous, out, count = header.get("previous_hash") or GENESIS, [lines[0]], 0

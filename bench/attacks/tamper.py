@@ -31,8 +31,8 @@ KEY = "attack-kit-key"
 
 def pristine(folder: str, signed: bool) -> tuple[str, str]:
     """The Relics demo with two snapshots of the campaign (signed with KEY or not), and its anchor."""
-    from ledger.application import open_ledger
-    from ledger.ids import CAMPAIGN_ID
+    from campaign_ledger.ledger.application import open_ledger
+    from campaign_ledger.ledger.ids import CAMPAIGN_ID
 
     path = f"{folder}/pristine{'-signed' if signed else ''}.db"
     extra = {"CAMPAIGN_KEY": KEY} if signed else {}
@@ -61,7 +61,7 @@ def strip_signatures(conn: sqlite3.Connection) -> None:
 def rename_campaign(conn: sqlite3.Connection, forged: bool = True) -> int:
     """An edit that still decodes: entry 1's campaign name, written as the recorder writes state."""
     import json
-    from ledger.interchange_check import encode
+    from campaign_ledger.ledger.interchange_check import encode
     state = json.loads(conn.execute("SELECT state FROM stored_events WHERE rowid = 1").fetchone()[0])
     state["name"] = "A Heist That Never Was"
     conn.execute("UPDATE stored_events SET state = ? WHERE rowid = 1", (encode(state),))

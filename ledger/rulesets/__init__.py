@@ -59,7 +59,7 @@ class Ruleset:
 
     def version_of(self, version: str | None) -> str:
         """The rules version a new campaign takes: the one asked for, if this ruleset has it."""
-        from ledger.errors import BadInput
+        from campaign_ledger.ledger.errors import BadInput
 
         if version is None:
             return self.versions[0]
@@ -89,7 +89,7 @@ class Commands:
 def find(ruleset_id: str) -> Ruleset:
     """The ruleset a campaign is made with; a GM's typo gets the list. The packages beside this
     module answer without the plug-ins' entry points being read."""
-    from ledger.errors import BadInput
+    from campaign_ledger.ledger.errors import BadInput
 
     load()
     if ruleset_id in _REGISTERED:

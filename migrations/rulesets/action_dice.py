@@ -5,7 +5,7 @@ conditions (level 1-3, the actions they impact); every action roll keeps a row.
 """
 from sqlite_utils import Database
 
-from migrations.read_model import migrations, rederive
+from campaign_ledger.migrations.read_model import migrations, rederive
 
 
 @migrations(name="m120_action_dice")
@@ -31,7 +31,7 @@ def m121_action_dice_versions(db: Database) -> None:
     """`sheet --at` and `pools --at` read the versions of these tables' rows (m013's row_versions,
     projections/row_versions.py): triggers note each row changed; a campaign of this ruleset
     derives its tables again, so they hold every version since entry 1."""
-    from projections import row_versions
+    from campaign_ledger.projections import row_versions
     row_versions.triggers(db, ("action_dice_characters", "action_dice_assets", "action_dice_features", "action_dice_conditions"))
     if db["action_dice_characters"].count:
         rederive(db)

@@ -5,7 +5,7 @@ read after any entry), conflicts, and every comparison with its faces (seed 002 
 """
 from sqlite_utils import Database
 
-from migrations.read_model import migrations, rederive
+from campaign_ledger.migrations.read_model import migrations, rederive
 
 
 @migrations(name="m110_beer_run")
@@ -29,7 +29,7 @@ def m111_beer_run_versions(db: Database) -> None:
     """`sheet --at` and `pools --at` read the versions of these tables' rows (m013's row_versions,
     projections/row_versions.py): triggers note each row changed; a campaign of this ruleset
     derives its tables again, so they hold every version since entry 1."""
-    from projections import row_versions
+    from campaign_ledger.projections import row_versions
     row_versions.triggers(db, ("beer_run_sheets", "beer_run_abilities"))
     if db["beer_run_sheets"].count:
         rederive(db)

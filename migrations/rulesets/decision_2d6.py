@@ -5,7 +5,7 @@ rows, tracker rows. Every decision roll, and every round of every contest.
 """
 from sqlite_utils import Database
 
-from migrations.read_model import migrations, rederive
+from campaign_ledger.migrations.read_model import migrations, rederive
 
 
 @migrations(name="m130_decision_2d6")
@@ -36,7 +36,7 @@ def m131_decision_2d6_versions(db: Database) -> None:
     """`sheet --at` and `pools --at` read the versions of these tables' rows (m013's row_versions,
     projections/row_versions.py): triggers note each row changed; a campaign of this ruleset
     derives its tables again, so they hold every version since entry 1."""
-    from projections import row_versions
+    from campaign_ledger.projections import row_versions
     row_versions.triggers(db, ("d2d6_sheets", "d2d6_supplies", "d2d6_trackers"))
     if db["d2d6_sheets"].count:
         rederive(db)

@@ -29,7 +29,7 @@ def register(name: str, modules: tuple[ModuleType, ...]) -> None:
                                                             item[0] if item[0].startswith(f"{__name__}.") else ""))
     _REGISTERED.clear()
     _REGISTERED.update(ordered)
-    runner = sys.modules.get("projections.runner")
+    runner = sys.modules.get("campaign_ledger.projections.runner")
     if runner is not None:
         runner.refresh()
 
@@ -37,7 +37,7 @@ def register(name: str, modules: tuple[ModuleType, ...]) -> None:
 def use(ruleset_id: str) -> None:
     """Import the read side of one ruleset (a campaign's), and no other but those every campaign's
     read tables hold (see the ledger's `Ruleset.read_by_every_campaign`)."""
-    from ledger import rulesets
+    from campaign_ledger.ledger import rulesets
 
     if ruleset_id in _used:
         return
@@ -104,7 +104,7 @@ def load_all() -> None:
     _all = True
     for package in sorted(_packages()):
         _load(f"{__name__}.{package}")
-    runner = sys.modules.get("projections.runner")
+    runner = sys.modules.get("campaign_ledger.projections.runner")
     if runner is not None:
         runner.refresh()
 

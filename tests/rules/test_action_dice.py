@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.action_dice.rules import (
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.action_dice.rules import (
     ASSET_SIZES,
     DEFAULT_FEATURES_LIMIT,
     ActionResult,

@@ -3,8 +3,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.rulesets.beer_run.rules import (
+from campaign_ledger.ledger.errors import BadInput, NotFound, RuleViolation
+from campaign_ledger.ledger.rulesets.beer_run.rules import (
     DEFAULT_CATEGORIES, Ability, Comparison, GoalDice, PenaltyDie, Pool, SituationDie, apply_pips,
     build_pool, cede, check_faces, compare, compare_many, extra_dice_cost, format_die,
     gain_outcome_die, goal_difficulty, goal_dice, inflict_outcome_die, lower, parse_die,

@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.decision_2d6.rules import (
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.decision_2d6.rules import (
     Advantage, Contestant, D100Tracker, Difficulty, Modifier, Side, SupplyDie, bonus,
     contest, contested_advantage, d100_use, decision_roll, dice_still_needed, grant_advantage,
     penalty, shift_advantage, split_chains, stress, succeeds, supply_roll, supply_rolls,

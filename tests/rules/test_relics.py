@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.relics.rules import (
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.relics.rules import (
     BENEFICIAL,
     DEFAULT_VERSION,
     HINDERING,

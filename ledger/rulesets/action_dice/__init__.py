@@ -1,9 +1,9 @@
 """action dice: its rules, aggregates and commands (the ledger side of the ruleset `action-dice`)."""
-from ledger.rulesets import Ruleset, register
+from campaign_ledger.ledger.rulesets import Ruleset, register
 
 RULESET = register(Ruleset(
     "action-dice", __name__,
-    views="commands.action_dice_views",
+    views="campaign_ledger.commands.action_dice_views",
     commands="commands:ActionDiceCommands",
     settings=("features_limit",), check_settings_with="commands:check_campaign_settings",
     demo="commands:play_demo", demo_name="The Drowned Archive",

@@ -10,11 +10,11 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.ids import pc_id
-from ledger.reversible import Reversible
-from ledger.rulesets.action_dice import rules
-from ledger.upcasts import condition_treated_v1_v2
+from campaign_ledger.ledger.errors import BadInput, NotFound, RuleViolation
+from campaign_ledger.ledger.ids import pc_id
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.ledger.rulesets.action_dice import rules
+from campaign_ledger.ledger.upcasts import condition_treated_v1_v2
 
 
 def _name(text: str, what: str) -> str:

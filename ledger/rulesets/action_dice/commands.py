@@ -10,15 +10,15 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
-from ledger import values
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets import Commands
-from ledger.ids import pc_id
-from ledger.rulesets.action_dice import rules
-from ledger.rulesets.action_dice.character import ActionCharacter
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets import Commands
+from campaign_ledger.ledger.ids import pc_id
+from campaign_ledger.ledger.rulesets.action_dice import rules
+from campaign_ledger.ledger.rulesets.action_dice.character import ActionCharacter
 
 if TYPE_CHECKING:
-    from ledger.table import Table
+    from campaign_ledger.ledger.table import Table
 
 RULESET = "action-dice"
 Report = dict[str, Any]

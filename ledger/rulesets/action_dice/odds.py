@@ -10,8 +10,8 @@ from typing import Any, Sequence
 
 import icepool
 
-from ledger.odds import Dist, from_die
-from ledger.rulesets.action_dice import rules
+from campaign_ledger.ledger.odds import Dist, from_die
+from campaign_ledger.ledger.rulesets.action_dice import rules
 
 
 def successes(dice: Sequence[int], difficulty: int) -> Dist:

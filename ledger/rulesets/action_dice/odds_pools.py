@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.table import Table
+from campaign_ledger.ledger.table import Table
 
 
 def action_roll(app: Any, character: str, action: str, rating: str | None, difficulty: int | None,
                 advantages: int, disadvantages: int, assets: list[str], features: list[str]) -> dict[str, Any]:
     """The three dice and the personal difficulty, with what the rules would refuse (the odds still show)."""
-    from ledger.rulesets.action_dice import rules
-    from ledger.rulesets.action_dice import commands as system
+    from campaign_ledger.ledger.rulesets.action_dice import rules
+    from campaign_ledger.ledger.rulesets.action_dice import commands as system
 
     def command(t: Table) -> dict[str, Any]:
         t.expect_ruleset("action-dice")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger.rulesets.action_dice.character import ActionCharacter
+from campaign_ledger.ledger.rulesets.action_dice.character import ActionCharacter
 
 Choices = dict[str, Any]
 

@@ -9,8 +9,8 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ledger.errors import BadInput, RuleViolation
-from ledger import values
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger import values
 
 MIN_DIFFICULTY, MAX_DIFFICULTY = 1, 10
 POOL_SIZE, FILLER_DIE = 3, 4

@@ -1,9 +1,9 @@
 """Beer Run: its rules, aggregates and commands (the ledger side of the ruleset `beer-run`)."""
-from ledger.rulesets import Ruleset, register
+from campaign_ledger.ledger.rulesets import Ruleset, register
 
 RULESET = register(Ruleset(
     "beer-run", __name__,
-    views="commands.beer_run_views",
+    views="campaign_ledger.commands.beer_run_views",
     commands="commands:BeerRunCommands",
     settings=("categories", "intensity", "dead_strike_back"), check_settings_with="play:check_settings",
     demo="commands:play_demo", demo_name="The Beer Run",

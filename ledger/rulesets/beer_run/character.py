@@ -14,10 +14,10 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import event
 
-from ledger.errors import NotFound, RuleViolation
-from ledger.ids import CAMPAIGN_ID
-from ledger.rulesets.beer_run import rules
-from ledger.reversible import Reversible
+from campaign_ledger.ledger.errors import NotFound, RuleViolation
+from campaign_ledger.ledger.ids import CAMPAIGN_ID
+from campaign_ledger.ledger.rulesets.beer_run import rules
+from campaign_ledger.ledger.reversible import Reversible
 
 CHARACTER, DIFFICULTY = "character", "difficulty"
 

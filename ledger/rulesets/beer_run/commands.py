@@ -11,16 +11,16 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
-from ledger import values
-from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.rulesets import Commands
-from ledger.rulesets.beer_run import rules
-from ledger.rulesets.beer_run import effects
-from ledger.rulesets.beer_run import play
-from ledger.rulesets.beer_run import round as round_
-from ledger.rulesets.beer_run.character import CHARACTER, DIFFICULTY, BeerRunCharacter, character_id
-from ledger.rulesets.beer_run.conflict import conflict_id
-from ledger.rulesets.beer_run.play import Faces
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.errors import BadInput, NotFound, RuleViolation
+from campaign_ledger.ledger.rulesets import Commands
+from campaign_ledger.ledger.rulesets.beer_run import rules
+from campaign_ledger.ledger.rulesets.beer_run import effects
+from campaign_ledger.ledger.rulesets.beer_run import play
+from campaign_ledger.ledger.rulesets.beer_run import round as round_
+from campaign_ledger.ledger.rulesets.beer_run.character import CHARACTER, DIFFICULTY, BeerRunCharacter, character_id
+from campaign_ledger.ledger.rulesets.beer_run.conflict import conflict_id
+from campaign_ledger.ledger.rulesets.beer_run.play import Faces
 
 RULESET = "beer-run"
 DEMO_NAME = "The Beer Run"
@@ -197,7 +197,7 @@ class BeerRunCommands(Commands):
     def beer_run_conflict_state(self, name: str) -> Report:
         from eventsourcing.application import AggregateNotFoundError
 
-        from ledger.reversible import unmade
+        from campaign_ledger.ledger.reversible import unmade
 
         try:
             conflict = self.repository.get(conflict_id(name))

@@ -11,9 +11,9 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import event
 
-from ledger.errors import NotFound, RuleViolation
-from ledger.ids import CAMPAIGN_ID
-from ledger.reversible import Reversible
+from campaign_ledger.ledger.errors import NotFound, RuleViolation
+from campaign_ledger.ledger.ids import CAMPAIGN_ID
+from campaign_ledger.ledger.reversible import Reversible
 
 OPPOSE, HELP, SITUATION = "oppose", "help", "situation"
 ROLLING, EFFECTS, ENDED = "rolling", "effects", "ended"

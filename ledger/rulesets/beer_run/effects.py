@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.errors import RuleViolation
-from ledger.rulesets.beer_run import rules
-from ledger.rulesets.beer_run.character import DIFFICULTY
-from ledger.rulesets.beer_run.conflict import BeerRunConflict
-from ledger.rulesets.beer_run.play import ability_name, character, dead_strike_back
-from ledger.table import Table
+from campaign_ledger.ledger.errors import RuleViolation
+from campaign_ledger.ledger.rulesets.beer_run import rules
+from campaign_ledger.ledger.rulesets.beer_run.character import DIFFICULTY
+from campaign_ledger.ledger.rulesets.beer_run.conflict import BeerRunConflict
+from campaign_ledger.ledger.rulesets.beer_run.play import ability_name, character, dead_strike_back
+from campaign_ledger.ledger.table import Table
 
 
 # --- effects (seed "Determine Effects", "Abilities Reduced to Zero") -----------------------------

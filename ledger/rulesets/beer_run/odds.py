@@ -15,9 +15,9 @@ from fractions import Fraction
 from math import comb
 from typing import Any, Mapping
 
-from ledger.errors import BadInput
-from ledger.odds import Dist, at_least, chance, marginal, mean
-from ledger.rulesets.beer_run import rules
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.ledger.odds import Dist, at_least, chance, marginal, mean
+from campaign_ledger.ledger.rulesets.beer_run import rules
 
 Outcome = tuple[int, int, int]  # upper hand (0, 1, or -1 for none), kept by side 0, kept by side 1
 

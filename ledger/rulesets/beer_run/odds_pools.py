@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.table import Table
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.table import Table
 
 
 @dataclass(frozen=True)
@@ -27,8 +27,8 @@ class Opposed:
 def beer_run_pools(app: Any, conflict: str, o: Opposed) -> dict[str, Any]:
     """Both pools of one comparison: dice to roll (priced as the roll prices them, refusals and all)
     or the faces of a side that has rolled this round; each side's penalty dice join the other pool."""
-    from ledger.rulesets.beer_run import play
-    from ledger.rulesets.beer_run.round import declare_goal
+    from campaign_ledger.ledger.rulesets.beer_run import play
+    from campaign_ledger.ledger.rulesets.beer_run.round import declare_goal
 
     def command(t: Table) -> dict[str, Any]:
         t.expect_ruleset("beer-run")
@@ -64,7 +64,7 @@ def _opponent(c: Any, me: str, named: str | None) -> str:
 
 def _pool(t: Table, c: Any, side: str, base: list[str], extra: list[str]) -> dict[str, Any]:
     """A side's dice and penalty dice; the faces instead, if it has rolled this round."""
-    from ledger.rulesets.beer_run import play
+    from campaign_ledger.ledger.rulesets.beer_run import play
 
     ch = play.character(t, side)
     abilities = {a.name: a.size for a in ch.sheet()}
@@ -95,8 +95,8 @@ def helping_pools(app: Any, conflict: str, helper: str, ally: str, die: str, aga
                   replace: list[int], base: list[str], extra: list[str]) -> dict[str, Any]:
     """A helping goal's roll before its dice: the helper's pool (priced, held dice and all) against the
     goal's difficulty pool and the helper's penalty dice, with every check of `beer-run helping`."""
-    from ledger.rulesets.beer_run import play
-    from ledger.rulesets.beer_run.round import helping_pool
+    from campaign_ledger.ledger.rulesets.beer_run import play
+    from campaign_ledger.ledger.rulesets.beer_run.round import helping_pool
 
     def command(t: Table) -> dict[str, Any]:
         t.expect_ruleset("beer-run")

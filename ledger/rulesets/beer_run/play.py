@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ledger import values
-from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.rulesets.beer_run import rules
-from ledger.rulesets.beer_run.character import DIFFICULTY, BeerRunCharacter, character_id
-from ledger.rulesets.beer_run.conflict import BeerRunConflict, conflict_id
-from ledger.table import Table
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.errors import BadInput, NotFound, RuleViolation
+from campaign_ledger.ledger.rulesets.beer_run import rules
+from campaign_ledger.ledger.rulesets.beer_run.character import DIFFICULTY, BeerRunCharacter, character_id
+from campaign_ledger.ledger.rulesets.beer_run.conflict import BeerRunConflict, conflict_id
+from campaign_ledger.ledger.table import Table
 
 DEFAULT_INTENSITY = 10  # ruling: the seed gives no starting Intensity; setting `intensity`
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.rulesets.beer_run import rules
-from ledger.rulesets.beer_run.character import CHARACTER, BeerRunCharacter
-from ledger.rulesets.beer_run.conflict import OPPOSE, SITUATION, BeerRunConflict
-from ledger.rulesets.beer_run.effects import advance
-from ledger.rulesets.beer_run.play import Faces, ability_name, character, held_dice, price, throw, upper_name
-from ledger.table import Table
+from campaign_ledger.ledger.errors import BadInput, NotFound, RuleViolation
+from campaign_ledger.ledger.rulesets.beer_run import rules
+from campaign_ledger.ledger.rulesets.beer_run.character import CHARACTER, BeerRunCharacter
+from campaign_ledger.ledger.rulesets.beer_run.conflict import OPPOSE, SITUATION, BeerRunConflict
+from campaign_ledger.ledger.rulesets.beer_run.effects import advance
+from campaign_ledger.ledger.rulesets.beer_run.play import Faces, ability_name, character, held_dice, price, throw, upper_name
+from campaign_ledger.ledger.table import Table
 
 
 # --- goals (seed "Selecting a Goal", "Situation Goal") -------------------------------------------

@@ -1,9 +1,9 @@
 """decision rolls with supply dice: its rules, aggregates and commands (the ledger side of the ruleset `decision-2d6`)."""
-from ledger.rulesets import Ruleset, register
+from campaign_ledger.ledger.rulesets import Ruleset, register
 
 RULESET = register(Ruleset(
     "decision-2d6", __name__,
-    views="commands.decision_2d6_views",
+    views="campaign_ledger.commands.decision_2d6_views",
     commands="commands:Decision2d6Commands",
     settings=("supply_threshold", "d100_step"), check_settings_with="pools:check_settings",
     demo="commands:play_demo", demo_name="The Heavy Gate",

@@ -11,17 +11,17 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ledger import values
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets import Commands
-from ledger.rulesets.decision_2d6 import rules as d2
-from ledger.rulesets.decision_2d6 import rolls
-from ledger.rulesets.decision_2d6.model import ATTRIBUTE, CORE, FORT, LEVEL, STAT, WILL, Hero
-from ledger.rulesets.decision_2d6.pools import PoolCommands, whole
-from ledger.rulesets.decision_2d6.rolls import Side, Stated
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets import Commands
+from campaign_ledger.ledger.rulesets.decision_2d6 import rules as d2
+from campaign_ledger.ledger.rulesets.decision_2d6 import rolls
+from campaign_ledger.ledger.rulesets.decision_2d6.model import ATTRIBUTE, CORE, FORT, LEVEL, STAT, WILL, Hero
+from campaign_ledger.ledger.rulesets.decision_2d6.pools import PoolCommands, whole
+from campaign_ledger.ledger.rulesets.decision_2d6.rolls import Side, Stated
 
 if TYPE_CHECKING:
-    from ledger.table import Table
+    from campaign_ledger.ledger.table import Table
 
 RULESET = "decision-2d6"
 DEMO_NAME = "The Heavy Gate"

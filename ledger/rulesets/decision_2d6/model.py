@@ -13,9 +13,9 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import event
 
-from ledger.errors import BadInput, NotFound
-from ledger.ids import CAMPAIGN_ID
-from ledger.reversible import Reversible
+from campaign_ledger.ledger.errors import BadInput, NotFound
+from campaign_ledger.ledger.ids import CAMPAIGN_ID
+from campaign_ledger.ledger.reversible import Reversible
 
 _NAMESPACE = uuid5(CAMPAIGN_ID, "decision-2d6")
 LEVEL, WILL, FORT, STAT, ATTRIBUTE = "level", "will", "fort", "stat", "attribute"

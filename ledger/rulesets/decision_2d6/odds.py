@@ -15,9 +15,9 @@ from typing import Any, Sequence
 
 import icepool
 
-from ledger.errors import BadInput
-from ledger.odds import Dist, at_least, from_die
-from ledger.rulesets.decision_2d6 import rules as d2
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.ledger.odds import Dist, at_least, from_die
+from campaign_ledger.ledger.rulesets.decision_2d6 import rules as d2
 
 TAIL = Fraction(1, 10**6)  # the chart stops where what is left is rarer than one in a million
 FARTHEST = 300  # dice totals past this are rarer than 1 in 10^30 on any roll; followed exactly, they only cost time

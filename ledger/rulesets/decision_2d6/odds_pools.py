@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.table import Table
+from campaign_ledger.ledger.table import Table
 
 
 def decision_score(app: Any, name: str, stat: str) -> dict[str, Any]:
     """The character and the stat or attribute a decision roll would add (as `roll` finds them)."""
-    from ledger.rulesets.decision_2d6 import rolls
+    from campaign_ledger.ledger.rulesets.decision_2d6 import rolls
 
     def command(t: Table) -> dict[str, Any]:
         t.expect_ruleset("decision-2d6")
@@ -21,8 +21,8 @@ def decision_score(app: Any, name: str, stat: str) -> dict[str, Any]:
 
 def supply_item(app: Any, name: str) -> dict[str, Any]:
     """An item's supply die and the campaign's threshold (as `supply-roll` reads them)."""
-    from ledger.rulesets.decision_2d6 import rules as d2
-    from ledger.rulesets.decision_2d6 import pools
+    from campaign_ledger.ledger.rulesets.decision_2d6 import rules as d2
+    from campaign_ledger.ledger.rulesets.decision_2d6 import pools
 
     def command(t: Table) -> dict[str, Any]:
         t.expect_ruleset("decision-2d6")
@@ -34,7 +34,7 @@ def supply_item(app: Any, name: str) -> dict[str, Any]:
 
 def tracker_state(app: Any, name: str) -> dict[str, Any]:
     """A D100 tracker's value and the points a use costs (as `tracker-roll` reads them)."""
-    from ledger.rulesets.decision_2d6.model import tracker_id
+    from campaign_ledger.ledger.rulesets.decision_2d6.model import tracker_id
 
     def command(t: Table) -> dict[str, Any]:
         t.expect_ruleset("decision-2d6")
@@ -46,8 +46,8 @@ def tracker_state(app: Any, name: str) -> dict[str, Any]:
 def contest_sides(app: Any, sides: tuple[Any, Any], favoured: tuple[str, str] | None,
                   grants: list[str]) -> dict[str, Any]:
     """Both sides of a contest as `contest` would set them (checks and refusals included), unrolled."""
-    from ledger.rulesets.decision_2d6 import rolls
-    from ledger.rulesets.decision_2d6 import rules as d2
+    from campaign_ledger.ledger.rulesets.decision_2d6 import rolls
+    from campaign_ledger.ledger.rulesets.decision_2d6 import rules as d2
 
     def command(t: Table) -> dict[str, Any]:
         t.expect_ruleset("decision-2d6")

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from ledger import dice, values
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.decision_2d6 import rules as d2
-from ledger.rulesets.decision_2d6 import rolls
-from ledger.rulesets.decision_2d6.model import Item, Tracker, item_id, reason, tracker_id
+from campaign_ledger.ledger import dice, values
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.decision_2d6 import rules as d2
+from campaign_ledger.ledger.rulesets.decision_2d6 import rolls
+from campaign_ledger.ledger.rulesets.decision_2d6.model import Item, Tracker, item_id, reason, tracker_id
 
 if TYPE_CHECKING:
-    from ledger.table import Table
+    from campaign_ledger.ledger.table import Table
 
 Report = dict[str, Any]
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger.rulesets.decision_2d6.model import Hero
+from campaign_ledger.ledger.rulesets.decision_2d6.model import Hero
 
 Choices = dict[str, Any]
 
@@ -15,7 +15,7 @@ def roll(e: Any) -> tuple[Callable, Choices, Callable] | None:
 
 
 def _decision(e: Any) -> tuple[Callable, Choices, Callable]:
-    from ledger.rulesets.decision_2d6.commands import Stated
+    from campaign_ledger.ledger.rulesets.decision_2d6.commands import Stated
     choices = {"character": e.name, "stat": e.stat, "target": e.target, "advantage": e.advantage,
                "grants": e.grants, "faces": list(e.faces), "purpose": e.purpose,
                "modifiers": [(m["kind"], m["value"]) for m in e.modifiers]}

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from ledger.errors import BadInput
-from ledger.rulesets.decision_2d6 import rules as d2
-from ledger.rulesets.decision_2d6.model import Contest, Hero, hero_id, plain
-from ledger.table import Table
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.ledger.rulesets.decision_2d6 import rules as d2
+from campaign_ledger.ledger.rulesets.decision_2d6.model import Contest, Hero, hero_id, plain
+from campaign_ledger.ledger.table import Table
 
 KINDS = ("bonus", "penalty", "modifier")
 LABELS = {d2.Difficulty.SIMPLE: "Simple Task", d2.Difficulty.CHALLENGING: "Challenging Task",

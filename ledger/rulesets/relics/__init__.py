@@ -1,9 +1,9 @@
 """Relics of the Moon: its rules, aggregates and commands (the ledger side of the ruleset `relics`)."""
-from ledger.rulesets import Ruleset, register
+from campaign_ledger.ledger.rulesets import Ruleset, register
 
 RULESET = register(Ruleset(
     "relics", __name__,
-    views="commands.relics_views",
+    views="campaign_ledger.commands.relics_views",
     is_default=True,
     commands="commands:RelicsCommands",
     versions=("0.6.1", "0.2.0"),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
 
 
 def leader(e: Any) -> str | None:

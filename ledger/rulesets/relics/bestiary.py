@@ -10,11 +10,11 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import event
 
-from ledger import values
-from ledger.errors import BadInput
-from ledger.ids import CAMPAIGN_ID
-from ledger.reversible import Reversible
-from ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.ledger.ids import CAMPAIGN_ID
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.ledger.rulesets.relics import rules as relics
 
 BESTIARY_ID: UUID = uuid5(CAMPAIGN_ID, "relics bestiary")
 

@@ -10,12 +10,12 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from ledger.errors import RuleViolation
-from ledger.ids import challenge_id
-from ledger.reversible import Reversible
-from ledger.rulesets.relics import holder
-from ledger.rulesets.relics.holder import TraitHolder
-from ledger.upcasts import disaster_v1_v2
+from campaign_ledger.ledger.errors import RuleViolation
+from campaign_ledger.ledger.ids import challenge_id
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.ledger.rulesets.relics import holder
+from campaign_ledger.ledger.rulesets.relics.holder import TraitHolder
+from campaign_ledger.ledger.upcasts import disaster_v1_v2
 
 COHORT, CHALLENGE = "cohort", "challenge"
 NEXT_STEP = {

@@ -6,12 +6,12 @@ from uuid import UUID
 
 from eventsourcing.domain import event
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.ids import pc_id
-from ledger.rulesets.relics import rules as relics
-from ledger.reversible import Reversible
-from ledger.rulesets.relics import holder
-from ledger.rulesets.relics.holder import TraitHolder
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.ids import pc_id
+from campaign_ledger.ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.ledger.rulesets.relics import holder
+from campaign_ledger.ledger.rulesets.relics.holder import TraitHolder
 
 
 class Character(TraitHolder, Reversible):

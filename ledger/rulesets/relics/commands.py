@@ -4,22 +4,22 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger import values
-from ledger.errors import BadInput, RuleViolation
-from ledger.ids import challenge_id, pc_id
-from ledger.rulesets import Commands
-from ledger.rulesets.relics import rules as relics
-from ledger.rulesets.relics import traits, turns
-from ledger.rulesets.relics.bestiary import defined_as
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.rulesets.relics.character import Character, expertise_ranks, primary_type
-from ledger.rulesets.relics.corrections import CorrectionCommands
-from ledger.rulesets.relics.roster import RosterCommands
-from ledger.rulesets.relics.recovery import RecoveryCommands
-from ledger.rulesets.relics.scenes import SceneCommands, frame
-from ledger.rulesets.relics.tactics import TacticsCommands
-from ledger.table import Table
-from ledger.rulesets.relics.house_rules import in_play
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.ids import challenge_id, pc_id
+from campaign_ledger.ledger.rulesets import Commands
+from campaign_ledger.ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger.rulesets.relics import traits, turns
+from campaign_ledger.ledger.rulesets.relics.bestiary import defined_as
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.rulesets.relics.character import Character, expertise_ranks, primary_type
+from campaign_ledger.ledger.rulesets.relics.corrections import CorrectionCommands
+from campaign_ledger.ledger.rulesets.relics.roster import RosterCommands
+from campaign_ledger.ledger.rulesets.relics.recovery import RecoveryCommands
+from campaign_ledger.ledger.rulesets.relics.scenes import SceneCommands, frame
+from campaign_ledger.ledger.rulesets.relics.tactics import TacticsCommands
+from campaign_ledger.ledger.table import Table
+from campaign_ledger.ledger.rulesets.relics.house_rules import in_play
 
 COSTS = ("free", "destiny", "doom", "destiny-or-doom")
 TARGETS = traits.TARGETS
@@ -232,5 +232,5 @@ def _with_odds(report: Report) -> Report:
     pending = report.get("pool")
     if not str(report.get("phase", "")).endswith("-roll") or not pending:
         return report
-    from ledger.rulesets.relics.odds import pool_line
+    from campaign_ledger.ledger.rulesets.relics.odds import pool_line
     return {**report, "odds": pool_line(pending)}

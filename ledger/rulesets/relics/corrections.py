@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger import values
-from ledger.errors import BadInput, RuleViolation
-from ledger.ids import challenge_id, pc_id
-from ledger.rulesets.relics import rules as relics
-from ledger.rulesets.relics import traits
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.rulesets.relics.character import expertise_ranks, primary_type
-from ledger.table import Table
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.ids import challenge_id, pc_id
+from campaign_ledger.ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger.rulesets.relics import traits
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.rulesets.relics.character import expertise_ranks, primary_type
+from campaign_ledger.ledger.table import Table
 
 Report = dict[str, Any]
 OUTCOMES = ("closed", "abandoned")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.rulesets.relics.turns import Placing, Throw, TraitUse
+from campaign_ledger.ledger.rulesets.relics.turns import Placing, Throw, TraitUse
 
 GUARDS = "Vault Guards"
 DEMO_NAME = "The Moon Heist"

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ledger.errors import NotFound
-from ledger.reversible import Reversible
-from ledger.upcasts import trait_v1_v2
+from campaign_ledger.ledger.errors import NotFound
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.ledger.upcasts import trait_v1_v2
 
 
 class TraitGained(Reversible.Event):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger.rulesets.relics import rules as relics
 
 
 def in_play(t: Any) -> relics.RulesVersion:

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.relics import rules as relics
-from ledger.rulesets.relics import traits
-from ledger.rulesets.relics.challenge import CHALLENGE, COHORT, Challenge
-from ledger.rulesets.relics.house_rules import in_play
-from ledger.rulesets.relics.outcome import facing
-from ledger.table import Table
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger.rulesets.relics import traits
+from campaign_ledger.ledger.rulesets.relics.challenge import CHALLENGE, COHORT, Challenge
+from campaign_ledger.ledger.rulesets.relics.house_rules import in_play
+from campaign_ledger.ledger.rulesets.relics.outcome import facing
+from campaign_ledger.ledger.table import Table
 
 
 @dataclass(frozen=True)

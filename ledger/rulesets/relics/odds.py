@@ -15,10 +15,10 @@ from fractions import Fraction
 from math import comb
 from typing import Any, Mapping
 
-from ledger.errors import BadInput
-from ledger.odds import Dist, at_least, chance, marginal, mean, percent
-from ledger.rulesets.relics.rules import placement_counts as placement
-from ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.ledger.odds import Dist, at_least, chance, marginal, mean, percent
+from campaign_ledger.ledger.rulesets.relics.rules import placement_counts as placement
+from campaign_ledger.ledger.rulesets.relics import rules as relics
 
 Key = tuple[int, int, int, int, int]  # successes, criticals, overpowering, botches, major botches
 FACES = 6

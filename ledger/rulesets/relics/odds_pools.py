@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ledger.rulesets.relics import turns
-from ledger.errors import RuleViolation
-from ledger.table import Table
-from ledger.rulesets.relics.house_rules import in_play
-from ledger.rulesets.relics.outcome import facing
+from campaign_ledger.ledger.rulesets.relics import turns
+from campaign_ledger.ledger.errors import RuleViolation
+from campaign_ledger.ledger.table import Table
+from campaign_ledger.ledger.rulesets.relics.house_rules import in_play
+from campaign_ledger.ledger.rulesets.relics.outcome import facing
 
 
 @dataclass(frozen=True)

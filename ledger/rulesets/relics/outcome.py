@@ -6,12 +6,12 @@ the PCs facing it, and what ends with a round, a Challenge, an Event or a Scene.
 """
 from __future__ import annotations
 
-from ledger.rulesets.relics import rules as relics
-from ledger.rulesets.relics import traits
-from ledger.rulesets.relics.challenge import CHALLENGE, COHORT, Challenge
-from ledger.rulesets.relics.character import current_names, takers
-from ledger.rulesets.relics.house_rules import in_play
-from ledger.table import Table
+from campaign_ledger.ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger.rulesets.relics import traits
+from campaign_ledger.ledger.rulesets.relics.challenge import CHALLENGE, COHORT, Challenge
+from campaign_ledger.ledger.rulesets.relics.character import current_names, takers
+from campaign_ledger.ledger.rulesets.relics.house_rules import in_play
+from campaign_ledger.ledger.table import Table
 
 
 # --- Step 6: the final result ----------------------------------------------------------------------

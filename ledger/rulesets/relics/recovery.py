@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger import dice, values
-from ledger.rulesets.relics import traits
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.errors import BadInput, RuleViolation
-from ledger.ids import challenge_id
-from ledger.rulesets.relics import rules as relics
-from ledger.table import Table
-from ledger.rulesets.relics.house_rules import in_play
+from campaign_ledger.ledger import dice, values
+from campaign_ledger.ledger.rulesets.relics import traits
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.ids import challenge_id
+from campaign_ledger.ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger.table import Table
+from campaign_ledger.ledger.rulesets.relics.house_rules import in_play
 
 Report = dict[str, Any]
 

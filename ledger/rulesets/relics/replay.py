@@ -12,21 +12,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger import scratch_folders
-from ledger.campaign import Campaign
-from ledger.chain import chained
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.errors import LedgerError
-from ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
-from ledger.replay import Found, incarnations, incarnations_after, scratch, side_by_side
-from ledger.rulesets.relics.replay_choices import Changes, changed, described, events_of, recorded_choices
-from ledger.rulesets.relics.replay_play import play, play_on  # noqa: F401 (the commit plays on a Table)
-from ledger.units import Unit
+from campaign_ledger.ledger import scratch_folders
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.ledger.chain import chained
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.errors import LedgerError
+from campaign_ledger.ledger.ids import CAMPAIGN_ID, challenge_id, pc_id
+from campaign_ledger.ledger.replay import Found, incarnations, incarnations_after, scratch, side_by_side
+from campaign_ledger.ledger.rulesets.relics.replay_choices import Changes, changed, described, events_of, recorded_choices
+from campaign_ledger.ledger.rulesets.relics.replay_play import play, play_on  # noqa: F401 (the commit plays on a Table)
+from campaign_ledger.ledger.units import Unit
 
 
 def _start(app: Any, unit: Unit) -> int:
     """The round's first entry of play: a committed correction's own reversal comes before it."""
-    from ledger.reversible import Reversible
+    from campaign_ledger.ledger.reversible import Reversible
     first, last = unit.ranges[0]
     for n in app.recorder.select_notifications(first, last - first + 1, stop=last):
         if not isinstance(app.mapper.to_domain_event(n), Reversible.Reversed):
@@ -217,7 +217,7 @@ def _not_replayed(target: Any) -> None:
 
 def _setup_actions(app: Any, events: list[Any], command: str) -> list[Any]:
     """Commands other than rounds, read back from their events (those that can be played again)."""
-    from ledger.rulesets.relics.character import Character
+    from campaign_ledger.ledger.rulesets.relics.character import Character
     actions: list[Any] = []
     for e in events:
         if isinstance(e, Character.PushedTheLimit):

@@ -6,11 +6,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from ledger.campaign import Campaign
-from ledger.errors import BadInput
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.rulesets.relics.turns import TraitUse
-from ledger.units import Unit
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.rulesets.relics.turns import TraitUse
+from campaign_ledger.ledger.units import Unit
 
 
 @dataclass(frozen=True)

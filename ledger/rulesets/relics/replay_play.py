@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.errors import BadInput
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.rulesets.relics.replay_choices import Choices, Side
-from ledger.rulesets.relics.turns import Placing, Throw
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.rulesets.relics.replay_choices import Choices, Side
+from campaign_ledger.ledger.rulesets.relics.turns import Placing, Throw
 
 
 def play(app: Any, choices: Choices) -> dict[str, Any]:
@@ -23,7 +23,7 @@ def play_on(t: Any, choices: Choices, outcome: dict[str, Any], strict: bool = Fa
     Faces that do not fit a pool are refused (see `_fit_faces`); `strict` is for a
     correction to be committed, which may only add faces, never replace recorded ones.
     """
-    from ledger.rulesets.relics import turns
+    from campaign_ledger.ledger.rulesets.relics import turns
     notes = outcome.setdefault("notes", [])
     ch = t.challenge(choices.challenge)
     key = f"{ch.name}:{ch.round}"
@@ -47,7 +47,7 @@ def play_on(t: Any, choices: Choices, outcome: dict[str, Any], strict: bool = Fa
 
 def _roll(t: Any, ch: Challenge, side: Side, stress: dict[str, int] | None, notes: list[str],
           strict: bool, option: str) -> None:
-    from ledger.rulesets.relics import turns
+    from campaign_ledger.ledger.rulesets.relics import turns
     pending = ch.pending or {}
     need = pending["pool"]["size"] - len(pending["autos"])
     faces = _fit_faces(side, need, pending["side"].capitalize(), option, strict, notes)

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger import values
-from ledger.errors import BadInput, LedgerError, RuleViolation
-from ledger.ids import challenge_id, pc_id
-from ledger.roster import Path, Roster
-from ledger.rulesets.relics import rules as relics
-from ledger.rulesets.relics import traits as trait_rules
-from ledger.rulesets.relics.bestiary import BESTIARY_ID, Bestiary
-from ledger.rulesets.relics.character import Character, expertise_ranks, primary_type
-from ledger.table import Table
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.errors import BadInput, LedgerError, RuleViolation
+from campaign_ledger.ledger.ids import challenge_id, pc_id
+from campaign_ledger.ledger.roster import Path, Roster
+from campaign_ledger.ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger.rulesets.relics import traits as trait_rules
+from campaign_ledger.ledger.rulesets.relics.bestiary import BESTIARY_ID, Bestiary
+from campaign_ledger.ledger.rulesets.relics.character import Character, expertise_ranks, primary_type
+from campaign_ledger.ledger.table import Table
 
 Report = dict[str, Any]
 PC_KEYS = ("name", "expertise", "primary", "trait", "retired")

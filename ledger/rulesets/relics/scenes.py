@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger import values
-from ledger.rulesets.relics import traits
-from ledger.rulesets.relics import turns
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.errors import BadInput, RuleViolation
-from ledger.ids import challenge_id
-from ledger.table import Table
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.rulesets.relics import traits
+from campaign_ledger.ledger.rulesets.relics import turns
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.ids import challenge_id
+from campaign_ledger.ledger.table import Table
 
 Report = dict[str, Any]
 MODES = ("serial", "simultaneous")

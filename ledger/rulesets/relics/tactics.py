@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ledger import values
-from ledger.rulesets.relics import traits
-from ledger.rulesets.relics import turns
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.relics import rules as relics
-from ledger.table import Table
-from ledger.rulesets.relics.house_rules import in_play
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.rulesets.relics import traits
+from campaign_ledger.ledger.rulesets.relics import turns
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger.table import Table
+from campaign_ledger.ledger.rulesets.relics.house_rules import in_play
 
 Report = dict[str, Any]
 
@@ -86,9 +86,9 @@ class TacticsCommands:
         return self._relics(command)
 
     def _open_from_doom(self, t: Table, spec: dict[str, Any]) -> Report:
-        from ledger.rulesets.relics.challenge import Challenge
-        from ledger.ids import challenge_id
-        from ledger.rulesets.relics.scenes import frame
+        from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+        from campaign_ledger.ledger.ids import challenge_id
+        from campaign_ledger.ledger.rulesets.relics.scenes import frame
         spec = {**spec, "name": values.name(spec.get("name", ""), "A Challenge's name")}
         if t.exists(challenge_id(spec["name"])):
             raise RuleViolation(f"There is already a Challenge named {spec.get('name')}.")

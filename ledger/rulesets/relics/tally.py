@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.rulesets.relics.challenge import COHORT, Challenge
-from ledger.table import Table
+from campaign_ledger.ledger.rulesets.relics.challenge import COHORT, Challenge
+from campaign_ledger.ledger.table import Table
 
 
 def tally_of(t: Table, ch: Challenge, pool: dict[str, Any]) -> dict[str, Any] | None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger import values
-from ledger.rulesets.relics import rules as relics
-from ledger.table import Table
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.errors import BadInput, NotFound, RuleViolation
+from campaign_ledger.ledger import values
+from campaign_ledger.ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger.table import Table
 
 COHORT = "Cohort"
 TARGETS = ("cohort", "challenge")
@@ -122,7 +122,7 @@ def check_free(t: Table, owner: str, name: str, holder: dict[str, Any] | None = 
 def check_new_owner(t: Table, name: str) -> None:
     """A new PC's or Challenge's name must not already mean another owner of traits: OWNER:TRAIT,
     trait add and the read tables all find an owner by its name (the Cohort, a PC, then a Challenge)."""
-    from ledger.ids import challenge_id, pc_id
+    from campaign_ledger.ledger.ids import challenge_id, pc_id
     if name.strip().casefold() == COHORT.casefold():
         raise BadInput(f"'{name.strip()}' is the Cohort's name; choose another.")
     if t.exists(pc_id(t.pc_key(name))) or t.exists(challenge_id(name)):
@@ -131,7 +131,7 @@ def check_new_owner(t: Table, name: str) -> None:
 
 def _permanent(t: Table, owner: str) -> dict[str, Any]:
     """The permanent traits of the owner a name means, looked up as the read tables do (a PC first)."""
-    from ledger.ids import challenge_id, pc_id
+    from campaign_ledger.ledger.ids import challenge_id, pc_id
     if owner.casefold() == COHORT.casefold():
         return {**t.campaign.cohort_traits, RALLYING_CRY["name"].casefold(): RALLYING_CRY}
     if t.exists(pc_id(t.pc_key(owner))):

@@ -12,17 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ledger import dice
-from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.rulesets.relics import rules as relics
-from ledger.rulesets.relics.challenge import CHALLENGE, COHORT, NEXT_STEP, Challenge
-from ledger.rulesets.relics.huddle import (  # noqa: F401  (the turn's steps, for the commands)
+from campaign_ledger.ledger import dice
+from campaign_ledger.ledger.errors import BadInput, NotFound, RuleViolation
+from campaign_ledger.ledger.rulesets.relics import rules as relics
+from campaign_ledger.ledger.rulesets.relics.challenge import CHALLENGE, COHORT, NEXT_STEP, Challenge
+from campaign_ledger.ledger.rulesets.relics.huddle import (  # noqa: F401  (the turn's steps, for the commands)
     MOTTO, Tactics, TraitUse, activate, challenge_huddle, cohort_huddle, pay)
-from ledger.rulesets.relics.outcome import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.relics.outcome import (  # noqa: F401
     distribute, end_round, everyone_stressed_out, facing, tally_turn)
-from ledger.table import Table
-from ledger.words import faces
-from ledger.rulesets.relics.tally import tally_of
+from campaign_ledger.ledger.table import Table
+from campaign_ledger.ledger.words import faces
+from campaign_ledger.ledger.rulesets.relics.tally import tally_of
 
 
 @dataclass(frozen=True)

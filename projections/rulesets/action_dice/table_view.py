@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from projections.rulesets.action_dice import tables
+from campaign_ledger.projections.rulesets.action_dice import tables
 
 
 def view(app: Any, db: Database, show_gm: bool) -> dict[str, Any]:

@@ -6,9 +6,9 @@ from typing import Any, Callable
 
 from sqlite_utils import Database
 
-from ledger.reversible import Reversible
-from ledger.rulesets.action_dice.character import ActionCharacter as C
-from projections import reversal_map
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.ledger.rulesets.action_dice.character import ActionCharacter as C
+from campaign_ledger.projections import reversal_map
 
 CHARACTERS, ASSETS, FEATURES = "action_dice_characters", "action_dice_assets", "action_dice_features"
 CONDITIONS, ROLLS = "action_dice_conditions", "action_dice_rolls"

@@ -7,9 +7,9 @@ from typing import Any, Callable
 from sqlite_utils import Database
 from sqlite_utils.db import NotFoundError
 
-from ledger.rulesets.beer_run.character import CHARACTER, BeerRunCharacter as Ch
-from ledger.rulesets.beer_run.conflict import SITUATION, BeerRunConflict as Co
-from ledger.words import faces
+from campaign_ledger.ledger.rulesets.beer_run.character import CHARACTER, BeerRunCharacter as Ch
+from campaign_ledger.ledger.rulesets.beer_run.conflict import SITUATION, BeerRunConflict as Co
+from campaign_ledger.ledger.words import faces
 
 TABLES: tuple[str, ...] = ()  # lines only: the history table is the core's
 WORDS = {**Ch.WORDS, **Co.WORDS}  # an undo's line restores `abilities -> (Muscle d10, Attention d4)`, not the names alone

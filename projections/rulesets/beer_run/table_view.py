@@ -8,8 +8,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.rulesets.beer_run.character import BeerRunCharacter
-from projections.rulesets.beer_run import tables
+from campaign_ledger.ledger.rulesets.beer_run.character import BeerRunCharacter
+from campaign_ledger.projections.rulesets.beer_run import tables
 
 
 def view(app: Any, db: Database, show_gm: bool) -> dict[str, Any]:

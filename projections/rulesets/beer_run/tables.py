@@ -10,10 +10,10 @@ from typing import Any, Callable
 
 from sqlite_utils import Database
 
-from ledger.reversible import Reversible
-from ledger.rulesets.beer_run.character import CHARACTER, BeerRunCharacter as Ch
-from ledger.rulesets.beer_run.conflict import BeerRunConflict as Co
-from projections import balances, reversal_map
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.ledger.rulesets.beer_run.character import CHARACTER, BeerRunCharacter as Ch
+from campaign_ledger.ledger.rulesets.beer_run.conflict import BeerRunConflict as Co
+from campaign_ledger.projections import balances, reversal_map
 
 TABLES: tuple[str, ...] = ("beer_run_sheets", "beer_run_abilities", "beer_run_intensity",
                            "beer_run_conflicts", "beer_run_comparisons")

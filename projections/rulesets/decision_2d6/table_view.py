@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from projections.rulesets.decision_2d6 import tables
+from campaign_ledger.projections.rulesets.decision_2d6 import tables
 
 
 def view(app: Any, db: Database, show_gm: bool) -> dict[str, Any]:

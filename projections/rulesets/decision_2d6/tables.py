@@ -11,9 +11,9 @@ from typing import Any, Callable
 
 from sqlite_utils import Database
 
-from ledger.reversible import Reversible
-from ledger.rulesets.decision_2d6.model import ATTRIBUTE, CORE, STAT, Contest, Hero, Item, Tracker
-from projections import balances, reversal_map
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.ledger.rulesets.decision_2d6.model import ATTRIBUTE, CORE, STAT, Contest, Hero, Item, Tracker
+from campaign_ledger.projections import balances, reversal_map
 
 TABLES: tuple[str, ...] = ("d2d6_sheets", "d2d6_sheet_rows", "d2d6_rolls", "d2d6_contests",
                            "d2d6_supplies", "d2d6_supply_rows", "d2d6_trackers", "d2d6_tracker_rows")

@@ -6,8 +6,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.reversible import Reversible
-from ledger.rulesets.relics.bestiary import BESTIARY_ID, Bestiary
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.ledger.rulesets.relics.bestiary import BESTIARY_ID, Bestiary
 
 TABLES = ("bestiary",)
 OWNED = {"bestiary": "owner_id"}  # undo unmaking the bestiary takes its rows: see runner.unmake

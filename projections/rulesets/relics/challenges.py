@@ -5,9 +5,9 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.reversible import Reversible
-from projections.schema_cache import flush, update_later, update_rows
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.projections.schema_cache import flush, update_later, update_rows
 
 
 TABLES = ("challenges",)

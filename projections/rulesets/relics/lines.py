@@ -6,12 +6,12 @@ from typing import Any, Callable
 
 from sqlite_utils import Database
 
-from ledger.campaign import Campaign
-from ledger.rulesets.relics.bestiary import Bestiary
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.rulesets.relics.character import Character
-from ledger.words import faces
-from projections.schema_cache import flush
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.ledger.rulesets.relics.bestiary import Bestiary
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.rulesets.relics.character import Character
+from campaign_ledger.ledger.words import faces
+from campaign_ledger.projections.schema_cache import flush
 
 TABLES: tuple[str, ...] = ()  # lines only: the history table is the core's
 HANDLED = ()  # no table of its own (runner: `apply` never called)

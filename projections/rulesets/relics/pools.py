@@ -5,11 +5,11 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.campaign import Campaign
-from projections import balances
-from projections.schema_cache import append, memo
-from ledger.ids import CAMPAIGN_ID
-from ledger.reversible import Reversible
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.projections import balances
+from campaign_ledger.projections.schema_cache import append, memo
+from campaign_ledger.ledger.ids import CAMPAIGN_ID
+from campaign_ledger.ledger.reversible import Reversible
 
 
 TABLES = ("pools", "balances")

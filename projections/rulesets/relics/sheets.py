@@ -6,13 +6,13 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.campaign import Campaign
-from ledger.ids import pc_id
-from ledger.rulesets.relics.character import Character
-from ledger.reversible import Reversible
-from projections import balances
-from projections.reversal_map import mark_reversed
-from projections.rulesets.relics.traits import uses_named
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.ledger.ids import pc_id
+from campaign_ledger.ledger.rulesets.relics.character import Character
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.projections import balances
+from campaign_ledger.projections.reversal_map import mark_reversed
+from campaign_ledger.projections.rulesets.relics.traits import uses_named
 
 ACTIVE, STRESSED_OUT, OUT = "active", "Stressed Out", "out of the game"
 TYPES = ("Scav", "Venger", "Phantom", "Stallion", "Sparrow")

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from projections.campaign import stage as stage_row
+from campaign_ledger.projections.campaign import stage as stage_row
 
 FINISHED = ("resolved", "ended")
 RECOVERY = "cohort:scene recovery"  # recovery keeps the Scene it followed, after that Scene ended

@@ -11,12 +11,12 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.ids import challenge_id
-from ledger.rulesets.relics.challenge import NEXT_STEP
-from ledger.rulesets.relics.odds import pool_line
-from ledger.rulesets.relics.rules import rules_for, with_house_rules
-from projections import views
-from projections.rulesets.relics.state import stage
+from campaign_ledger.ledger.ids import challenge_id
+from campaign_ledger.ledger.rulesets.relics.challenge import NEXT_STEP
+from campaign_ledger.ledger.rulesets.relics.odds import pool_line
+from campaign_ledger.ledger.rulesets.relics.rules import rules_for, with_house_rules
+from campaign_ledger.projections import views
+from campaign_ledger.projections.rulesets.relics.state import stage
 
 
 def view(app: Any, db: Database, show_gm: bool) -> dict[str, Any]:

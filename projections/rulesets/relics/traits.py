@@ -7,12 +7,12 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from ledger.campaign import Campaign
-from ledger.rulesets.relics.challenge import Challenge
-from ledger.rulesets.relics.character import Character
-from ledger.ids import CAMPAIGN_ID
-from ledger.reversible import Reversible
-from projections.notes import note
+from campaign_ledger.ledger.campaign import Campaign
+from campaign_ledger.ledger.rulesets.relics.challenge import Challenge
+from campaign_ledger.ledger.rulesets.relics.character import Character
+from campaign_ledger.ledger.ids import CAMPAIGN_ID
+from campaign_ledger.ledger.reversible import Reversible
+from campaign_ledger.projections.notes import note
 
 TABLES = ("traits", "trait_uses")
 OWNED = {"traits": "owner_id"}  # an unmade owner takes its traits: see runner.unmake

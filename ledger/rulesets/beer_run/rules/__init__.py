@@ -15,14 +15,14 @@ This package lists them all; each is defined once, in its module.
 """
 from __future__ import annotations
 
-from ledger.rulesets.beer_run.rules.abilities import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.beer_run.rules.abilities import (  # noqa: F401
     DEFAULT_CATEGORIES, HEALTH, parse_die, format_die, lower, check_faces, Ability, find)
-from ledger.rulesets.beer_run.rules.pools import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.beer_run.rules.pools import (  # noqa: F401
     INTENSITY_MAX, extra_dice_cost, roll_cost, Pool, build_pool)
-from ledger.rulesets.beer_run.rules.compare import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.beer_run.rules.compare import (  # noqa: F401
     Comparison, compare, compare_many)
-from ledger.rulesets.beer_run.rules.pips import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.beer_run.rules.pips import (  # noqa: F401
     Effect, apply_pips, resolve_effects, cede)
-from ledger.rulesets.beer_run.rules.goals import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.beer_run.rules.goals import (  # noqa: F401
     GOAL_DIFFICULTY_DICE, SituationDie, PenaltyDie, goal_difficulty, GoalDice, goal_dice,
     spend_situation_dice, spend_penalty_dice, gain_outcome_die, inflict_outcome_die)

@@ -8,8 +8,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ledger.errors import BadInput, NotFound, RuleViolation
-from ledger.values import INT_MAX
+from campaign_ledger.ledger.errors import BadInput, NotFound, RuleViolation
+from campaign_ledger.ledger.values import INT_MAX
 
 
 # RULES.md "Beer Run": the campaign names the categories, three by default. The seed names

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ledger.errors import BadInput
+from campaign_ledger.ledger.errors import BadInput
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ledger.errors import RuleViolation
-from ledger.rulesets.beer_run.rules.abilities import Ability
-from ledger.rulesets.beer_run.rules.compare import Comparison
+from campaign_ledger.ledger.errors import RuleViolation
+from campaign_ledger.ledger.rulesets.beer_run.rules.abilities import Ability
+from campaign_ledger.ledger.rulesets.beer_run.rules.compare import Comparison
 
 GOAL_DIFFICULTY_DICE = 3  # seed "Helping Goal": the GM may replace up to three dice
 

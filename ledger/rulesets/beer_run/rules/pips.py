@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.beer_run.rules.abilities import HEALTH, Ability, find, lower
-from ledger.rulesets.beer_run.rules.compare import Comparison
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.beer_run.rules.abilities import HEALTH, Ability, find, lower
+from campaign_ledger.ledger.rulesets.beer_run.rules.compare import Comparison
 
 
 @dataclass(frozen=True)

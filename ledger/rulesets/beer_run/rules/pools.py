@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.beer_run.rules.abilities import DEFAULT_CATEGORIES, Ability, find
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.beer_run.rules.abilities import DEFAULT_CATEGORIES, Ability, find
 
 INTENSITY_MAX = 10_000  # the seed sets no ceiling; past this an Intensity is a typo, refused before the ledger
 

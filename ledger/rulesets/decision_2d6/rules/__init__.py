@@ -15,16 +15,16 @@ This package lists them all; each is defined once, in its module.
 """
 from __future__ import annotations
 
-from ledger.rulesets.decision_2d6.rules.modifiers import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.decision_2d6.rules.modifiers import (  # noqa: F401
     whole, ModifierKind, Modifier, bonus, penalty, counted_modifiers, Advantage, shift_advantage,
     grant_advantage)
-from ledger.rulesets.decision_2d6.rules.decision import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.decision_2d6.rules.decision import (  # noqa: F401
     DIE_MAX, dice_still_needed, split_chains, DecisionRoll, decision_roll, Difficulty, target_number,
     succeeds)
-from ledger.rulesets.decision_2d6.rules.contests import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.decision_2d6.rules.contests import (  # noqa: F401
     Side, Contestant, Contest, contested_advantage, contest)
-from ledger.rulesets.decision_2d6.rules.stats import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.decision_2d6.rules.stats import (  # noqa: F401
     stress, vitality)
-from ledger.rulesets.decision_2d6.rules.supplies import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.decision_2d6.rules.supplies import (  # noqa: F401
     DEFAULT_SUPPLY_THRESHOLD, DEFAULT_D100_STEP, SupplyDie, SupplyRoll, supply_roll, supply_rolls,
     D100Tracker, D100Use, d100_use)

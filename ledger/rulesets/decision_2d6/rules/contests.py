@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Sequence
 
-from ledger.errors import BadInput
-from ledger.rulesets.decision_2d6.rules.decision import DecisionRoll, decision_roll
-from ledger.rulesets.decision_2d6.rules.modifiers import Advantage, Modifier
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.ledger.rulesets.decision_2d6.rules.decision import DecisionRoll, decision_roll
+from campaign_ledger.ledger.rulesets.decision_2d6.rules.modifiers import Advantage, Modifier
 
 
 class Side(Enum):

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Sequence
 
-from ledger.errors import BadInput
-from ledger.rulesets.decision_2d6.rules.modifiers import Advantage, Modifier, counted_modifiers, whole
+from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.ledger.rulesets.decision_2d6.rules.modifiers import Advantage, Modifier, counted_modifiers, whole
 
 DIE_MAX = 6  # "Decision Rolls": a six is the max value of a decision die
 

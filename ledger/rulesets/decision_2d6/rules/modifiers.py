@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Sequence
 
-from ledger.errors import BadInput
+from campaign_ledger.ledger.errors import BadInput
 
 
 def whole(value: object, what: str) -> int:

@@ -1,7 +1,7 @@
 """decision-2d6: derived stats (seed 004 "The Rounding Rule": round down only at the end)."""
 from __future__ import annotations
 
-from ledger.rulesets.decision_2d6.rules.modifiers import whole
+from campaign_ledger.ledger.rulesets.decision_2d6.rules.modifiers import whole
 
 
 def _half_plus_half(level: int, other: int) -> int:

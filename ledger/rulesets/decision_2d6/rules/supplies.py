@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Sequence
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.decision_2d6.rules.modifiers import whole
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.decision_2d6.rules.modifiers import whole
 
 DEFAULT_SUPPLY_THRESHOLD = 3  # "Supply Rolls": "If the result is 3 or lower"
 DEFAULT_D100_STEP = 10  # ruling: points a D100 tracker loses per use (campaign setting)

@@ -17,20 +17,20 @@ in its module.
 """
 from __future__ import annotations
 
-from ledger.rulesets.relics.rules.versions import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.relics.rules.versions import (  # noqa: F401
     TYPES, THREATS, FREQUENCIES, DURATIONS, MOST_DICE, RulesVersion, VERSIONS, DEFAULT_VERSION,
     HOUSE_RULES, house_rule, with_house_rules, rules_for, canonical)
-from ledger.rulesets.relics.rules.modifiers import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.relics.rules.modifiers import (  # noqa: F401
     BENEFICIAL, HINDERING, Modifier, parse_modifier, ranked_simple, ranked_add, MOTTO, GM_MOTTO,
     RALLYING_CRY)
-from ledger.rulesets.relics.rules.pools import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.relics.rules.pools import (  # noqa: F401
     lead_dice, assist_dice, CohortPool, build_cohort_pool, place_auto_results, threat_autos)
-from ledger.rulesets.relics.rules.placement import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.relics.rules.placement import (  # noqa: F401
     Placement, apply_simple, best_placement)
-from ledger.rulesets.relics.rules.results import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.relics.rules.results import (  # noqa: F401
     successes_of, Tally, tally)
-from ledger.rulesets.relics.rules.tides import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.relics.rules.tides import (  # noqa: F401
     HAND_OF_DOOM_COST, dice_resolved, tides, cap_destiny)
-from ledger.rulesets.relics.rules.stress import (  # noqa: F401
+from campaign_ledger.ledger.rulesets.relics.rules.stress import (  # noqa: F401
     HAND_OF_DOOM_STRESS, DOWNTIME_STRESS, check_distribution, stressed_out, push_the_limit,
     out_of_the_game, set_recovery, growth_bonus)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.relics.rules.versions import MOST_DICE, RulesVersion
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.relics.rules.versions import MOST_DICE, RulesVersion
 
 BENEFICIAL, HINDERING = "beneficial", "hindering"
 

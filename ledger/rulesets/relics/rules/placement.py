@@ -8,9 +8,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Mapping, Sequence
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.relics.rules.modifiers import BENEFICIAL, HINDERING, Modifier
-from ledger.rulesets.relics.rules.results import successes_of
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.relics.rules.modifiers import BENEFICIAL, HINDERING, Modifier
+from campaign_ledger.ledger.rulesets.relics.rules.results import successes_of
 
 Placement = Mapping[int, Sequence[int]]  # modifier index -> 0-based dice positions
 

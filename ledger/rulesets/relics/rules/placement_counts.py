@@ -15,8 +15,8 @@ from functools import lru_cache
 from itertools import product
 from typing import Mapping, Sequence
 
-from ledger.rulesets.relics.rules.modifiers import BENEFICIAL, HINDERING, Modifier
-from ledger.rulesets.relics.rules.results import successes_of
+from campaign_ledger.ledger.rulesets.relics.rules.modifiers import BENEFICIAL, HINDERING, Modifier
+from campaign_ledger.ledger.rulesets.relics.rules.results import successes_of
 
 Counts = tuple[tuple[int, int], ...]  # (result, how many dice show it), results ascending
 Key = tuple[int, int, int, int, int]  # successes, criticals, overpowering, botches, major botches

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.relics.rules.modifiers import BENEFICIAL, HINDERING, Modifier
-from ledger.rulesets.relics.rules.versions import RulesVersion
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.relics.rules.modifiers import BENEFICIAL, HINDERING, Modifier
+from campaign_ledger.ledger.rulesets.relics.rules.versions import RulesVersion
 
 
 def lead_dice(rules: RulesVersion, rank: int, primary_matches: bool) -> int:

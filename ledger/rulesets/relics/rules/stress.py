@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ledger.errors import BadInput, RuleViolation
-from ledger.rulesets.relics.rules.modifiers import Modifier, ranked_simple
-from ledger.rulesets.relics.rules.versions import RulesVersion
+from campaign_ledger.ledger.errors import BadInput, RuleViolation
+from campaign_ledger.ledger.rulesets.relics.rules.modifiers import Modifier, ranked_simple
+from campaign_ledger.ledger.rulesets.relics.rules.versions import RulesVersion
 
 HAND_OF_DOOM_STRESS = 2  # unavoidable, for each PC
 DOWNTIME_STRESS = 3  # extended downtime, for each PC

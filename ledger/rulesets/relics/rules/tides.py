@@ -6,8 +6,8 @@ Common Threat moves neither. The Hand of Doom's price is Doom spent.
 """
 from __future__ import annotations
 
-from ledger.rulesets.relics.rules.results import Tally
-from ledger.rulesets.relics.rules.versions import RulesVersion
+from campaign_ledger.ledger.rulesets.relics.rules.results import Tally
+from campaign_ledger.ledger.rulesets.relics.rules.versions import RulesVersion
 
 HAND_OF_DOOM_COST = 5  # 001 "The Hand of Doom"
 

@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from ledger.errors import BadInput
+from campaign_ledger.ledger.errors import BadInput
 
 TYPES = ("Scav", "Venger", "Phantom", "Stallion", "Sparrow")
 THREATS = ("Common", "Minor", "Major", "Extreme", "Ultimate")

@@ -13,9 +13,9 @@ import os
 
 import click
 
-from commands.index import INDEX
-from commands.lazy import lean_imports
-from commands.root import LedgerGroup
+from campaign_ledger.commands.index import INDEX
+from campaign_ledger.commands.lazy import lean_imports
+from campaign_ledger.commands.root import LedgerGroup
 
 
 def _version() -> str:
@@ -26,7 +26,7 @@ def _version() -> str:
         return version("campaign-ledger")
     except PackageNotFoundError:
         import tomllib
-        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pyproject.toml"), "rb") as f:
+        with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pyproject.toml"), "rb") as f:
             return tomllib.load(f)["project"]["version"]
 
 
@@ -69,7 +69,7 @@ def main() -> None:
     # application's connections are closed by then). A cohort-turn: about 28 ms less CPU (bench/startup.py).
     atexit.register(gc.freeze)
     if "_CAMPAIGN_COMPLETE" in os.environ:  # a shell asks for completions: offer the campaign's own names too
-        from commands.completion import attach
+        from campaign_ledger.commands.completion import attach
         attach(cli)
     cli(prog_name="campaign")
 
