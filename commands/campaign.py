@@ -11,8 +11,8 @@ from campaign_ledger.commands import choices
 
 from campaign_ledger.ledger.errors import BadInput, NotFound, Unusable
 from campaign_ledger.commands.plumbing import as_list, bind_read_file, catch_up_warning, emit, json_option, known_character, noted, one_or_all, open_campaign, progress_bar, read_view, ruleset_of, write_command
-from campaign_ledger.commands.parsing import at_option, entry_at, not_joined_yet, parse_settings
-from campaign_ledger.commands.failures import read_only_media
+from campaign_ledger.commands.parsing import at_option, parse_settings
+from campaign_ledger.failures import read_only_media
 
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -54,14 +54,16 @@ def new(ctx: click.Context, name: str, ruleset: str | None, system: str | None, 
         raise
 
 
-def _unrecorded(ctx: click.Context, e: Exception) -> click.ClickException:
+def _unrecorded(ctx: click.Context, e: Exception) -> Exception:
     """The refusal of a new campaign whose file was removed after its first entry: nothing was kept."""
-    from campaign_ledger.commands.failures import Refused, refusal
+    from campaign_ledger.errors import CampaignError
+    from campaign_ledger.failures import FAILED, refusal
 
     ctx.find_root().obj["recorded"] = []
-    failure = e.__context__ if isinstance(e, click.ClickException) and e.__context__ is not None else e
-    return refusal(ctx, failure) or Refused(f"the campaign could not be made ({type(failure).__name__}: "
-                                            f"{failure}); nothing was kept (its new file was removed).", 1, "failed")
+    failure = e.__context__ if isinstance(e, (click.ClickException, CampaignError)) and e.__context__ is not None else e
+    return refusal(ctx.find_root().obj, failure) or CampaignError(
+        f"the campaign could not be made ({type(failure).__name__}: {failure}); nothing was kept (its new file was "
+        "removed).", 1, FAILED)
 
 
 def holds_campaign(ctx: click.Context) -> bool:
@@ -128,43 +130,14 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
 
     Example: campaign sheet Kira --at 40
     """
+    from campaign_ledger import views
+
     seen: dict[str, Any] = {}  # the ruleset's views the query found, for the text
 
-    def query(app: Any, db: Any) -> list:
-        shown = seen["views"] = views_of(db)
-
-        def standing(entry: int | None) -> list:
-            if getattr(shown, "KEEPS_HISTORY", False):
-                return shown.sheets(db, name, entry)
-            with as_of(app, db, entry, shown) as past:
-                return [r for r in shown.sheets(past) if not name or r["name"].casefold() == name.casefold()]
-        entry = entry_at(db, at)
-        rows = standing(entry)
-        if name and not rows and entry is not None:
-            not_joined_yet(db, entry, standing)
-        return one_or_all(name, known_character(name, rows, db))
+    def query(app: Any, db: Any) -> Any:
+        seen["views"] = views.views_of(db)
+        return views.sheet(app, db, name, at)
     read_view(ctx, query, as_list(lambda rows: seen["views"].sheets_text(rows)))
-
-
-def views_of(db: Any) -> Any:
-    """The campaign's ruleset's CLI views (its `Ruleset.views` module: sheets, pools and their text)."""
-    from campaign_ledger.ledger import rulesets
-
-    return rulesets.find(ruleset_of(db)).cli_views()
-
-
-def as_of(app: Any, db: Any, entry: int | None, shown: Any = None):
-    """The read tables now, or as they stood after an entry (--at): from the versions of their rows the
-    ruleset keeps (its views' `versioned()`, see projections/row_versions.py), else rebuilt up to it."""
-    import contextlib
-
-    if entry is None:
-        return contextlib.nullcontext(db)
-    from campaign_ledger.projections import row_versions, runner
-    tables = shown.versioned() if hasattr(shown, "versioned") else ()
-    if tables and row_versions.kept(db) and db.table(row_versions.TABLE).exists():
-        return row_versions.standing(db, tables, entry)
-    return runner.as_of(app, entry)
 
 
 @COMMANDS.command()
@@ -177,14 +150,13 @@ def pools(ctx: click.Context, at: str | None) -> None:
 
     Example: campaign pools --at 2026-11-22T20:15
     """
+    from campaign_ledger import views
+
     seen: dict[str, Any] = {}  # the ruleset's views the query found, for the text
 
     def query(app: Any, db: Any) -> Any:
-        shown = seen["views"] = views_of(db)
-        if getattr(shown, "KEEPS_HISTORY", False):
-            return shown.pools(db, entry_at(db, at))
-        with as_of(app, db, entry_at(db, at), shown) as past:
-            return shown.pools(past)
+        seen["views"] = views.views_of(db)
+        return views.pools(app, db, at)
     read_view(ctx, query, lambda value: seen["views"].pools_text(value))
 
 
@@ -273,7 +245,7 @@ def demo(ctx: click.Context, system: str | None, ruleset: str | None) -> None:
             raise Unusable(f"{path} holds another campaign; the demo needs a new file, choose one with --db.")
     else:  # a new file, or a ledger with no campaign in it (a demo or `new` killed before its first entry)
         if app.read_only:
-            raise read_only_media(ctx)
+            raise read_only_media(ctx.find_root().obj)
         try:
             play(app)
         except Exception:  # whatever failed (a full disk, a lost server), the entries saved so far stay

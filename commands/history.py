@@ -5,7 +5,8 @@ from typing import Any
 
 import click
 
-from campaign_ledger.commands.parsing import TIME_HELP, at_option, entry_at, parse_time
+from campaign_ledger.commands.parsing import TIME_HELP, at_option
+from campaign_ledger.views import entry_at, parse_time
 from campaign_ledger.commands.plumbing import caught_up, emit, emit_stream, json_option, write_command
 from campaign_ledger.ledger import values
 

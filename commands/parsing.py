@@ -62,67 +62,6 @@ def parse_placing(places: tuple[str, ...], best: bool):
 TIME_HELP = "a time like 2026-11-22T20:15 is the GM's local time unless it gives its zone (+01:00, Z)"
 
 
-def parse_time(text: str, option: str) -> str:
-    """A GM's time as the ledger stamps entries (UTC, ISO, seconds). A time without a zone is the
-    GM's local time (the machine's zone, or $TZ): what the clock on the wall said at the table."""
-    from datetime import datetime, timezone
-
-    try:
-        when = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise BadInput(f"{option} takes an entry number or a time like 2026-11-22T20:15, not '{text}'.") from None
-    when = when if when.tzinfo else when.astimezone()  # a naive time is local
-    return when.astimezone(timezone.utc).isoformat(timespec="seconds")
-
-
-def entry_at(db: Any, at: str | None, option: str = "--at") -> int | None:
-    """`--at 42` is entry 42; `--at 2026-11-22T20:15` the last entry made by then (local time unless
-    given). Past the last entry is refused, naming it: the GM asked about a moment not recorded yet."""
-    from campaign_ledger.projections import views
-
-    if at is None:
-        return None
-    if values.is_number(at.strip()):
-        entry = values.integer(int(at.strip()), option, 0)
-        _not_past(db, option, at.strip(), entry=entry)
-        return entry
-    stamp = parse_time(at, option)
-    _not_past(db, option, at.strip(), stamp=stamp)
-    return views.last_entry_by(db, stamp)
-
-
-def _not_past(db: Any, option: str, given: str, entry: int | None = None, stamp: str | None = None) -> None:
-    from datetime import datetime
-
-    from campaign_ledger.ledger.errors import RuleViolation
-
-    row = db.execute("SELECT entry, time FROM history ORDER BY entry DESC LIMIT 1").fetchone()
-    if row is None or (entry is not None and entry <= row[0]) or (stamp is not None and stamp <= row[1]):
-        return
-    when = datetime.fromisoformat(row[1])
-    local = when.astimezone().isoformat(timespec="seconds")
-    utc = f" ({when.isoformat(timespec='seconds')})" if when.astimezone().utcoffset() else ""
-    raise RuleViolation(f"{option} {given} is past the campaign's last entry, #{row[0]} at {local}{utc}.")
-
-
-def not_joined_yet(db: Any, entry: int, standing: Callable[[int | None], list]) -> None:
-    """`sheet Ash --at 5` for Ash, who joined at #6, in the GM's words, not "there is no character
-    named Ash": the first entry after `entry` at which `standing` (the sheets found as they stood
-    after an entry; None: now) finds the character, found by halving (each a read of the versions)."""
-    from campaign_ledger.ledger.errors import NotFound
-
-    now = standing(None)
-    if not now:
-        return  # not in the campaign at all: known_character says so
-    low, high = entry, db.execute("SELECT max(entry) FROM history").fetchone()[0]
-    while high - low > 1:  # standing(low) finds no one, standing(high) finds them
-        middle = (low + high) // 2
-        low, high = (low, middle) if standing(middle) else (middle, high)
-    who = now[0]["name"]
-    raise NotFound(f"{who} had not joined yet at entry #{entry}: {who}'s sheet begins at entry #{high}.",
-                   rule="unknown-character")
-
-
 at_option = click.option("--at", metavar="N|TIME",
                          help=f"Show it as it stood at entry N, or at a time ({TIME_HELP}).")
 

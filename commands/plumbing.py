@@ -11,9 +11,25 @@ from typing import Any, Callable, Iterable, Iterator
 
 import click
 
+from campaign_ledger import opening
 from campaign_ledger.ledger.errors import BadInput
-from campaign_ledger.commands.failures import refusal
-from campaign_ledger.commands.opening import bind_read_file, current_read_tables, open_campaign  # noqa: F401  (shared here too)
+from campaign_ledger.opening import bind_read_file  # noqa: F401  (shared here too)
+from campaign_ledger.views import known_character, one_or_all, only_ruleset, ruleset_of  # noqa: F401  (shared here too)
+
+
+def opening_of(ctx: click.Context) -> opening.Opening:
+    """What this command opens its campaign with: --db, --gm-override, and click's closing."""
+    obj = ctx.find_root().obj
+    return opening.Opening(obj["db"], obj.get("override"), ctx.call_on_close)
+
+
+def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = False) -> tuple[Any, Any]:
+    """The ledger and read tables of --db, closed when the command is done (campaign_ledger/opening.py)."""
+    return opening.open_campaign(opening_of(ctx), must_exist, reading)
+
+
+def current_read_tables(ctx: click.Context) -> tuple[Any, Any] | None:
+    return opening.current_read_tables(opening_of(ctx))
 
 
 def override_option(f: Callable) -> Callable:
@@ -42,40 +58,34 @@ def json_option(f: Callable) -> Callable:
                         help="Print JSON instead of text.")(f)
 
 
-def write_command(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = True,
-           text: Callable[[dict], str] | None = None) -> None:
-    """Run one ledger command, catch the read model up, print what was appended.
-
-    Catching up first verifies the new entries' chain: nothing is appended to a broken ledger.
-    """
-    from campaign_ledger.projections import runner, views
-
-    app, db = open_campaign(ctx, must_exist)
-    app.command_key, app.command_invocation = _command_key(ctx), invocation(ctx)
-    catch_up_warning(app, db, writing=True)  # a broken chain refuses the write; a stuck read side does not
-    report = call(app)
-    report.setdefault("key", ctx.find_root().obj["key_used"])
-    ctx.find_root().obj["recorded"] = report.get("entries", [])  # what an error after this point must not deny
-    try:
-        runner.catch_up(app, db)
-        bind_read_file(ctx.find_root().obj["db"], app, db)  # a new campaign's file learns its ledger at once
-    except Exception as e:  # the entries are in the ledger: say which, whatever failed after
-        _recorded_but(ctx, report, e)
-    report["history"] = views.entries(db, report.get("entries", []))
-    if report.get("repeated"):
-        text = _repeated_text
-    emit(ctx, report, text or text_report)
-
-
-def _command_key(ctx: click.Context) -> str:
-    """The key this invocation's entries are logged under: the GM's (--key) or a fresh one."""
-    import uuid
-
-    from campaign_ledger.ledger import values
+def campaign_of(ctx: click.Context) -> Any:
+    """The library's handle on --db for this command: its calls are this command's (its --key,
+    --gm-override and the digest of its words), warnings go to stderr, and the library fills in the
+    key it used and the entries it recorded, for the one refusal line if something fails after."""
+    from campaign_ledger.campaign import Campaign
 
     obj = ctx.find_root().obj
-    obj["key_used"] = values.key(obj["key"]) if obj.get("key") is not None else uuid.uuid4().hex[:12]
-    return obj["key_used"]
+    obj["invocation"] = invocation(ctx)
+    return Campaign(obj["db"], warn=warn, bound=obj)
+
+
+def show_report(ctx: click.Context, report: dict, text: Callable[[dict], str] | None = None) -> None:
+    """Print what a write appended (or, for a repeated key, what it had appended)."""
+    emit(ctx, report, _repeated_text if report.get("repeated") else text or text_report)
+
+
+def write_command(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = True,
+           text: Callable[[dict], str] | None = None) -> None:
+    """Run one ledger command through the library (campaign_ledger/calls.py) and print what was appended."""
+    from campaign_ledger import calls
+
+    obj = ctx.find_root().obj  # the library fills in the key it used and the entries it recorded
+    show_report(ctx, calls.write(obj, call, warn, invocation=invocation(ctx), must_exist=must_exist), text)
+
+
+def warn(line: str) -> None:
+    """A warning line on stderr: the read tables are stuck, or the chain is broken (a read still answers)."""
+    click.echo(f"Warning: {line}", err=True)
 
 
 NOT_ASKED = frozenset({"yes"})  # options that change how a command asks, not what it records
@@ -93,47 +103,18 @@ def invocation(ctx: click.Context) -> str:
     return hashlib.sha256(json.dumps(asked, default=str).encode()).hexdigest()[:16]
 
 
-def _recorded_but(ctx: click.Context, report: dict, failure: Exception) -> None:
-    """After the ledger saved: a read side stuck before these entries only warns; else one Error line."""
-    from campaign_ledger.ledger.errors import ReadModelStuck
-
-    entries = report.get("entries") or []
-    earlier = not entries or failure.entry < entries[0] if isinstance(failure, ReadModelStuck) else False
-    if isinstance(failure, ReadModelStuck) and (report.get("repeated") or earlier):
-        _warn(failure)
-        return
-    if not entries:
-        raise failure
-    named = None if isinstance(failure, ReadModelStuck) else refusal(ctx, failure)
-    if named is not None:  # a full disk, a lost server: in the GM's words, with the entries and the key
-        raise named
-    span = _span(entries)
-    cause = str(failure) if isinstance(failure, ReadModelStuck) else \
-        f"the read tables could not catch up ({type(failure).__name__}: {failure})"
-    raise click.ClickException(f"entries {span} were recorded (key {report['key']}), but {cause} "
-                               f"Run `campaign audit`; a retry with --key {report['key']} appends nothing.")
-
-
-def _span(entries: list[int]) -> str:
-    return f"#{entries[0]}" + (f"-#{entries[-1]}" if len(entries) > 1 else "")
-
-
-def _warn(stuck: Exception) -> None:
-    click.echo(f"Warning: {stuck}", err=True)
-
-
 def _repeated_text(report: dict) -> str:
-    span = _span(report["entries"]) if report["entries"] else "no entries"
-    return f"Already recorded under key {report['key']} ({report['command']}: {span}); nothing appended."
+    from campaign_ledger.calls import span
+
+    shown = span(report["entries"]) if report["entries"] else "no entries"
+    return f"Already recorded under key {report['key']} ({report['command']}: {shown}); nothing appended."
 
 
 def read_view(ctx: click.Context, query: Callable[[Any, Any], Any], text: Callable[[Any], str]) -> None:
-    emit(ctx, query(*caught_up(ctx)), text)
+    """One read view through the library (campaign_ledger/calls.py), printed."""
+    from campaign_ledger import calls
 
-
-def one_or_all(name: str | None, rows: list) -> Any:
-    """A read of one named thing answers an object, of all of them a list (the CLI contract)."""
-    return rows[0] if name and rows else rows
+    emit(ctx, calls.read(ctx.find_root().obj, query, warn), text)
 
 
 def as_list(text: Callable[[list], str]) -> Callable[[Any], str]:
@@ -151,43 +132,6 @@ def sheet_view(ctx: click.Context, ruleset: str, name: str | None, sheets: Calla
     read_view(ctx, query, as_list(text))
 
 
-def known_character(name: str | None, rows: list, db: Any = None) -> list:
-    """The sheets found for NAME; none found is refused in the GM's words, saying what NAME names
-    instead when the campaign has it (`sheet "Vault Guards"`: a Challenge, and where to see it)."""
-    from campaign_ledger.ledger.errors import NotFound
-    from campaign_ledger.projections.views import named_thing
-
-    if name and not rows:
-        other = named_thing(db, name) if db is not None else None
-        if other:
-            raise NotFound(f"'{name}' is not a character of this campaign but {other}.", rule="unknown-character")
-        raise NotFound(f"There is no character named '{name}' in this campaign.")
-    return rows
-
-
-def ruleset_of(db: Any) -> str:
-    """The campaign's ruleset, as its read tables say; a ledger with no campaign yet is refused in
-    one line (no ruleset's view stands in for it)."""
-    from campaign_ledger.ledger.errors import NO_CAMPAIGN, NotFound
-    from campaign_ledger.projections import views
-
-    found = views.campaign(db).get("ruleset")
-    if not found:
-        raise NotFound(NO_CAMPAIGN)
-    return found
-
-
-def only_ruleset(db: Any, ruleset: str) -> None:
-    """A ruleset's read view on another ruleset's campaign is refused in one line (by the campaign,
-    exit 1, as its commands are: the command itself is well formed)."""
-    from campaign_ledger.ledger.errors import RuleViolation
-
-    found = ruleset_of(db)
-    if found != ruleset:
-        raise RuleViolation(f"This is {'an' if found[0] in 'aeiou' else 'a'} {found} campaign; "
-                       f"that command is for {ruleset} campaigns.")
-
-
 def caught_up(ctx: click.Context) -> tuple[Any, Any]:
     """The ledger and its read tables, caught up as far as they can go (a stuck entry warns). When
     the tables already show every entry, the ledger is opened only if the command asks it something."""
@@ -200,31 +144,10 @@ def caught_up(ctx: click.Context) -> tuple[Any, Any]:
 
 
 def catch_up_warning(app: Any, db: Any, writing: bool = False) -> None:
-    """Reads still answer on a broken chain (from what verified) or a stuck read side, with one
-    warning line; a write is refused on a broken chain (the ChainBroken error names the entry)."""
-    from campaign_ledger.ledger.chain import ChainBroken
-    from campaign_ledger.ledger.errors import ReadModelStuck
-    from campaign_ledger.projections import runner
+    """Catch the read tables up, each warning a line on stderr (campaign_ledger/calls.py `catch_up`)."""
+    from campaign_ledger import calls
 
-    if app.read_only:  # catching up would write: say what the tables show instead
-        from campaign_ledger.projections import read_only  # (and its scratch folders: not on every write's path)
-
-        line = read_only.warning(app, db, click.get_current_context().find_root().obj["db"])
-        if line:
-            click.echo(f"Warning: {line}", err=True)
-        return
-    before = runner.position(db)
-    try:
-        runner.catch_up(app, db)
-    except ReadModelStuck as e:
-        if not writing:
-            _warn(e)
-    except ChainBroken as e:
-        if writing:
-            raise
-        click.echo(f"Warning: the hash chain is broken at entry #{e.entry}: {e.reason}; what follows may "
-                   "not match the record; run `campaign audit`.", err=True)
-    noted(db, before)
+    calls.catch_up(app, db, warn, click.get_current_context().find_root().obj["db"], writing)
 
 
 def noted(db: Any, before: int = 0) -> None:
@@ -280,7 +203,9 @@ def text_report(report: dict) -> str:
 
     entries = report.get("entries")
     if entries and not report.get("history"):  # the read tables are stuck before them (warned)
-        return f"Recorded entries {_span(entries)}; the read tables cannot show them yet."
+        from campaign_ledger.calls import span
+
+        return f"Recorded entries {span(entries)}; the read tables cannot show them yet."
     return report_text(report)
 
 

@@ -6,7 +6,7 @@ import click
 
 
 from campaign_ledger.ledger.errors import BadInput
-from campaign_ledger.commands.plumbing import json_option, override_option, write_command
+from campaign_ledger.commands.plumbing import campaign_of, json_option, override_option, show_report, write_command
 from campaign_ledger.commands.parsing import later_steps, parse_pairs, parse_placing, parse_stress, parse_throw, parse_trait_uses, turn_inputs
 
 
@@ -38,11 +38,11 @@ def cohort_turn(ctx: click.Context, challenge_name: str, leader: str | None, ass
 
     Example: campaign cohort-turn "Vault Guards" --leader Kira --supplies Phantom:2 --faces 1,3,3,4,5 --best
     """
-    from campaign_ledger.ledger.rulesets.relics.turns import Tactics
-
-    tactics = Tactics(opportunity, parse_supplies(supplies), buy_time, gm_motto)
-    write_command(ctx, lambda app: app.cohort_turn(challenge_name, leader, list(assists) or None, parse_trait_uses(traits),
-                                            destiny, parse_throw(faces, roll), parse_placing(places, best), tactics))
+    throw = parse_throw(faces, roll)
+    show_report(ctx, campaign_of(ctx).cohort_turn(
+        challenge_name, leader=leader, assists=list(assists) or None, traits=traits, destiny=destiny,
+        opportunity=opportunity, supplies=parse_supplies(supplies), buy_time=buy_time, gm_motto=gm_motto,
+        faces=throw.faces, roll=throw.roll, places=parse_placing(places, best).given, best=best))
 
 
 def parse_supplies(text: str | None) -> tuple[str, int, bool] | None:

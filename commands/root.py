@@ -9,10 +9,19 @@ from typing import Any
 import click
 
 from campaign_ledger.commands.arguments import db_refusal, not_text, one_line
-from campaign_ledger.commands.failures import FAILED, Refused, refusal
 from campaign_ledger.commands.lazy import LazyGroup
-from campaign_ledger.commands.refusals import rule_of, rule_of_sentence
-from campaign_ledger.ledger.errors import BadInput, LedgerError
+from campaign_ledger.errors import CampaignError, refused
+from campaign_ledger.failures import FAILED
+from campaign_ledger.refusals import rule_of_sentence
+
+
+class Refused(click.ClickException):
+    """A refusal on its way out of the CLI: the library's CampaignError (its code is the exit code)."""
+
+    def __init__(self, message: str, exit_code: int = 1, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+        self.rule = rule
 
 
 class LedgerGroup(LazyGroup):
@@ -26,18 +35,11 @@ class LedgerGroup(LazyGroup):
         except BrokenPipeError:  # output piped into `head` and the like: stop quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise click.exceptions.Exit(0) from None
-        except LedgerError as e:  # a value that does not parse is malformed, like click's own usage errors
-            raise Refused(str(e), 2 if isinstance(e, BadInput) else 1, rule_of(e)) from None
-        except Exception as e:  # a failure we did not foresee still gets one line, never a traceback
-            named = refusal(ctx, e)  # a full disk, a damaged file, an unreachable server... (commands/failures.py)
-            if named is not None:
-                raise named from None
-            if os.environ.get("CAMPAIGN_DEBUG"):
+        except Exception as e:  # a rule's refusal, a full disk, a failure no one foresaw: one line, never a traceback
+            error = refused(e, ctx.obj or {})  # the library's words and rule ids (campaign_ledger/errors.py)
+            if error.rule == FAILED and not isinstance(e, CampaignError) and os.environ.get("CAMPAIGN_DEBUG"):
                 raise
-            key = (ctx.obj or {}).get("key_used")
-            retry = f"; to retry, use --key {key}: nothing is then recorded twice" if key else ""
-            raise Refused(f"the command failed unexpectedly ({type(e).__name__}: {e}); "
-                          f"nothing was recorded unless its entries were printed{retry}.", 1, FAILED) from None
+            raise Refused(error.message, error.code, error.rule) from None
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         """The command to run; with `--db ''` none is (its --help still answers)."""

@@ -117,7 +117,7 @@ def _run(listener: socket.socket, path: str, show_gm: bool, token: str | None) -
     from campaign_ledger.web.app import create_app
 
     def open_file() -> tuple[Any, Any]:
-        from campaign_ledger.commands.opening import connect_read
+        from campaign_ledger.opening import connect_read
         from campaign_ledger.ledger.application import open_ledger
 
         return open_ledger(path), connect_read(path)  # the SQLite file, or the schema of CAMPAIGN_READ=postgres

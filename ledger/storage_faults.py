@@ -5,7 +5,7 @@ again on fresh state (ledger/application.py `run`). A failure of the storage is 
 running again: a full disk, a file-size limit, a damaged file, read-only media, a PostgreSQL
 server that cannot be reached. Retried, a full disk was reported as "Another process kept
 changing this campaign" after eight tries (and a lost server after eight connect timeouts), so
-these are raised at once, for the CLI to name (commands/failures.py).
+these are raised at once, for the library to name (campaign_ledger/failures.py).
 """
 from __future__ import annotations
 

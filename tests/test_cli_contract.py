@@ -250,7 +250,7 @@ def test_a_missing_file_is_the_rule_no_campaign_file(empty):
 
 
 def test_every_rule_id_is_listed_in_the_readme():
-    from campaign_ledger.commands import failures, refusals
+    from campaign_ledger import failures, refusals
 
     readme = (ROOT / "README.md").read_text().split("### The CLI contract", 1)[1].split("\n### ", 1)[0]
     ids = {rule for rule, _ in refusals.SENTENCES} | set(refusals.BY_CLASS.values()) | set(failures.RULES) | {"aborted"}

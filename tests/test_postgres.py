@@ -154,7 +154,7 @@ def test_replays_read_their_what_if_from_the_server_as_from_a_file(tmp_path, pos
 def test_a_postgresql_ledger_without_its_client_library_installed_is_named_in_one_line(monkeypatch):
     """The README's first command installs the program without the PostgreSQL extra: asking for a
     PostgreSQL ledger then says what to install (it said "failed unexpectedly (ModuleNotFoundError...)")."""
-    from campaign_ledger.commands.failures import server_message
+    from campaign_ledger.failures import server_message
 
     missing = ModuleNotFoundError("No module named 'psycopg'", name="psycopg")
     monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.postgres")

@@ -42,12 +42,12 @@ def test_a_campaign_process_freezes_what_it_holds_before_it_exits() -> None:
 
 
 def test_refusal_sentences_are_compiled_when_a_refusal_is_read_not_at_start_up() -> None:
-    """Every command imports commands/refusals.py; its sentence patterns are compiled only when a
+    """Every command imports campaign_ledger/refusals.py; its sentence patterns are compiled only when a
     refusal's rule is first asked for, and then still name the rule."""
     probe = ("import re\n"
              "calls, real = [], re.compile\n"
              "re.compile = lambda pattern, flags=0: calls.append(pattern) or real(pattern, flags)\n"
-             "import campaign_ledger.commands.refusals as refusals\n"
+             "import campaign_ledger.refusals as refusals\n"
              "print(len(calls))\n"
              "print(refusals.rule_of_sentence(\"There is no PC named 'Zed'.\"), len(calls) > 0)\n")
     run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)

@@ -1,40 +1,53 @@
-"""Opening a campaign file for a command: the ledger and its read tables, read-only where the file
-cannot be written, and, for a read whose tables are current, without the ledger at all."""
+"""Opening a campaign file for a call: the ledger and its read tables, read-only where the file
+cannot be written, and, for a read whose tables are current, without the ledger at all.
+
+The same for the library and the CLI. A call says what it opens with as `Opening`: the file, the
+GM's override reason, and where to leave what must be closed when the call is done (the CLI's
+`ctx.call_on_close`; a library call closes everything before it returns, so no handle holds the
+file, or a lock on it, between calls)."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
-import click
-
-from campaign_ledger.commands.failures import read_only_media
+from campaign_ledger.failures import read_only_media
 
 
-def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = False):
+@dataclass(frozen=True)
+class Opening:
+    """What a call opens a campaign with."""
+
+    db: str  # the campaign file (its read tables; the ledger too, unless it is on PostgreSQL)
+    override: str | None  # the GM's reason for letting this call break a rule
+    on_close: Callable[[Callable[[], Any]], Any]  # takes what to run once the call is done
+
+
+def open_campaign(opening: Opening, must_exist: bool = True, reading: bool = False) -> tuple[Any, Any]:
     """The ledger and its read tables; `reading` (a command that only reads) also opens a file that
     cannot be written, read-only (see ledger/read_only.py)."""
     from campaign_ledger.ledger import campaign_file, read_only
     from campaign_ledger.ledger.application import open_ledger
     from campaign_ledger.projections import runner
 
-    path = ctx.find_root().obj["db"]
+    path = opening.db
     if _read_on_postgres():
-        return _open_on_postgres(ctx, path)
+        return _open_on_postgres(opening, path)
     sqlite_ledger = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") == "eventsourcing.sqlite"
     campaign_file.check(path, _every_read_table, creating=not (must_exist and sqlite_ledger),
                         ledger_in_file=sqlite_ledger)
     uri = read_only.uri(path) if reading and os.path.lexists(path) else None
     if uri is not None:
-        return _open_read_only(ctx, path, uri)
+        return _open_read_only(opening, path, uri)
     if not reading and os.path.lexists(path) and not read_only.writable(path):  # before a server ledger appends
-        raise read_only_media(ctx)
+        raise read_only_media({"db": path})
     app = None if sqlite_ledger else open_ledger(path)  # a server that cannot be reached leaves no file
     if not os.path.lexists(path):
         campaign_file.create(path)
     app = app or open_ledger(path)
-    app.gm_override = ctx.find_root().obj.get("override")
+    app.gm_override = opening.override
     db = runner.connect(path)
-    ctx.call_on_close(lambda: _close(app, db))  # a warm process (the shell) runs many commands
+    opening.on_close(lambda: _close(app, db))  # a warm process (the shell, a bot) runs many commands
     campaign_file.stamp(db.conn)
     bind_read_file(path, app, db)
     return app, db
@@ -60,14 +73,14 @@ def _read_on_postgres() -> bool:
     return postgres_read.wanted()
 
 
-def _open_on_postgres(ctx: click.Context, path: str):
+def _open_on_postgres(opening: Opening, path: str) -> tuple[Any, Any]:
     """Ledger and read tables both on the server: no local file is checked, created or stamped."""
     from campaign_ledger.ledger.application import open_ledger
 
     app = open_ledger(path)  # a server that cannot be reached is named here, before the read schema
-    app.gm_override = ctx.find_root().obj.get("override")
+    app.gm_override = opening.override
     db = connect_read(path)
-    ctx.call_on_close(lambda: _close(app, db))
+    opening.on_close(lambda: _close(app, db))
     bind_read_file(path, app, db)
     return app, db
 
@@ -91,7 +104,7 @@ def _every_read_table() -> tuple[str, ...]:
     return runner.READ_TABLES
 
 
-def _open_read_only(ctx: click.Context, path: str, uri: str):
+def _open_read_only(opening: Opening, path: str, uri: str) -> tuple[Any, Any]:
     """A file that cannot be written, for a read: nothing is created, stamped or caught up."""
     from campaign_ledger.ledger import campaign_file
     from campaign_ledger.ledger.application import open_ledger
@@ -99,9 +112,9 @@ def _open_read_only(ctx: click.Context, path: str, uri: str):
 
     app = open_ledger(path, read_only=uri)
     app.read_only = True
-    ctx.call_on_close(app.close)  # nothing holds the media once the command is done
+    opening.on_close(app.close)  # nothing holds the media once the command is done
     db, done = read_only.connect(app, uri)
-    ctx.call_on_close(done)
+    opening.on_close(done)
     if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
         campaign_file.check_binding(db.conn, path, _first_hash(app))
     return app, db
@@ -120,12 +133,12 @@ def bind_read_file(path: str, app: Any, db: Any) -> None:
         campaign_file.bind(db.conn, path, _first_hash(app))
 
 
-def current_read_tables(ctx: click.Context) -> tuple[Any, Any] | None:
+def current_read_tables(opening: Opening) -> tuple[Any, Any] | None:
     """(the ledger on demand, the read tables) of a writable SQLite campaign file whose read tables
     are current (see projections/current.py); None for any other file, which opens as usual."""
     from campaign_ledger.ledger import campaign_file, read_only
 
-    path = ctx.find_root().obj["db"]
+    path = opening.db
     if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite" or \
             not os.path.isfile(path) or read_only.uri(path) is not None or \
             not campaign_file.checked_and_stamped(path):
@@ -136,7 +149,7 @@ def current_read_tables(ctx: click.Context) -> tuple[Any, Any] | None:
     if db is None:
         return None
     app = LedgerOnDemand(path)
-    ctx.call_on_close(lambda: _close(app, db))
+    opening.on_close(lambda: _close(app, db))
     return app, db
 
 

@@ -1,20 +1,22 @@
 """Failures no command foresaw, in the GM's words: a full disk, a damaged file, read-only media, a
 missing folder, an unreachable server; each says what was recorded and how to go on, and has its own
-rule id under --json (README, "The CLI contract"). ledger/storage_faults.py tells which failure it is."""
+rule id (the `rule` of a CampaignError, and of --json's refusal). ledger/storage_faults.py tells which
+failure it is. What a call knows of itself (its file, its key, the entries it recorded) comes as
+`facts`, a mapping with the keys "db", "key_used", "recorded" and "stopped" (each optional): the
+library's call and the CLI's context both hold them."""
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from typing import Any, Iterator, Mapping
 
-import click
-
+from campaign_ledger.errors import CampaignError
 from campaign_ledger.ledger import storage_faults
 
 # Rule ids (--json's "rule") of the failures named here.
 DISK_FULL = "disk-full"  # no room on the disk, or the file reached the process's file-size limit
 DISK_ERROR = "disk-error"  # a disk I/O error that is neither (a failing disk?)
 DAMAGED_FILE = "damaged-file"  # SQLite cannot read the file's pages (truncated, overwritten)
-READ_ONLY_MEDIA = "read-only-media"  # the same id as the refusal's sentence (commands/refusals.py)
+READ_ONLY_MEDIA = "read-only-media"  # the same id as the refusal's sentence (campaign_ledger/refusals.py)
 NO_FOLDER = "no-such-folder"  # --db names a file in a folder that does not exist
 SERVER_UNREACHABLE = "server-unreachable"  # the PostgreSQL ledger's server cannot be reached
 FAILED = "failed"  # any other failure outside the rules (the PostgreSQL client not installed, the unforeseen)
@@ -23,34 +25,27 @@ RULES = (DISK_FULL, DISK_ERROR, DAMAGED_FILE, READ_ONLY_MEDIA, NO_FOLDER, SERVER
 ROOM = 1 << 20  # bytes: a disk I/O error with less free than this is a full disk (SQLite keeps no errno)
 
 
-class Refused(click.ClickException):
-    """A refusal with its exit code (1 when a rule refused the command, 2 when it was malformed)
-    and the id of the rule that refused it (None when malformed; see commands/refusals.py)."""
-
-    def __init__(self, message: str, exit_code: int = 1, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
-        self.rule = rule
+Facts = Mapping[str, Any]
 
 
-def refusal(ctx: click.Context, e: BaseException) -> Refused | None:
+def refusal(facts: Facts, e: BaseException) -> CampaignError | None:
     """The failure behind `e` as one refusal line (with its rule id), or None when it is none of these."""
-    server = _unreachable(e, ctx.find_root().obj or {})
+    server = _unreachable(e, facts)
     if server:
-        return Refused(server, 1, SERVER_UNREACHABLE)
+        return CampaignError(server, 1, SERVER_UNREACHABLE)
     missing = _missing_client(e)
     if missing:
-        return Refused(missing, 1, FAILED)
+        return CampaignError(missing, 1, FAILED)
     table = _missing_table(e)
     if table:
         from campaign_ledger.projections.schema_repair import missing_message
 
-        return Refused(missing_message([table]), 1, "unusable")
-    unreadable = _unreadable_entry(ctx, e)
+        return CampaignError(missing_message([table]), 1, "unusable")
+    unreadable = _unreadable_entry(facts, e)
     if unreadable:
-        return Refused(unreadable, 1, DAMAGED_FILE)
-    found = _storage(ctx, e)
-    return Refused(*found) if found else None
+        return CampaignError(unreadable, 1, DAMAGED_FILE)
+    found = _storage(facts, e)
+    return CampaignError(*found) if found else None
 
 
 def _missing_table(e: BaseException) -> str | None:
@@ -65,24 +60,24 @@ def _missing_table(e: BaseException) -> str | None:
     return None
 
 
-def _unreadable_entry(ctx: click.Context, e: BaseException) -> str | None:
+def _unreadable_entry(obj: Facts, e: BaseException) -> str | None:
     """An entry whose stored state no longer decodes (edited outside the program, hashes recomputed
     or not, or a damaged page): named as such, not as a failure of the program."""
     cause = storage_faults.unreadable_entry(e)
     if cause is None:
         return None
-    obj = ctx.find_root().obj or {}
     db = obj.get("db") or "the campaign file"
     return (f"{db} holds an entry that cannot be read ({cause}): the file was edited outside the program or "
             f"is damaged; {_recorded(obj, None, 'it is restored')}. `campaign audit` names the entry; restore the file from a backup copy, or import the campaign's latest JSON Lines export "
             "into a new file (`campaign --db copy.db import heist.jsonl`).")
 
 
-def read_only_media(ctx: click.Context) -> Refused:
+def read_only_media(facts: Facts) -> CampaignError:
     """The refusal of a write to a file that cannot be written, before anything is tried."""
     import errno
 
-    return Refused(*_storage(ctx, OSError(errno.EROFS, "read-only file system")) or ("read-only", 1, READ_ONLY_MEDIA))
+    found = _storage(facts, OSError(errno.EROFS, "read-only file system"))
+    return CampaignError(*found) if found else CampaignError("read-only", 1, READ_ONLY_MEDIA)
 
 
 def server_message(e: BaseException) -> str | None:
@@ -90,12 +85,11 @@ def server_message(e: BaseException) -> str | None:
     return _unreachable(e, {}) or _missing_client(e)
 
 
-def _storage(ctx: click.Context, e: BaseException) -> tuple[str, int, str] | None:
+def _storage(obj: Facts, e: BaseException) -> tuple[str, int, str] | None:
     """(line, exit code, rule) of a failure of the campaign file's storage, or None."""
     kind = storage_faults.kind_of(e)
     if kind is None or kind == storage_faults.SERVER:
         return None
-    obj = ctx.find_root().obj or {}
     db = obj.get("db") or "the campaign file"
     folder = os.path.dirname(os.path.abspath(db))
     if kind == storage_faults.CANNOT_OPEN and not os.path.isdir(folder):
@@ -106,7 +100,7 @@ def _storage(ctx: click.Context, e: BaseException) -> tuple[str, int, str] | Non
     if kind == storage_faults.DAMAGED:
         return _damaged(db, obj, e), 1, DAMAGED_FILE
     if kind in (storage_faults.FULL, storage_faults.IO):
-        full = _full(db, folder, kind)
+        full = _full(obj, db, folder, kind)
         if full:
             return full, 1, DISK_FULL
     if kind == storage_faults.IO:
@@ -115,12 +109,11 @@ def _storage(ctx: click.Context, e: BaseException) -> tuple[str, int, str] | Non
     return None
 
 
-def _full(db: str, folder: str, kind: str) -> str | None:
+def _full(obj: Facts, db: str, folder: str, kind: str) -> str | None:
     """A full disk, named as one: the campaign file's, or the scratch folder's (an audit's copy); or
     the file-size limit this process may write (`ulimit -f`); None when a disk I/O error is neither."""
     import tempfile
 
-    obj = click.get_current_context().find_root().obj or {}
     limit = _size_limit()
     if limit is not None and _largest(db) + ROOM >= limit:
         return (f"there is no room for {db}: it reached this process's file-size limit (`ulimit -f`, "
@@ -134,7 +127,7 @@ def _full(db: str, folder: str, kind: str) -> str | None:
     return None
 
 
-def _damaged(db: str, obj: dict, e: BaseException) -> str:
+def _damaged(db: str, obj: Facts, e: BaseException) -> str:
     """A file SQLite cannot read: it says so, and how to get the campaign back."""
     why = next((str(x) for x in storage_faults.causes(e) if type(x).__module__ == "sqlite3"), "") or str(e)
     return (f"{db} is damaged ({why}): part of the file cannot be read, so no command can use it; "
@@ -153,7 +146,7 @@ def _no_folder(folder: str) -> str:
             "Nothing was recorded.")
 
 
-def _recorded(obj: dict, then: str | None, until: str = "there is room") -> str:
+def _recorded(obj: Facts, then: str | None, until: str = "there is room") -> str:
     """What of the command is in the ledger, and how to go on (`then`) without recording it twice."""
     entries = obj.get("recorded") or []
     key = obj.get("key_used")
@@ -192,7 +185,7 @@ def _free(folder: str) -> int:
         return ROOM  # cannot tell: not called full
 
 
-def _unreachable(e: BaseException, obj: dict) -> str | None:
+def _unreachable(e: BaseException, obj: Facts) -> str | None:
     """An unreachable PostgreSQL ledger, named by host and port (the GM can check the server or the settings)."""
     if os.environ.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
         return None
@@ -208,7 +201,7 @@ def _unreachable(e: BaseException, obj: dict) -> str | None:
             f"{_recorded_on_server(obj)}")
 
 
-def _recorded_on_server(obj: dict) -> str:
+def _recorded_on_server(obj: Facts) -> str:
     """After an unreachable server: what was recorded, and the key to run the command again with."""
     if obj.get("recorded") or obj.get("stopped"):
         said = _recorded(obj, None, "it answers")

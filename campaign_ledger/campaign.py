@@ -1,0 +1,68 @@
+"""The campaign handle a bot gets: the calls of every campaign (handle.py), of the record
+(records.py) and of each ruleset (relics.py, beer_run.py, action_dice.py, decision_2d6.py).
+
+A method is named by its CLI command's words joined: `campaign cohort-turn` is `cohort_turn`,
+`campaign pc add` is `pc_add`, `campaign beer-run roll` is `beer_run_roll`; `campaign new` is
+`new_campaign()` and `campaign import` is `import_campaign()`, both here."""
+from __future__ import annotations
+
+import os
+from typing import Mapping
+
+from campaign_ledger.action_dice import ActionDiceCalls
+from campaign_ledger.beer_run import BeerRunCalls
+from campaign_ledger.decision_2d6 import Decision2d6Calls
+from campaign_ledger.records import RecordCalls
+from campaign_ledger.relics import RelicsCalls
+
+
+class Campaign(RelicsCalls, BeerRunCalls, ActionDiceCalls, Decision2d6Calls, RecordCalls):
+    """One campaign file, by its path: `open_campaign(path)` or `new_campaign(path, name)` give one.
+    A call of another ruleset than the campaign's is refused in one line (rule `wrong-ruleset`)."""
+
+
+def open_campaign(path: str | os.PathLike[str]) -> Campaign:
+    """The campaign in the file at `path` (refused in one line when there is none, rule
+    `no-campaign-file`, or it is not a campaign file). With PERSISTENCE_MODULE=eventsourcing.postgres
+    (and the POSTGRES_* settings) its ledger is on PostgreSQL and `path` holds its read tables."""
+    campaign = Campaign(path)
+    campaign.ruleset()  # opens it once: a missing or foreign file is refused here, not at the first call
+    return campaign
+
+
+def new_campaign(path: str | os.PathLike[str], name: str, *, ruleset: str | None = None,
+                 rules_version: str | None = None, settings: Mapping[str, str] | None = None,
+                 key: str | None = None) -> Campaign:
+    """Start a campaign in a new file (`campaign new`); a refused one leaves no file behind.
+    `ruleset`: relics (the default), beer-run, action-dice or decision-2d6."""
+    from campaign_ledger.errors import CampaignError
+    from campaign_ledger.ledger import rulesets
+
+    campaign = Campaign(path)
+    chosen = ruleset or rulesets.default_id()
+    given = dict(settings or {})
+    if os.path.exists(campaign.path) and os.path.getsize(campaign.path) and _holds_campaign(campaign):
+        raise CampaignError(f"{campaign.path} already holds a campaign; choose another file.", 1, "campaign-exists")
+    fresh = not os.path.exists(campaign.path)
+    try:
+        campaign._write("new", {"name": name, "ruleset": chosen, "rules_version": rules_version, "settings": given},
+                        lambda app: app.start(name, chosen, rules_version, given), key=key, must_exist=False)
+    except CampaignError:
+        if fresh:
+            for leftover in (campaign.path, campaign.path + "-wal", campaign.path + "-shm"):
+                if os.path.exists(leftover):  # a refused campaign leaves no file behind
+                    os.remove(leftover)
+        raise
+    return campaign
+
+
+def _holds_campaign(campaign: Campaign) -> bool:
+    from campaign_ledger.errors import CampaignError
+
+    try:
+        campaign.ruleset()
+    except CampaignError as e:
+        if e.rule in ("no-campaign", "unknown-campaign"):
+            return False
+        raise
+    return True
