@@ -45,8 +45,8 @@ def opened(facts: dict[str, Any], must_exist: bool = True, reading: bool = False
             close()
 
 
-def write(facts: dict[str, Any], call: Callable[[Any], dict], warn: Warn, *, invocation: str,
-          must_exist: bool = True) -> dict:
+def write(facts: dict[str, Any], call: Callable[[Any], dict[str, Any]], warn: Warn, *, invocation: str,
+          must_exist: bool = True) -> dict[str, Any]:
     """Run one ledger command and catch the read tables up; the report, with its history lines.
 
     `facts` ("db", "key", "override") is filled in as the call goes ("key_used", "recorded"), so a
@@ -121,7 +121,7 @@ def catch_up(app: Any, db: Any, warn: Warn, path: str, writing: bool = False) ->
         warn(f"entry #{n['entry']}: {n['note']}")
 
 
-def recorded_but(facts: Mapping[str, Any], report: dict, failure: Exception, warn: Warn) -> None:
+def recorded_but(facts: Mapping[str, Any], report: dict[str, Any], failure: Exception, warn: Warn) -> None:
     """After the ledger saved: a read side stuck before these entries only warns; else one refusal
     naming the entries recorded and the key to retry with."""
     from campaign_ledger.failures import FAILED, refusal

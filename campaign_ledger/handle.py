@@ -15,7 +15,7 @@ The calls of each ruleset are in its own module beside this one (relics.py, ...)
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, cast
 
 from campaign_ledger import calls
 from campaign_ledger.shapes import HistoryLine, Report, Row
@@ -25,7 +25,7 @@ class Core:
     """The calls every campaign has, whatever its ruleset, and the machinery each call goes through."""
 
     def __init__(self, path: str | os.PathLike[str], *, warn: Callable[[str], Any] | None = None,
-                 bound: Mapping[str, Any] | None = None) -> None:
+                 bound: dict[str, Any] | None = None) -> None:
         """`warn` takes each warning line (default: kept in `warnings`, the last call's). `bound` is
         for the CLI: its own call's facts (its --db, --key, --gm-override, and the digest of its
         words under "invocation"), so its keys and refusals read as they always have."""
@@ -42,7 +42,7 @@ class Core:
     def _facts(self, key: str | None, override: str | None) -> dict[str, Any]:
         self.warnings = []
         if self._bound is not None:
-            return self._bound  # type: ignore[return-value]  (the CLI's own dict, filled in as the call goes)
+            return self._bound  # the CLI's own dict, filled in as the call goes
         return {"db": self.path, "key": key, "override": override}
 
     def _warning(self, line: str) -> None:
@@ -55,7 +55,7 @@ class Core:
         """Run one ledger command (`call(app)` returns its report) as one call, logged under `key`."""
         facts = self._facts(key, override)
         invocation = facts.get("invocation") or calls.digest(command, asked, facts.get("override"))
-        return calls.write(facts, call, self._warning, invocation=invocation, must_exist=must_exist)
+        return cast(Report, calls.write(facts, call, self._warning, invocation=invocation, must_exist=must_exist))
 
     def _read(self, query: Callable[[Any, Any], Any]) -> Any:
         """One read view: `query(app, db)` on read tables caught up with the ledger."""
@@ -120,7 +120,7 @@ class Core:
         filters = search.Filters(pc, challenge, round, session, tuple(tags), tuple(k.casefold() for k in kinds),
                                  grep, since, until, scene)
 
-        def query(app: Any, db: Any) -> list:
+        def query(app: Any, db: Any) -> list[Any]:
             if limit is not None:
                 return search.rows(db, filters, limit)
             return list(search.stream(db, filters)[1])

@@ -32,7 +32,7 @@ def _placing(places: Places | None, best: bool) -> Any:
     return Placing(tuple((label, tuple(int(d) for d in dice)) for label, dice in pairs), best)
 
 
-def _uses(traits: Sequence[str] | None) -> list:
+def _uses(traits: Sequence[str] | None) -> list[Any]:
     """Trait uses as the CLI writes them, "OWNER:TRAIT" or "OWNER:TRAIT=destiny"."""
     from campaign_ledger.ledger.errors import BadInput
     from campaign_ledger.ledger.rulesets.relics.turns import TraitUse

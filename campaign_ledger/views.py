@@ -16,7 +16,7 @@ def sheet(app: Any, db: Any, name: str | None, at: int | str | None) -> Any:
     """The sheets (or NAME's): one object for a name, a list for all (the CLI contract)."""
     shown = views_of(db)
 
-    def standing(entry: int | None) -> list:
+    def standing(entry: int | None) -> list[Any]:
         if getattr(shown, "KEEPS_HISTORY", False):
             return shown.sheets(db, name, entry)
         with as_of(app, db, entry, shown) as past:
@@ -45,7 +45,7 @@ def views_of(db: Any) -> Any:
     return rulesets.find(ruleset_of(db)).cli_views()
 
 
-def as_of(app: Any, db: Any, entry: int | None, shown: Any = None):
+def as_of(app: Any, db: Any, entry: int | None, shown: Any = None) -> Any:
     """The read tables now, or as they stood after an entry (--at): from the versions of their rows the
     ruleset keeps (its views' `versioned()`, see projections/row_versions.py), else rebuilt up to it."""
     import contextlib
@@ -102,7 +102,7 @@ def parse_time(text: str, option: str) -> str:
     return when.astimezone(timezone.utc).isoformat(timespec="seconds")
 
 
-def not_joined_yet(db: Any, entry: int, standing: Callable[[int | None], list]) -> None:
+def not_joined_yet(db: Any, entry: int, standing: Callable[[int | None], list[Any]]) -> None:
     """`sheet Ash --at 5` for Ash, who joined at #6, in the GM's words, not "there is no character
     named Ash": the first entry after `entry` at which `standing` (the sheets found as they stood
     after an entry; None: now) finds the character, found by halving (each a read of the versions)."""
@@ -120,12 +120,12 @@ def not_joined_yet(db: Any, entry: int, standing: Callable[[int | None], list]) 
                    rule="unknown-character")
 
 
-def one_or_all(name: str | None, rows: list) -> Any:
+def one_or_all(name: str | None, rows: list[Any]) -> Any:
     """A read of one named thing answers an object, of all of them a list (the CLI contract)."""
     return rows[0] if name and rows else rows
 
 
-def known_character(name: str | None, rows: list, db: Any = None) -> list:
+def known_character(name: str | None, rows: list[Any], db: Any = None) -> list[Any]:
     """The sheets found for NAME; none found is refused in the GM's words, saying what NAME names
     instead when the campaign has it (`sheet "Vault Guards"`: a Challenge, and where to see it)."""
     from campaign_ledger.ledger.errors import NotFound
