@@ -154,7 +154,7 @@ def test_an_undone_correction_reads_the_same_on_postgresql_as_in_sqlite(tmp_path
 
 
 def test_the_live_view_reads_its_page_from_the_schema_as_from_a_read_file(tmp_path, server, monkeypatch):
-    from campaign_ledger.commands.opening import connect_read
+    from campaign_ledger.opening import connect_read
     from campaign_ledger.ledger.application import open_ledger
     from campaign_ledger.web.view import build
 

@@ -110,18 +110,18 @@ def test_a_closed_port_is_the_rule_server_unreachable(tmp_path, monkeypatch):
 def test_a_server_lost_under_a_command_is_named_not_retried_as_a_race(tmp_path, monkeypatch, database):
     """The connection drops after the ledger opened: the command is refused in one line naming the
     server (it was retried: eight runs of the command, ten reads each, each waiting for the pool)."""
-    from campaign_ledger.commands import plumbing
+    from campaign_ledger import calls
 
     proxy = Proxy()
     _ledger_at(monkeypatch, proxy.port, database)
     t = Table(tmp_path / "read.db")
     t("new", "Heist")
-    real = plumbing.catch_up_warning
+    real = calls.catch_up
 
     def cut_first(*args, **kwargs):
         proxy.cut()
         return real(*args, **kwargs)
-    monkeypatch.setattr(plumbing, "catch_up_warning", cut_first)
+    monkeypatch.setattr(calls, "catch_up", cut_first)  # a write's first catch-up (campaign_ledger/calls.py)
     try:
         result = t("--timeout", "1", "--json", "--key", "one", "session", "start", "One", ok=False)
     finally:

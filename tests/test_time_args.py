@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from campaign_ledger.commands.parsing import parse_time
+from campaign_ledger.views import parse_time
 
 
 @pytest.fixture
