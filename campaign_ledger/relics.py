@@ -20,7 +20,7 @@ Faces = Sequence[int]
 Places = Mapping[str, Sequence[int]] | Sequence[tuple[str, Sequence[int]]]  # by trait label; pairs keep a label twice
 
 
-def trait_uses(traits: Sequence[str] | None) -> list:
+def trait_uses(traits: Sequence[str] | None) -> list[Any]:
     """Trait uses as the table says them, "OWNER:TRAIT" or "OWNER:TRAIT=destiny" (or =doom): the one
     reading of them, for the library's calls and the CLI's --trait alike."""
     from campaign_ledger.ledger.errors import BadInput

@@ -2,10 +2,12 @@
 outside the rounds, Scenes and Events, and rosters. Mixed into RelicsCalls (relics.py)."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from campaign_ledger.handle import Core
 from campaign_ledger.shapes import Report
+
+T = TypeVar("T")
 
 
 class RelicsSetupCalls(Core):
@@ -165,7 +167,7 @@ class RelicsSetupCalls(Core):
         return self._read(lambda app, db: relics_roster.dump(db, path))
 
 
-def _before_the_call(check: Any) -> Any:
+def _before_the_call(check: Callable[[], T]) -> T:
     """A check the CLI made before opening the campaign, refused as every call's refusals are."""
     from campaign_ledger.errors import refused
 
