@@ -24,17 +24,11 @@ def parse_pairs(text: str, what: str) -> dict[str, int]:
     return result
 
 
-def parse_trait_uses(values: tuple[str, ...]):
-    from campaign_ledger.ledger.rulesets.relics.turns import TraitUse
+def parse_trait_uses(values: tuple[str, ...]) -> list:
+    """--trait OWNER:TRAIT[=destiny|doom], read as the library reads a call's trait uses (one reading)."""
+    from campaign_ledger.relics import trait_uses
 
-    uses = []
-    for value in values:
-        owner, colon, rest = value.partition(":")
-        if not colon or not owner.strip() or not rest.strip():
-            raise BadInput(f"Name a trait as OWNER:TRAIT (optionally =destiny or =doom), not '{value}'.")
-        name, _, paid = rest.partition("=")
-        uses.append(TraitUse(owner.strip(), name.strip(), paid.strip().lower() or None))
-    return uses
+    return trait_uses(values)
 
 
 def parse_throw(faces: str | None, roll: bool):

@@ -6,8 +6,8 @@ import click
 
 
 from campaign_ledger.ledger.errors import BadInput
-from campaign_ledger.commands.plumbing import campaign_of, json_option, override_option, show_report, write_command
-from campaign_ledger.commands.parsing import later_steps, parse_pairs, parse_placing, parse_stress, parse_throw, parse_trait_uses, turn_inputs
+from campaign_ledger.commands.plumbing import campaign_of, json_option, override_option, show_report
+from campaign_ledger.commands.parsing import later_steps, parse_pairs, parse_placing, parse_stress, parse_throw, turn_inputs
 
 
 # --- commands: playing a round ----------------------------------------------------------------
@@ -73,8 +73,10 @@ def challenge_turn(ctx: click.Context, challenge_name: str, traits: tuple[str, .
 
     Example: campaign challenge-turn "Vault Guards" --faces 2,6 --stress Kira=1,Bo=1
     """
-    write_command(ctx, lambda app: app.challenge_turn(challenge_name, parse_trait_uses(traits), parse_throw(faces, roll),
-                                               parse_placing(places, best), parse_stress(stress)))
+    throw = parse_throw(faces, roll)
+    show_report(ctx, campaign_of(ctx).challenge_turn(
+        challenge_name, traits=traits, faces=throw.faces, roll=throw.roll, places=parse_placing(places, best).given,
+        best=best, stress=parse_stress(stress)))
 
 
 @COMMANDS.command("roll")
@@ -90,7 +92,9 @@ def roll_cmd(ctx: click.Context, challenge_name: str, faces: str | None, places:
 
     Example: campaign roll "Vault Guards" --faces 1,3,3,4,5
     """
-    write_command(ctx, lambda app: app.roll(challenge_name, parse_throw(faces, False), parse_placing(places, best), parse_stress(stress)))
+    show_report(ctx, campaign_of(ctx).roll(challenge_name, faces=parse_throw(faces, False).faces,
+                                           places=parse_placing(places, best).given, best=best,
+                                           stress=parse_stress(stress)))
 
 
 @COMMANDS.command("place")
@@ -105,7 +109,8 @@ def place_cmd(ctx: click.Context, challenge_name: str, places: tuple[str, ...], 
 
     Example: campaign place "Vault Guards" --place Keen=5 --place Blaster=1,4
     """
-    write_command(ctx, lambda app: app.place(challenge_name, parse_placing(places, best), parse_stress(stress)))
+    show_report(ctx, campaign_of(ctx).place(challenge_name, places=parse_placing(places, best).given, best=best,
+                                            stress=parse_stress(stress)))
 
 
 @COMMANDS.command("stress")
@@ -119,7 +124,7 @@ def stress_cmd(ctx: click.Context, challenge_name: str, distribution: str) -> No
 
     Example: campaign stress "Vault Guards" --stress Kira=2,Bo=1
     """
-    write_command(ctx, lambda app: app.distribute(challenge_name, parse_pairs(distribution, "Stress")))
+    show_report(ctx, campaign_of(ctx).stress(challenge_name, parse_pairs(distribution, "Stress")))
 
 
 @COMMANDS.command("push")
@@ -132,4 +137,4 @@ def push(ctx: click.Context, name: str) -> None:
 
     Example: campaign push Bo
     """
-    write_command(ctx, lambda app: app.push_the_limit(name))
+    show_report(ctx, campaign_of(ctx).push(name))

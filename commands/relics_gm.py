@@ -6,7 +6,7 @@ import click
 
 from campaign_ledger.commands import choices
 
-from campaign_ledger.commands.plumbing import json_option, override_option, write_command
+from campaign_ledger.commands.plumbing import campaign_of, json_option, override_option, show_report
 from campaign_ledger.commands.parsing import parse_pairs
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -22,7 +22,7 @@ def motto(ctx: click.Context, pc_name: str, words: str) -> None:
 
     Example: campaign motto Kira "Nobody gets left behind"
     """
-    write_command(ctx, lambda app: app.set_motto(pc_name, words))
+    show_report(ctx, campaign_of(ctx).motto(pc_name, words))
 
 
 @COMMANDS.command("check-this-out", context_settings={"ignore_unknown_options": True})
@@ -39,8 +39,7 @@ def check_this_out(ctx: click.Context, name: str, modifier: str, paid: str, chal
 
     Example: campaign check-this-out "Loose grating" "+1 / 1d" --pay destiny
     """
-    target = "challenge" if challenge_name else "cohort"
-    write_command(ctx, lambda app: app.check_this_out(name, modifier, paid, target, challenge_name))
+    show_report(ctx, campaign_of(ctx).check_this_out(name, modifier, pay=paid, against=challenge_name))
 
 
 @COMMANDS.group("hand-of-doom")
@@ -57,7 +56,7 @@ def hand_of_doom_stress(ctx: click.Context) -> None:
 
     Example: campaign hand-of-doom stress
     """
-    write_command(ctx, lambda app: app.hand_of_doom("stress"))
+    show_report(ctx, campaign_of(ctx).hand_of_doom_stress())
 
 
 @hand_of_doom.command("trait", context_settings={"ignore_unknown_options": True})
@@ -72,7 +71,7 @@ def hand_of_doom_trait(ctx: click.Context, name: str, modifier: str, owner: str)
 
     Example: campaign hand-of-doom trait "Reinforcements" "-1 / 2d"
     """
-    write_command(ctx, lambda app: app.hand_of_doom("trait", name, modifier, owner))
+    show_report(ctx, campaign_of(ctx).hand_of_doom_trait(name, modifier, on=owner))
 
 
 @hand_of_doom.command("challenge")
@@ -88,8 +87,7 @@ def hand_of_doom_challenge(ctx: click.Context, name: str, threat: str, type_: st
 
     Example: campaign hand-of-doom challenge "The Warden" --threat Major --type Venger --rating 4
     """
-    write_command(ctx, lambda app: app.hand_of_doom("challenge", challenge={"name": name, "threat": threat,
-                                                                     "type": type_, "rating": rating}))
+    show_report(ctx, campaign_of(ctx).hand_of_doom_challenge(name, threat=threat, type=type_, rating=rating))
 
 
 @COMMANDS.command("disaster-trait", context_settings={"ignore_unknown_options": True})
@@ -106,7 +104,7 @@ def disaster_trait(ctx: click.Context, challenge_name: str, name: str, modifier:
 
     Example: campaign disaster-trait "Vault Guards" Rattled "-1 / 1d" --on Kira
     """
-    write_command(ctx, lambda app: app.disaster_trait(challenge_name, name, modifier, owner, lasts))
+    show_report(ctx, campaign_of(ctx).disaster_trait(challenge_name, name, modifier, on=owner, lasts=lasts))
 
 
 @COMMANDS.command("agony-trait", context_settings={"ignore_unknown_options": True})
@@ -121,7 +119,7 @@ def agony_trait(ctx: click.Context, pc_name: str, name: str, modifier: str) -> N
 
     Example: campaign agony-trait Bo "Shaking hands" "-1 / 1d"
     """
-    write_command(ctx, lambda app: app.agony_trait(pc_name, name, modifier))
+    show_report(ctx, campaign_of(ctx).agony_trait(pc_name, name, modifier))
 
 
 @COMMANDS.group()
@@ -139,7 +137,7 @@ def recover_set(ctx: click.Context, removal: str) -> None:
 
     Example: campaign recover set --stress Kira=1
     """
-    write_command(ctx, lambda app: app.recover_set(parse_pairs(removal, "recovery")))
+    show_report(ctx, campaign_of(ctx).recover_set(parse_pairs(removal, "recovery")))
 
 
 @recover.command("test")
@@ -151,7 +149,7 @@ def recover_test(ctx: click.Context) -> None:
 
     Example: campaign recover test
     """
-    write_command(ctx, lambda app: app.recover_test())
+    show_report(ctx, campaign_of(ctx).recover_test())
 
 
 @recover.command("apply")
@@ -164,7 +162,7 @@ def recover_apply(ctx: click.Context, removal: str) -> None:
 
     Example: campaign recover apply --stress Kira=2,Bo=1
     """
-    write_command(ctx, lambda app: app.recover_apply(parse_pairs(removal, "recovery")))
+    show_report(ctx, campaign_of(ctx).recover_apply(parse_pairs(removal, "recovery")))
 
 
 @COMMANDS.command()
@@ -175,7 +173,7 @@ def downtime(ctx: click.Context) -> None:
 
     Example: campaign downtime
     """
-    write_command(ctx, lambda app: app.downtime())
+    show_report(ctx, campaign_of(ctx).downtime())
 
 
 @COMMANDS.command("growth-test")
@@ -192,6 +190,6 @@ def growth_test(ctx: click.Context, pc_name: str, pool: int, faces: str | None, 
     Example: campaign growth-test Bo --pool 4 --faces 3,4,2,1
     """
     from campaign_ledger.ledger.dice import parse_faces
-    placement = {0: tuple(p - 1 for p in parse_faces(places))} if places else None
-    write_command(ctx, lambda app: app.growth_test(pc_name, pool, parse_faces(faces) if faces is not None else None,
-                                            placement))
+    place = parse_faces(places) if places else None
+    show_report(ctx, campaign_of(ctx).growth_test(pc_name, pool=pool, place=place,
+                                                  faces=parse_faces(faces) if faces is not None else None))

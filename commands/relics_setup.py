@@ -7,7 +7,7 @@ import click
 from campaign_ledger.commands import choices
 
 from campaign_ledger.ledger.errors import BadInput
-from campaign_ledger.commands.plumbing import json_option, override_option, write_command
+from campaign_ledger.commands.plumbing import campaign_of, json_option, override_option, show_report
 from campaign_ledger.commands.parsing import parse_names, parse_pairs
 
 
@@ -30,7 +30,7 @@ def pc_add(ctx: click.Context, name: str, expertise: str, primary: str) -> None:
 
     Example: campaign pc add Kira --expertise Phantom=3,Venger=1 --primary Phantom
     """
-    write_command(ctx, lambda app: app.add_pc(name, parse_pairs(expertise, "Expertise"), primary))
+    show_report(ctx, campaign_of(ctx).pc_add(name, parse_pairs(expertise, "Expertise"), primary))
 
 
 @COMMANDS.group()
@@ -62,7 +62,8 @@ def trait_add(ctx: click.Context, owner: str, name: str, modifier: str, polarity
     Example: campaign trait add Kira "Fusiontech Blaster" "+1 / 1d" --cost destiny --frequency scene --types Venger
     """
     kinds = [k.strip() for k in types.split(",") if k.strip()]
-    write_command(ctx, lambda app: app.add_trait(owner, name, modifier, polarity, cost, target, on_challenge, frequency, kinds))
+    show_report(ctx, campaign_of(ctx).trait_add(owner, name, modifier, polarity=polarity, cost=cost, target=target,
+                                                challenge=on_challenge, frequency=frequency, types=kinds))
 
 
 @COMMANDS.group()
@@ -79,7 +80,7 @@ def scenario_start(ctx: click.Context, title: str) -> None:
 
     Example: campaign scenario start "Night at the Vault"
     """
-    write_command(ctx, lambda app: app.start_scenario(title))
+    show_report(ctx, campaign_of(ctx).scenario_start(title))
 
 
 @COMMANDS.group("house-rule")
@@ -99,7 +100,7 @@ def house_rule_set(ctx: click.Context, rule: str, value: str, reason: str) -> No
 
     Example: campaign house-rule set ranked_simple 1=1/1,2=1/2,3=2/2 --reason "gentler ranks"
     """
-    write_command(ctx, lambda app: app.set_house_rule(rule, value, reason))
+    show_report(ctx, campaign_of(ctx).house_rule_set(rule, value, reason=reason))
 
 
 @COMMANDS.group()
@@ -125,10 +126,11 @@ def challenge_open(ctx: click.Context, name: str, threat: str | None, type_: str
 
     Example: campaign challenge open "Vault Guards" --threat Major --type Phantom --rating 4 --rounds 3
     """
-    test = {"needed": needed, "stress_unresolved": stress_unresolved} if is_test else None
     if not is_test and (stress_unresolved or needed != 1):
         raise BadInput("--needed and --stress-unresolved are for a Test (--test).")
-    write_command(ctx, lambda app: app.open_challenge(name, threat, type_, rating, parse_names(group), rounds, test))
+    show_report(ctx, campaign_of(ctx).challenge_open(name, threat=threat, type=type_, rating=rating,
+                                                     group=parse_names(group), rounds=rounds, test=is_test,
+                                                     needed=needed, stress_unresolved=stress_unresolved))
 
 
 @challenge.command("split")
@@ -145,7 +147,7 @@ def challenge_split(ctx: click.Context, name: str, into: str, dice: int, group: 
 
     Example: campaign challenge split "Vault Guards" --into "Back Stairs" --dice 2 --group Bo --pay doom
     """
-    write_command(ctx, lambda app: app.split_challenge(name, into, dice, parse_names(group), paid))
+    show_report(ctx, campaign_of(ctx).challenge_split(name, into=into, dice=dice, group=parse_names(group), pay=paid))
 
 
 @COMMANDS.group()
@@ -162,7 +164,7 @@ def scene_start(ctx: click.Context, title: str) -> None:
 
     Example: campaign scene start "The vault at midnight"
     """
-    write_command(ctx, lambda app: app.start_scene(title))
+    show_report(ctx, campaign_of(ctx).scene_start(title))
 
 
 @scene.command("end")
@@ -174,7 +176,7 @@ def scene_end(ctx: click.Context, reason: str) -> None:
 
     Example: campaign scene end --reason "out through the sewers"
     """
-    write_command(ctx, lambda app: app.end_scene(reason))
+    show_report(ctx, campaign_of(ctx).scene_end(reason=reason))
 
 
 @COMMANDS.group("event")
@@ -192,7 +194,7 @@ def event_start(ctx: click.Context, title: str, simultaneous: bool) -> None:
 
     Example: campaign event start "The alarm" --simultaneous
     """
-    write_command(ctx, lambda app: app.start_encounter(title, "simultaneous" if simultaneous else "serial"))
+    show_report(ctx, campaign_of(ctx).event_start(title, simultaneous=simultaneous))
 
 
 @event_group.command("end")
@@ -204,7 +206,7 @@ def event_end(ctx: click.Context, reason: str) -> None:
 
     Example: campaign event end --reason "the guards gave up"
     """
-    write_command(ctx, lambda app: app.end_encounter(reason))
+    show_report(ctx, campaign_of(ctx).event_end(reason=reason))
 
 
 from campaign_ledger.commands import corrections  # noqa: E402,F401  (pc rename ... challenge abandon join the groups above)

@@ -6,8 +6,7 @@ from typing import Any
 
 import click
 
-from campaign_ledger.ledger.errors import RuleViolation
-from campaign_ledger.commands.plumbing import json_option, read_view
+from campaign_ledger.commands.plumbing import campaign_of, emit, json_option
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 KEEPS_HISTORY = True  # its sheets and pools are read as they stood at an entry (`--at`) from their own tables
@@ -42,21 +41,5 @@ def status(ctx: click.Context) -> None:
     Example: campaign status
     """
     from campaign_ledger.projections.text import status_text
-    from campaign_ledger.ledger.rulesets.relics.challenge import NEXT_STEP
-    from campaign_ledger.ledger.ids import challenge_id
-    from campaign_ledger.ledger.rulesets.relics.odds import pool_line
-    from campaign_ledger.projections import views
-    from campaign_ledger.projections.rulesets.relics import state as relics_state
 
-    def query(app: Any, db: Any) -> dict:
-        camp = app.campaign()
-        if camp.ruleset != "relics":
-            raise RuleViolation(f"This is {'an' if camp.ruleset[0] in 'aeiou' else 'a'} {camp.ruleset} campaign; "
-                           f"see `campaign {camp.ruleset} --help` (and `campaign sheet`, `pools`, `history`).")
-        rows = views.challenges(db, open_only=True)
-        for row in rows:
-            ch = app.repository.get(challenge_id(row["name"]))
-            row.update(phase=ch.phase, waiting_for=NEXT_STEP[ch.phase], pending=ch.pending,
-                       odds=pool_line(ch.pending) if ch.phase.endswith("-roll") else None)
-        return {"turn": camp.turn, "challenges": rows, **views.pools(db), **relics_state.status_fields(db)}
-    read_view(ctx, query, status_text)
+    emit(ctx, campaign_of(ctx).status(), status_text)
