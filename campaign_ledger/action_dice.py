@@ -60,9 +60,8 @@ class ActionDiceCalls(Core):
     def action_dice_character(self, name: str, *, assets: Mapping[str, str | int] | None = None,
                               features: Sequence[str] = (), key: str | None = None) -> Report:
         """Add a character with its assets (die sizes d4-d12) and features (`campaign action-dice character`)."""
-        given, named = dict(assets or {}), list(features)
-        return self._write("action-dice character", {"name": name, "assets": given, "features": named},
-                           lambda app: app.add_action_character(name, given, named), key=key)
+        return self._write("action-dice character", {"name": name, "assets": assets, "features": features},
+                           lambda app: app.add_action_character(name, dict(assets or {}), list(features)), key=key)
 
     def action_dice_asset(self, character: str, asset: str, die: str | int, *, key: str | None = None) -> Report:
         """Give a character an asset, or change an asset's die (`campaign action-dice asset`)."""
@@ -78,12 +77,11 @@ class ActionDiceCalls(Core):
 
     def action_dice_condition(self, character: str, condition: str, *, level: int,
                               impacts: Sequence[str] | None = None, key: str | None = None) -> Report:
-        """Give a character a condition, or set its level 1-3 and the actions it impacts (`campaign
-        action-dice condition`); `impacts` None keeps them as they were."""
-        listed = None if impacts is None else list(impacts)
+        """Give a character a condition, or set its level (`campaign action-dice condition`): 1 to 3,
+        and the actions it impacts (`impacts` None keeps them as they were)."""
         return self._write("action-dice condition", {"character": character, "condition": condition,
-                                                     "level": level, "impacts": listed},
-                           lambda app: app.set_action_condition(character, condition, level, listed), key=key)
+                                                     "level": level, "impacts": impacts},
+                           lambda app: app.set_action_condition(character, condition, level, impacts), key=key)
 
     def action_dice_worsen(self, character: str, condition: str, *, steps: int = 1,
                            key: str | None = None) -> Report:
@@ -121,13 +119,12 @@ class ActionDiceCalls(Core):
                 raise BadInput("Give --faces from the table or --roll, not both.")
             return None if faces is None else [int(f) for f in faces]
         entered = _before_opening(thrown)
-        chosen, invoked = list(assets), list(features)
         asked = {"character": character, "action": action, "rating": rating, "difficulty": difficulty,
-                 "advantages": advantages, "disadvantages": disadvantages, "assets": chosen, "features": invoked,
+                 "advantages": advantages, "disadvantages": disadvantages, "assets": assets, "features": features,
                  "faces": entered, "test": test, "override": override}
         return self._write("action-dice roll", asked, lambda app: app.roll_action(
             character, action, rating=rating, difficulty=difficulty, advantages=advantages,
-            disadvantages=disadvantages, assets=chosen, features=invoked, faces=entered, test=test,
+            disadvantages=disadvantages, assets=list(assets), features=list(features), faces=entered, test=test,
             gm_override=override), key=key)
 
     # --- what a GM reads -----------------------------------------------------------------------

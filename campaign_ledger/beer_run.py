@@ -68,8 +68,8 @@ class BeerRunCalls(Core):
 
     def beer_run_character_add(self, name: str, abilities: Abilities, *, intensity: int | None = None,
                                key: str | None = None) -> Report:
-        """Add a character with ability dice in the campaign's categories (`campaign beer-run character
-        add`); Health is required, Intensity defaults to the campaign's setting, else 10."""
+        """Add a character with ability dice in categories (`campaign beer-run character add`).
+        Health is required; Intensity defaults to the campaign's setting, else 10."""
         return self._write("beer-run character add", {"name": name, "abilities": abilities, "intensity": intensity},
                            lambda app: app.beer_run_add_character(name, _abilities(abilities), intensity), key=key)
 
@@ -109,9 +109,8 @@ class BeerRunCalls(Core):
                                key: str | None = None) -> Report:
         """Open a conflict (`campaign beer-run conflict open`); with more than two sides, `target` is
         the side every other side opposes."""
-        named = list(sides)
-        return self._write("beer-run conflict open", {"name": name, "sides": named, "target": target},
-                           lambda app: app.beer_run_open_conflict(name, named, target), key=key)
+        return self._write("beer-run conflict open", {"name": name, "sides": sides, "target": target},
+                           lambda app: app.beer_run_open_conflict(name, list(sides), target), key=key)
 
     def beer_run_conflict_end(self, name: str, *, reason: str, key: str | None = None) -> Report:
         """End a conflict, the GM's call (`campaign beer-run conflict end`), saying how it ended."""
