@@ -6,7 +6,7 @@ from typing import Callable
 import click
 
 from campaign_ledger.ledger.errors import BadInput
-from campaign_ledger.commands.plumbing import json_option, write_command
+from campaign_ledger.commands.plumbing import campaign_of, json_option, show_report
 
 
 # --- action-dice (seed 003): characters, conditions, action rolls -----------------------------
@@ -52,7 +52,7 @@ def action_dice_character(ctx: click.Context, name: str, assets: tuple[str, ...]
 
     Example: campaign action-dice character Mara --asset Athletics=d8 --asset Nerve=d10 --feature Cat-like
     """
-    write_command(ctx, lambda app: app.add_action_character(name, _die_pairs(assets), list(features)))
+    show_report(ctx, campaign_of(ctx).action_dice_character(name, assets=_die_pairs(assets), features=list(features)))
 
 
 @action_dice.command("asset")
@@ -66,7 +66,7 @@ def action_dice_asset(ctx: click.Context, character: str, asset: str, die: str) 
 
     Example: campaign action-dice asset Mara Athletics d10
     """
-    write_command(ctx, lambda app: app.set_action_asset(character, asset, die))
+    show_report(ctx, campaign_of(ctx).action_dice_asset(character, asset, die))
 
 
 @action_dice.command("feature")
@@ -79,7 +79,7 @@ def action_dice_feature(ctx: click.Context, character: str, feature: str) -> Non
 
     Example: campaign action-dice feature Mara "Old Debts"
     """
-    write_command(ctx, lambda app: app.add_action_feature(character, feature))
+    show_report(ctx, campaign_of(ctx).action_dice_feature(character, feature))
 
 
 @action_dice.command("condition")
@@ -95,7 +95,7 @@ def action_dice_condition(ctx: click.Context, character: str, condition: str, le
 
     Example: campaign action-dice condition Mara "Sprained Ankle" --level 2 --impacts climb,run
     """
-    write_command(ctx, lambda app: app.set_action_condition(character, condition, level, _words(impacts)))
+    show_report(ctx, campaign_of(ctx).action_dice_condition(character, condition, level=level, impacts=_words(impacts)))
 
 
 @action_dice.command("worsen")
@@ -109,7 +109,7 @@ def action_dice_worsen(ctx: click.Context, character: str, condition: str, steps
 
     Example: campaign action-dice worsen Mara "Sprained Ankle"
     """
-    write_command(ctx, lambda app: app.change_action_condition(character, condition, steps))
+    show_report(ctx, campaign_of(ctx).action_dice_worsen(character, condition, steps=steps))
 
 
 @action_dice.command("ease")
@@ -123,7 +123,7 @@ def action_dice_ease(ctx: click.Context, character: str, condition: str, steps: 
 
     Example: campaign action-dice ease Mara "Sprained Ankle" --steps 2
     """
-    write_command(ctx, lambda app: app.change_action_condition(character, condition, -steps))
+    show_report(ctx, campaign_of(ctx).action_dice_ease(character, condition, steps=steps))
 
 
 @action_dice.command("treat")
@@ -136,7 +136,7 @@ def action_dice_treat(ctx: click.Context, character: str, condition: str) -> Non
 
     Example: campaign action-dice treat Mara "Sprained Ankle"
     """
-    write_command(ctx, lambda app: app.treat_action_condition(character, condition))
+    show_report(ctx, campaign_of(ctx).action_dice_treat(character, condition))
 
 
 def roll_options(command: Callable) -> Callable:
@@ -173,13 +173,12 @@ def action_dice_roll(ctx: click.Context, character: str, action: str, rating: st
     """
     from campaign_ledger.ledger.dice import parse_faces
 
-    if faces is not None and program_rolls:
-        raise BadInput("Give --faces from the table or --roll, not both.")
-    thrown = parse_faces(faces) if faces is not None else None
-    write_command(ctx, lambda app: app.roll_action(
+    # with --roll too, --faces is not read: the library refuses the pair before a face is parsed
+    thrown = None if faces is None else [] if program_rolls else list(parse_faces(faces))
+    show_report(ctx, campaign_of(ctx).action_dice_roll(
         character, action, rating=rating, difficulty=difficulty, advantages=advantages,
         disadvantages=disadvantages, assets=list(assets), features=list(features), faces=thrown,
-        test=test, gm_override=gm_override))
+        roll=program_rolls, test=test, override=gm_override))
 
 
 from campaign_ledger.commands import action_dice_views  # noqa: E402,F401  (its commands join the group)

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from campaign_ledger.commands.action_dice import action_dice
-from campaign_ledger.commands.plumbing import emit, json_option, known_character, only_ruleset, read_view, sheet_view
+from campaign_ledger.commands.plumbing import as_list, campaign_of, emit, json_option
 
 
 HAS_POOLS = False
@@ -83,21 +83,8 @@ def action_dice_difficulty(ctx: click.Context, rating: str | None, difficulty: i
 
     Example: campaign action-dice difficulty D8 --disadvantage
     """
-    from campaign_ledger.ledger.rulesets.action_dice import rules
-    from campaign_ledger.ledger.rulesets.action_dice.commands import base_difficulty
-
-    if rating is None and difficulty is None:
-        ladder = [(r.value, None) for r in rules.ChallengeRating if r is not rules.ChallengeRating.PLUS]
-        ladder += [("++", d) for d in range(7, rules.MAX_DIFFICULTY + 1)]
-    else:
-        ladder = [(rating, difficulty)]
-    rows = []
-    for r, chosen in ladder:
-        rated, base = base_difficulty(r, chosen)
-        rows.append({"rating": rated or "-", "base": base, "advantages": advantages,
-                     "disadvantages": disadvantages,
-                     "difficulty": rules.action_difficulty(base, advantages, disadvantages)})
-    emit(ctx, rows, difficulty_text)
+    emit(ctx, campaign_of(ctx).action_dice_difficulty(rating, difficulty=difficulty, advantages=advantages,
+                                                      disadvantages=disadvantages), difficulty_text)
 
 
 @action_dice.command("sheet")
@@ -109,7 +96,7 @@ def action_dice_sheet(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign action-dice sheet Mara
     """
-    sheet_view(ctx, "action-dice", name, sheets, sheets_text)
+    emit(ctx, campaign_of(ctx).action_dice_sheet(name), as_list(sheets_text))
 
 
 @action_dice.command("rolls")
@@ -122,10 +109,4 @@ def action_dice_rolls(ctx: click.Context, name: str | None, limit: int | None) -
 
     Example: campaign action-dice rolls Mara --limit 5
     """
-    from campaign_ledger.projections.rulesets.action_dice import tables as read
-
-    def query(app: Any, db: Any) -> list:
-        only_ruleset(db, "action-dice")
-        known_character(name, read.sheets(db, name))
-        return read.rolls(db, name, limit)
-    read_view(ctx, query, rolls_text)
+    emit(ctx, campaign_of(ctx).action_dice_rolls(name, limit=limit), rolls_text)

@@ -2,23 +2,21 @@
 dice. A round's play is in beer_run_play.py, the sheets and other views in beer_run_views.py."""
 from __future__ import annotations
 
-from typing import Any, Callable
-
 import click
 
 from campaign_ledger.ledger.errors import BadInput
-from campaign_ledger.commands.plumbing import json_option, write_command
+from campaign_ledger.commands.plumbing import campaign_of, json_option, show_report
 
 # --- beer-run (seed 002): plumbing and the table's shorthand --------------------------------------------------------
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
 
-def br_write(ctx: click.Context, call: Callable[[Any], dict]) -> None:
-    """Like write_command, but the text says what the conflict waits for next."""
+def br_show(ctx: click.Context, report: dict) -> None:
+    """Print what a write appended; the text says what the conflict waits for next."""
     from campaign_ledger.commands.beer_run_views import br_report_text
 
-    write_command(ctx, call, text=br_report_text)
+    show_report(ctx, report, br_report_text)
 
 
 def br_list(text: str | None) -> list[str]:
@@ -83,7 +81,7 @@ def br_character_add(ctx: click.Context, name: str, abilities: tuple[str, ...], 
 
     Example: campaign beer-run character add Ann --ability Physical:Brawn=d8,Physical:Health=d6,Mental:Wits=d6,Social:Charm=d4
     """
-    br_write(ctx, lambda app: app.beer_run_add_character(name, br_abilities(abilities), intensity))
+    br_show(ctx, campaign_of(ctx).beer_run_character_add(name, br_abilities(abilities), intensity=intensity))
 
 
 @beer_run.group("difficulty")
@@ -101,7 +99,7 @@ def br_difficulty_add(ctx: click.Context, name: str, dice: str) -> None:
 
     Example: campaign beer-run difficulty add "Locked Door" --dice Lock=d8,Bars=d6
     """
-    br_write(ctx, lambda app: app.beer_run_add_difficulty(name, br_dice(dice)))
+    br_show(ctx, campaign_of(ctx).beer_run_difficulty_add(name, br_dice(dice)))
 
 
 @beer_run.command("intensity")
@@ -116,11 +114,7 @@ def br_intensity(ctx: click.Context, name: str, gain: int, lose: int, reason: st
 
     Example: campaign beer-run intensity Ann --gain 3 --reason "a night's sleep"
     """
-    if gain < 0 or lose < 0:
-        raise BadInput("Give --gain and --lose as positive numbers.")
-    if gain == lose:  # nothing to record: a malformed command (exit 2), as a missing amount is elsewhere
-        raise BadInput("Give an amount of Intensity to gain or lose, e.g. --gain 3.")
-    br_write(ctx, lambda app: app.beer_run_intensity(name, gain - lose, reason))
+    br_show(ctx, campaign_of(ctx).beer_run_intensity(name, gain=gain, lose=lose, reason=reason))
 
 
 @beer_run.group("conflict")
@@ -139,7 +133,7 @@ def br_conflict_open(ctx: click.Context, name: str, sides: tuple[str, ...], targ
 
     Example: campaign beer-run conflict open "Back Door" --side Ann --side Bouncer
     """
-    br_write(ctx, lambda app: app.beer_run_open_conflict(name, list(sides), target))
+    br_show(ctx, campaign_of(ctx).beer_run_conflict_open(name, list(sides), target=target))
 
 
 @br_conflict.command("end")
@@ -152,7 +146,7 @@ def br_conflict_end(ctx: click.Context, name: str, reason: str) -> None:
 
     Example: campaign beer-run conflict end "Back Door" --reason "Ann is inside"
     """
-    br_write(ctx, lambda app: app.beer_run_end_conflict(name, reason))
+    br_show(ctx, campaign_of(ctx).beer_run_conflict_end(name, reason=reason))
 
 
 @beer_run.group("outcome")
@@ -175,7 +169,7 @@ def br_outcome_gain(ctx: click.Context, name: str, ability: str, reason: str) ->
     if len(parsed) != 1:
         raise BadInput(f"Give one outcome die as CATEGORY:NAME=dN, not '{ability}'.")
     [(category, ability_name, die)] = parsed
-    br_write(ctx, lambda app: app.beer_run_gain_outcome(name, category, ability_name, die, reason))
+    br_show(ctx, campaign_of(ctx).beer_run_outcome_gain(name, category, ability_name, die, reason=reason))
 
 
 @br_outcome.command("inflict")
@@ -189,7 +183,7 @@ def br_outcome_inflict(ctx: click.Context, name: str, die: str, reason: str) -> 
 
     Example: campaign beer-run outcome inflict Bouncer d4 --reason "laughed at by the queue"
     """
-    br_write(ctx, lambda app: app.beer_run_inflict_outcome(name, die, reason))
+    br_show(ctx, campaign_of(ctx).beer_run_outcome_inflict(name, die, reason=reason))
 
 
 @br_outcome.command("lift")
@@ -203,7 +197,7 @@ def br_outcome_lift(ctx: click.Context, name: str, die: str, reason: str) -> Non
 
     Example: campaign beer-run outcome lift Bouncer d4 --reason "the queue forgot"
     """
-    br_write(ctx, lambda app: app.beer_run_lift_penalty(name, die, reason))
+    br_show(ctx, campaign_of(ctx).beer_run_outcome_lift(name, die, reason=reason))
 
 
 from campaign_ledger.commands import beer_run_play, beer_run_views  # noqa: E402,F401  (their commands join the group)

@@ -5,18 +5,16 @@ from typing import Callable
 
 import click
 
-from campaign_ledger.commands.beer_run import beer_run, br_list, br_positions, br_write
+from campaign_ledger.commands.beer_run import beer_run, br_list, br_positions, br_show
 from campaign_ledger.commands.parsing import parse_pairs
-from campaign_ledger.commands.plumbing import json_option
+from campaign_ledger.commands.plumbing import campaign_of, json_option
 
 
-def br_faces(faces: str | None, penalty: str | None, difficulty: str | None, roll: bool):
+def br_faces(text: str | None) -> list[int] | None:
+    """`--faces 2,4,9` -> [2, 4, 9] (and None when not given: the program rolls)."""
     from campaign_ledger.ledger.dice import parse_faces
-    from campaign_ledger.ledger.rulesets.beer_run.play import Faces
 
-    def read(text: str | None) -> tuple[int, ...] | None:
-        return None if text is None else parse_faces(text)
-    return Faces(read(faces), read(penalty), read(difficulty), roll)
+    return None if text is None else list(parse_faces(text))
 
 
 br_roll_options = [
@@ -54,8 +52,8 @@ def br_goal(ctx: click.Context, conflict: str, side: str, text: str, ability: st
 
     Example: campaign beer-run goal "Back Door" Ann "slip past the Bouncer" --ability Attention
     """
-    br_write(ctx, lambda app: app.beer_run_goal(conflict, side, text, ability, situation,
-                                                 br_list(against), br_positions(replace)))
+    br_show(ctx, campaign_of(ctx).beer_run_goal(conflict, side, text, ability=ability, situation=situation,
+                                                against=br_list(against), replace=br_positions(replace)))
 
 
 @beer_run.command("helping")
@@ -77,9 +75,10 @@ def br_helping(ctx: click.Context, conflict: str, helper: str, ally: str, text: 
 
     Example: campaign beer-run helping "Back Door" Cal Ann "distract him" --die d6 --faces 2,4,9 --difficulty-faces 5,5,3
     """
-    br_write(ctx, lambda app: app.beer_run_help(
-        conflict, helper, ally, text, die, br_list(against), br_positions(replace), br_list(base),
-        br_list(extra), br_faces(faces, penalty_faces, difficulty_faces, roll), override))
+    br_show(ctx, campaign_of(ctx).beer_run_helping(
+        conflict, helper, ally, text, die=die, against=br_list(against), replace=br_positions(replace),
+        base=br_list(base), extra=br_list(extra), faces=br_faces(faces), penalty_faces=br_faces(penalty_faces),
+        difficulty_faces=br_faces(difficulty_faces), roll=roll, override=override))
 
 
 @beer_run.command("roll")
@@ -95,8 +94,10 @@ def br_roll(ctx: click.Context, conflict: str, side: str, base: str | None, extr
 
     Example: campaign beer-run roll "Back Door" Ann --base Brawn,Wits,Charm --extra Health --faces 8,6,3,2
     """
-    br_write(ctx, lambda app: app.beer_run_roll(conflict, side, br_list(base), br_list(extra),
-                                                 br_faces(faces, penalty_faces, difficulty_faces, roll), override))
+    br_show(ctx, campaign_of(ctx).beer_run_roll(
+        conflict, side, base=br_list(base), extra=br_list(extra), faces=br_faces(faces),
+        penalty_faces=br_faces(penalty_faces), difficulty_faces=br_faces(difficulty_faces), roll=roll,
+        override=override))
 
 
 @beer_run.command("pips")
@@ -111,7 +112,7 @@ def br_pips(ctx: click.Context, conflict: str, by: str, split: str, on: str | No
 
     Example: campaign beer-run pips "Back Door" Ann Attention=2,Intimidate=1
     """
-    br_write(ctx, lambda app: app.beer_run_pips(conflict, by, parse_pairs(split, "pips"), on))
+    br_show(ctx, campaign_of(ctx).beer_run_pips(conflict, by, parse_pairs(split, "pips"), on=on))
 
 
 @beer_run.command("cede")
@@ -124,5 +125,5 @@ def br_cede(ctx: click.Context, conflict: str, side: str) -> None:
 
     Example: campaign beer-run cede "Back Door" Bouncer
     """
-    br_write(ctx, lambda app: app.beer_run_cede(conflict, side))
+    br_show(ctx, campaign_of(ctx).beer_run_cede(conflict, side))
 

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from campaign_ledger.commands.beer_run import beer_run
-from campaign_ledger.commands.plumbing import json_option, known_character, only_ruleset, read_view, sheet_view
+from campaign_ledger.commands.plumbing import as_list, campaign_of, emit, json_option
 
 
 def versioned() -> tuple[str, ...]:
@@ -136,7 +136,7 @@ def br_sheet(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign beer-run sheet Ann
     """
-    sheet_view(ctx, "beer-run", name, sheets, sheets_text)
+    emit(ctx, campaign_of(ctx).beer_run_sheet(name), as_list(sheets_text))
 
 
 @beer_run.command("pools")
@@ -147,8 +147,7 @@ def br_pools(ctx: click.Context) -> None:
 
     Example: campaign beer-run pools
     """
-    from campaign_ledger.projections.rulesets.beer_run import tables as views
-    read_view(ctx, lambda app, db: only_ruleset(db, "beer-run") or views.pools(db), pools_text)
+    emit(ctx, campaign_of(ctx).beer_run_pools(), pools_text)
 
 
 @beer_run.command("statement")
@@ -160,11 +159,7 @@ def br_statement(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign beer-run statement Ann
     """
-    from campaign_ledger.projections.rulesets.beer_run import tables as views
-    def query(app: Any, db: Any) -> list:  # a name no one has is refused, not an empty statement
-        only_ruleset(db, "beer-run")
-        return known_character(name, sheets(db, name)) and views.statement(db, name)
-    read_view(ctx, query, br_statement_text)
+    emit(ctx, campaign_of(ctx).beer_run_statement(name), br_statement_text)
 
 
 @beer_run.command("status")
@@ -176,13 +171,7 @@ def br_status(ctx: click.Context, conflict: str | None) -> None:
 
     Example: campaign beer-run status "Back Door"
     """
-    from campaign_ledger.projections.rulesets.beer_run import tables as views
-
-    def query(app: Any, db: Any) -> list:
-        only_ruleset(db, "beer-run")
-        names = [conflict] if conflict else [c["name"] for c in views.conflicts(db, open_only=True)]
-        return [app.beer_run_conflict_state(n) for n in names]
-    read_view(ctx, query, br_status_text)
+    emit(ctx, campaign_of(ctx).beer_run_status(conflict), br_status_text)
 
 
 @beer_run.command("conflicts")
@@ -194,13 +183,7 @@ def br_conflicts(ctx: click.Context, open_only: bool) -> None:
 
     Example: campaign beer-run conflicts --json
     """
-    from campaign_ledger.projections.rulesets.beer_run import tables as views
-
-    def query(app: Any, db: Any) -> list:
-        only_ruleset(db, "beer-run")
-        return [{k: c[k] for k in ("name", "sides", "target", "round", "out", "status", "result")}
-                for c in views.conflicts(db, open_only)]
-    read_view(ctx, query, br_conflicts_text)
+    emit(ctx, campaign_of(ctx).beer_run_conflicts(open_only=open_only), br_conflicts_text)
 
 
 def br_conflicts_text(rows: list[dict[str, Any]]) -> str:
