@@ -14,8 +14,7 @@ import json
 import uuid
 from typing import Any, Callable, Iterator, Mapping
 
-from campaign_ledger.errors import CampaignError
-from campaign_ledger.failures import refused
+from campaign_ledger.errors import CampaignError, refused
 from campaign_ledger.opening import Opening, bind_read_file, current_read_tables, open_campaign
 
 Warn = Callable[[str], Any]  # takes one warning line (a stuck read table, a broken chain on a read)

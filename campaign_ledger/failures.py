@@ -225,24 +225,3 @@ def _missing_client(e: BaseException) -> str | None:
 
 def _causes(e: BaseException | None) -> Iterator[BaseException]:
     return storage_faults.causes(e)
-
-
-def refused(e: BaseException, facts: Mapping[str, Any]) -> CampaignError:
-    """Any failure of a call as the one refusal the library raises: a ledger's refusal with its rule,
-    a storage failure in the GM's words (campaign_ledger/failures.py), anything unforeseen as one line
-    saying nothing was recorded unless entries were named. `facts`: what the call knows of itself
-    ("db", "key_used", "recorded"), for the words of a storage failure."""
-    from campaign_ledger.ledger.errors import BadInput, LedgerError
-    from campaign_ledger.refusals import rule_of
-
-    if isinstance(e, CampaignError):
-        return e
-    if isinstance(e, LedgerError):  # a value that does not parse is malformed, like the CLI's usage errors
-        return CampaignError(str(e), 2 if isinstance(e, BadInput) else 1, rule_of(e))
-    named = refusal(facts, e)
-    if named is not None:
-        return named
-    key = facts.get("key_used")
-    retry = f"; to retry, use --key {key}: nothing is then recorded twice" if key else ""
-    return CampaignError(f"the command failed unexpectedly ({type(e).__name__}: {e}); "
-                         f"nothing was recorded unless its entries were printed{retry}.", 1, FAILED)

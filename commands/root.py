@@ -10,8 +10,7 @@ import click
 
 from campaign_ledger.commands.arguments import db_refusal, not_text, one_line
 from campaign_ledger.commands.lazy import LazyGroup
-from campaign_ledger.errors import CampaignError
-from campaign_ledger.failures import refused
+from campaign_ledger.errors import CampaignError, refused
 from campaign_ledger.failures import FAILED
 from campaign_ledger.refusals import rule_of_sentence
 
