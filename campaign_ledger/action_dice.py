@@ -39,7 +39,8 @@ def difficulty_ladder(rating: str | None, difficulty: int | None, advantages: in
     from campaign_ledger.ledger.rulesets.action_dice.commands import base_difficulty
 
     if rating is None and difficulty is None:
-        ladder = [(r.value, None) for r in rules.ChallengeRating if r is not rules.ChallengeRating.PLUS]
+        ladder: list[tuple[Any, int | None]] = [(r.value, None) for r in rules.ChallengeRating
+                                                if r is not rules.ChallengeRating.PLUS]
         ladder += [("++", d) for d in range(7, rules.MAX_DIFFICULTY + 1)]
     else:
         ladder = [(rating, difficulty)]
@@ -152,7 +153,7 @@ class ActionDiceCalls(Core):
 
         from campaign_ledger.views import known_character, only_ruleset
 
-        def query(app: Any, db: Any) -> list:
+        def query(app: Any, db: Any) -> list[Any]:
             if limit is not None:
                 values.integer(limit, "--limit", 1, 10**9)
             only_ruleset(db, RULESET)

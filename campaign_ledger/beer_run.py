@@ -183,7 +183,10 @@ class BeerRunCalls(Core):
         from campaign_ledger.projections.rulesets.beer_run import tables
         from campaign_ledger.views import only_ruleset
 
-        return self._read(lambda app, db: only_ruleset(db, RULESET) or tables.pools(db))
+        def query(app: Any, db: Any) -> list[Row]:
+            only_ruleset(db, RULESET)
+            return tables.pools(db)
+        return self._read(query)
 
     def beer_run_statement(self, name: str | None = None) -> list[Row]:
         """Every change of Intensity with the balance after it (`campaign beer-run statement --json`),
@@ -191,7 +194,7 @@ class BeerRunCalls(Core):
         from campaign_ledger.projections.rulesets.beer_run import tables
         from campaign_ledger.views import known_character, only_ruleset
 
-        def query(app: Any, db: Any) -> list:
+        def query(app: Any, db: Any) -> list[Any]:
             only_ruleset(db, RULESET)
             return known_character(name, tables.sheets(db, name)) and tables.statement(db, name)
         return self._read(query)
@@ -202,7 +205,7 @@ class BeerRunCalls(Core):
         from campaign_ledger.projections.rulesets.beer_run import tables
         from campaign_ledger.views import only_ruleset
 
-        def query(app: Any, db: Any) -> list:
+        def query(app: Any, db: Any) -> list[Any]:
             only_ruleset(db, RULESET)
             names = [conflict] if conflict else [c["name"] for c in tables.conflicts(db, open_only=True)]
             return [app.beer_run_conflict_state(n) for n in names]
@@ -214,7 +217,7 @@ class BeerRunCalls(Core):
         from campaign_ledger.projections.rulesets.beer_run import tables
         from campaign_ledger.views import only_ruleset
 
-        def query(app: Any, db: Any) -> list:
+        def query(app: Any, db: Any) -> list[Any]:
             only_ruleset(db, RULESET)
             return [{k: c[k] for k in CONFLICT_FIELDS} for c in tables.conflicts(db, open_only)]
         return self._read(query)
