@@ -137,7 +137,7 @@ def recorded_but(facts: Mapping[str, Any], report: dict[str, Any], failure: Exce
         raise failure
     named = None if isinstance(failure, ReadModelStuck) else refusal(facts, failure)
     if named is not None:  # a full disk, a lost server: in the GM's words, with the entries and the key
-        raise named
+        raise CampaignError(*named)
     cause = str(failure) if isinstance(failure, ReadModelStuck) else \
         f"the read tables could not catch up ({type(failure).__name__}: {failure})"
     message = (f"entries {span(entries)} were recorded (key {report['key']}), but {cause} "

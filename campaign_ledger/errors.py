@@ -47,7 +47,7 @@ def refused(e: BaseException, facts: Mapping[str, Any]) -> CampaignError:
         return CampaignError(str(e), 2 if isinstance(e, BadInput) else 1, rule_of(e))
     named = refusal(facts, e)
     if named is not None:
-        return named
+        return CampaignError(*named)
     key = facts.get("key_used")
     retry = f"; to retry, use --key {key}: nothing is then recorded twice" if key else ""
     return CampaignError(f"the command failed unexpectedly ({type(e).__name__}: {e}); "

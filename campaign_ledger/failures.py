@@ -7,9 +7,8 @@ library's call and the CLI's context both hold them."""
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, NamedTuple
 
-from campaign_ledger.errors import CampaignError
 from campaign_ledger.ledger import storage_faults
 
 # Rule ids (--json's "rule") of the failures named here.
@@ -28,24 +27,32 @@ ROOM = 1 << 20  # bytes: a disk I/O error with less free than this is a full dis
 Facts = Mapping[str, Any]
 
 
-def refusal(facts: Facts, e: BaseException) -> CampaignError | None:
+class Refusal(NamedTuple):
+    """A failure named: the GM's line, its code and its rule (errors.py raises it as a CampaignError)."""
+
+    message: str
+    code: int
+    rule: str
+
+
+def refusal(facts: Facts, e: BaseException) -> Refusal | None:
     """The failure behind `e` as one refusal line (with its rule id), or None when it is none of these."""
     server = _unreachable(e, facts)
     if server:
-        return CampaignError(server, 1, SERVER_UNREACHABLE)
+        return Refusal(server, 1, SERVER_UNREACHABLE)
     missing = _missing_client(e)
     if missing:
-        return CampaignError(missing, 1, FAILED)
+        return Refusal(missing, 1, FAILED)
     table = _missing_table(e)
     if table:
         from campaign_ledger.projections.schema_repair import missing_message
 
-        return CampaignError(missing_message([table]), 1, "unusable")
+        return Refusal(missing_message([table]), 1, "unusable")
     unreadable = _unreadable_entry(facts, e)
     if unreadable:
-        return CampaignError(unreadable, 1, DAMAGED_FILE)
+        return Refusal(unreadable, 1, DAMAGED_FILE)
     found = _storage(facts, e)
-    return CampaignError(*found) if found else None
+    return Refusal(*found) if found else None
 
 
 def _missing_table(e: BaseException) -> str | None:
@@ -72,12 +79,12 @@ def _unreadable_entry(obj: Facts, e: BaseException) -> str | None:
             "into a new file (`campaign --db copy.db import heist.jsonl`).")
 
 
-def read_only_media(facts: Facts) -> CampaignError:
+def read_only_media(facts: Facts) -> Refusal:
     """The refusal of a write to a file that cannot be written, before anything is tried."""
     import errno
 
     found = _storage(facts, OSError(errno.EROFS, "read-only file system"))
-    return CampaignError(*found) if found else CampaignError("read-only", 1, READ_ONLY_MEDIA)
+    return Refusal(*found) if found else Refusal("read-only", 1, READ_ONLY_MEDIA)
 
 
 def server_message(e: BaseException) -> str | None:

@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from campaign_ledger.errors import CampaignError
 from campaign_ledger.failures import read_only_media
 
 
@@ -40,7 +41,7 @@ def open_campaign(opening: Opening, must_exist: bool = True, reading: bool = Fal
     if uri is not None:
         return _open_read_only(opening, path, uri)
     if not reading and os.path.lexists(path) and not read_only.writable(path):  # before a server ledger appends
-        raise read_only_media({"db": path})
+        raise CampaignError(*read_only_media({"db": path}))
     app = None if sqlite_ledger else open_ledger(path)  # a server that cannot be reached leaves no file
     if not os.path.lexists(path):
         campaign_file.create(path)

@@ -12,6 +12,7 @@ from campaign_ledger.commands import choices
 from campaign_ledger.ledger.errors import BadInput, NotFound, Unusable
 from campaign_ledger.commands.plumbing import as_list, bind_read_file, catch_up_warning, emit, json_option, known_character, noted, one_or_all, open_campaign, progress_bar, read_view, ruleset_of, write_command
 from campaign_ledger.commands.parsing import at_option, parse_settings
+from campaign_ledger.errors import CampaignError
 from campaign_ledger.failures import read_only_media
 
 
@@ -56,12 +57,12 @@ def new(ctx: click.Context, name: str, ruleset: str | None, system: str | None, 
 
 def _unrecorded(ctx: click.Context, e: Exception) -> Exception:
     """The refusal of a new campaign whose file was removed after its first entry: nothing was kept."""
-    from campaign_ledger.errors import CampaignError
     from campaign_ledger.failures import FAILED, refusal
 
     ctx.find_root().obj["recorded"] = []
     failure = e.__context__ if isinstance(e, (click.ClickException, CampaignError)) and e.__context__ is not None else e
-    return refusal(ctx.find_root().obj, failure) or CampaignError(
+    named = refusal(ctx.find_root().obj, failure)
+    return CampaignError(*named) if named else CampaignError(
         f"the campaign could not be made ({type(failure).__name__}: {failure}); nothing was kept (its new file was "
         "removed).", 1, FAILED)
 
@@ -245,7 +246,7 @@ def demo(ctx: click.Context, system: str | None, ruleset: str | None) -> None:
             raise Unusable(f"{path} holds another campaign; the demo needs a new file, choose one with --db.")
     else:  # a new file, or a ledger with no campaign in it (a demo or `new` killed before its first entry)
         if app.read_only:
-            raise read_only_media(ctx.find_root().obj)
+            raise CampaignError(*read_only_media(ctx.find_root().obj))
         try:
             play(app)
         except Exception:  # whatever failed (a full disk, a lost server), the entries saved so far stay
