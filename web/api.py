@@ -28,7 +28,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from campaign_ledger.errors import CampaignError
+from campaign_ledger.errors import CampaignError, refused
 from campaign_ledger.web import openapi
 
 BODY_LIMIT = 1 << 20  # bytes of a request's JSON: far beyond any call's arguments
@@ -130,9 +130,9 @@ def routes(path: str, access: Access, cls: type | None = None) -> list[Route]:
         allowed = ["POST"] if found.write else ["GET", "POST"]
         if request.method not in allowed and not (request.method == "HEAD" and not found.write):
             return _wrong_method(allowed)
-        refused = access.refuses(request, found.write)
-        if refused is not None:
-            return refused
+        denied = access.refuses(request, found.write)
+        if denied is not None:
+            return denied
         try:
             given = await _arguments(request, found, named)
         except openapi.Malformed as e:
@@ -140,8 +140,9 @@ def routes(path: str, access: Access, cls: type | None = None) -> list[Route]:
         handle = cls(path)
         try:
             value = await run_in_threadpool(getattr(handle, name), **given)
-        except CampaignError as e:
-            return answer(e.as_json(), status_of(e), _warned(handle))
+        except Exception as e:  # a handle's refusal; anything else as the one refusal the library would make of it
+            error = refused(e, {"db": path})
+            return answer(error.as_json(), status_of(error), _warned(handle))
         return answer(value, headers=_warned(handle))
 
     async def nowhere(request: Request) -> Response:

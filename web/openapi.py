@@ -73,10 +73,7 @@ def _served(cls: type) -> tuple[dict[str, Call], dict[str, dict[str, Any]]]:
 
 def _call(name: str, method: Callable[..., Any], named: dict[str, dict[str, Any]]) -> Call:
     signature = inspect.signature(method)
-    try:
-        hints = typing.get_type_hints(method)
-    except Exception:  # a hint that names what only a type checker imports: each argument takes any value
-        hints = {}
+    hints = _hints(method)
     arguments, required = {}, []
     for p in list(signature.parameters.values())[1:]:  # after self
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.name in FILE_ARGUMENTS:
@@ -86,6 +83,22 @@ def _call(name: str, method: Callable[..., Any], named: dict[str, dict[str, Any]
             required.append(p.name)
     returns = schema_of(hints.get("return", Any), named)
     return Call(name, WRITE_ARGUMENT in arguments, arguments, tuple(required), returns, inspect.getdoc(method) or name)
+
+
+def _hints(method: Callable[..., Any]) -> dict[str, Any]:
+    """The method's type hints; where one names what only a type checker imports, the others
+    (that argument then takes any value)."""
+    try:
+        return typing.get_type_hints(method)
+    except Exception:
+        pass
+    hints = {}
+    for name, hint in getattr(method, "__annotations__", {}).items():
+        try:
+            hints[name] = eval(hint, method.__globals__) if isinstance(hint, str) else hint  # noqa: S307 (as get_type_hints)
+        except Exception:
+            continue
+    return hints
 
 
 def schema_of(hint: Any, named: dict[str, dict[str, Any]]) -> dict[str, Any]:
