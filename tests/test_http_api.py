@@ -29,11 +29,12 @@ class Answer:
 
 
 def ask(served: Served, method: str, path: str, body: Any = None, bearer: str | None = None,
-        raw: bytes | None = None) -> Answer:
+        raw: bytes | None = None, host: str | None = None) -> Answer:
     """One request on loopback; `bearer` goes in the Authorization header, never the URL."""
     conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
     try:
-        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {bearer}"} if bearer else {})}
+        headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {bearer}"} if bearer else {}),
+                   **({"Host": host} if host else {})}
         data = raw if raw is not None else None if body is None else json.dumps(body).encode()
         conn.request(method, path, body=data, headers=headers)
         got = conn.getresponse()
@@ -134,6 +135,31 @@ def test_beyond_loopback_the_read_token_reads_the_api_only_when_the_gm_data_is_s
         assert answer.status == 200 and answer.json == shown.json("history")
         _assert_error(ask(open_table, "POST", "/api/calls/note", {"text": "x"}, bearer=open_table.token),
                       403, 1, "token-read-only")
+
+
+def test_on_loopback_the_api_answers_only_requests_addressed_to_this_computer(loopback) -> None:
+    """A page whose own name was pointed at 127.0.0.1 (DNS rebinding) sends its name as the Host."""
+    served, t = loopback
+    _assert_error(ask(served, "GET", "/api/calls/history", host="evil.example"), 403, 1, "host-not-loopback")
+    _assert_error(ask(served, "GET", "/api/calls/pools", host=f"evil.example:{served.port}"), 403, 1,
+                  "host-not-loopback")
+    for host in (f"localhost:{served.port}", f"127.0.0.1:{served.port}", f"[::1]:{served.port}", "localhost"):
+        assert ask(served, "GET", "/api/calls/pools", host=host).json == t.json("pools"), host
+
+
+def test_writes_sent_at_once_are_each_recorded_once(loopback) -> None:
+    """Each request runs on a handle of its own in a worker thread; the file's lock orders them."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    served, t = loopback
+    before = entries(t)
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(lambda n: ask(served, "POST", "/api/calls/note", {"text": f"at once {n}"},
+                                              bearer=served.report["gm_token"]), range(6)))
+    assert [a.status for a in answers] == [200] * 6, [a.body for a in answers]
+    recorded = sorted(e for a in answers for e in a.json["entries"])
+    assert recorded == list(range(before + 1, before + 7)) and entries(t) == before + 6
+    assert t("audit").exit_code == 0
 
 
 def test_a_short_gm_token_is_refused_in_one_line(tmp_path) -> None:

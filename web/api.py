@@ -13,8 +13,12 @@ with a bare 401 whatever came without a token; there the read token reads the AP
 --show-gm, because the calls return the GM's data (notes --gm-only, Challenges' own traits) that the
 page hides from the table: without it, reads too want the GM token.
 
+On loopback the API answers only a request whose Host is this computer (127.0.0.1, localhost, ::1),
+so a web page in the GM's browser cannot read it by pointing its own name at 127.0.0.1.
+
 Every refusal is the library's error body {"error", "code", "rule"} (CampaignError.as_json()), with
-the status STATUS gives it.
+the status `status_of` gives it; a call's warning lines come in an `X-Campaign-Warnings` header
+(a JSON list).
 """
 from __future__ import annotations
 
@@ -40,6 +44,7 @@ TOKEN_MISSING = "token-missing"
 TOKEN_WRONG = "token-wrong"
 TOKEN_READ_ONLY = "token-read-only"
 GM_DATA_HIDDEN = "gm-data-hidden"
+HOST_NOT_LOOPBACK = "host-not-loopback"
 
 
 def status_of(error: CampaignError) -> int:
@@ -69,6 +74,9 @@ class Access:
 
     def refuses(self, request: Request, write: bool) -> Response | None:
         """The refusal of this request's token for a read or a write, or None."""
+        if self.read is None and not _loopback_host(request):
+            return refusal(403, "On loopback the API answers only requests addressed to this computer (Host "
+                                "127.0.0.1 or localhost); serve with --host to share it.", 1, HOST_NOT_LOOPBACK)
         given = bearer(request)
         if same(given, self.gm) or (not write and (self.read is None or self.show_gm)):
             return None
@@ -86,6 +94,21 @@ class Access:
                            1, TOKEN_READ_ONLY)
         return refusal(401, "That is not the GM token this server printed (it makes a new one each time it "
                             "starts, unless given --gm-token).", 1, TOKEN_WRONG, challenge)
+
+
+def _loopback_host(conn: HTTPConnection) -> bool:
+    """The request names this computer: a web page whose own name was pointed at 127.0.0.1 (DNS
+    rebinding) would send its own name, and so cannot read the open loopback API from a browser."""
+    import ipaddress
+
+    host = conn.headers.get("host", "")
+    name = host[1:].partition("]")[0] if host.startswith("[") else host.rpartition(":")[0] if ":" in host else host
+    if name.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def bearer(conn: HTTPConnection) -> str | None:
