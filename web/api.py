@@ -102,7 +102,7 @@ def _loopback_host(conn: HTTPConnection) -> bool:
     import ipaddress
 
     host = conn.headers.get("host", "")
-    name = host[1:].partition("]")[0] if host.startswith("[") else host.rpartition(":")[0] if ":" in host else host
+    name = host[1:].partition("]")[0] if host.startswith("[") else host.partition(":")[0]  # less the port
     if name.lower() == "localhost":
         return True
     try:
@@ -114,12 +114,16 @@ def _loopback_host(conn: HTTPConnection) -> bool:
 def bearer(conn: HTTPConnection) -> str | None:
     """The token of an `Authorization: Bearer T` header, or None."""
     scheme, _, token = conn.headers.get("authorization", "").partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip() or None
 
 
 def same(given: str | None, token: str | None) -> bool:
     """Constant time: how much of a guess matched never shows in how long the answer took."""
-    return bool(given and token) and hmac.compare_digest(given.encode(), token.encode())  # type: ignore[union-attr]
+    if not given or not token:
+        return False
+    return hmac.compare_digest(given.encode(), token.encode())
 
 
 def refusal(status: int, message: str, code: int, rule: str | None,
@@ -135,10 +139,11 @@ def answer(value: Any, status: int = 200, headers: dict[str, str] | None = None)
 
 def routes(path: str, access: Access, cls: type | None = None) -> list[Route]:
     """The API's routes over the campaign file at `path` (`cls`: the handle's class, Campaign)."""
-    if cls is None:
-        from campaign_ledger.campaign import Campaign as cls
-    calls, named = openapi.served(cls)
-    document = json.dumps(openapi.document(cls, _version()))
+    from campaign_ledger.campaign import Campaign
+
+    handle_class: type = cls or Campaign
+    calls, named = openapi.served(handle_class)
+    document = json.dumps(openapi.document(handle_class, _version()))
 
     async def described(request: Request) -> Response:
         if request.method not in ("GET", "HEAD"):
@@ -160,7 +165,7 @@ def routes(path: str, access: Access, cls: type | None = None) -> list[Route]:
             given = await _arguments(request, found, named)
         except openapi.Malformed as e:
             return refusal(413 if isinstance(e, TooLarge) else 400, str(e), 2, None)
-        handle = cls(path)
+        handle = handle_class(path)
         try:
             value = await run_in_threadpool(getattr(handle, name), **given)
         except Exception as e:  # a handle's refusal; anything else as the one refusal the library would make of it
