@@ -27,16 +27,22 @@ COMMANDS = click.Group()  # added to `campaign` by cli.py
 @click.option("--show-gm", is_flag=True, help="Also show the GM's data: Challenges' own traits and GM-only notes.")
 @click.option("--token", envvar="CAMPAIGN_READ_TOKEN", metavar="T",
               help="The read token for a shared page (also $CAMPAIGN_READ_TOKEN; default: a new random one).")
+@click.option("--gm-token", envvar="CAMPAIGN_GM_TOKEN", metavar="T",
+              help="The GM token that writes through the HTTP API (also $CAMPAIGN_GM_TOKEN; default: a new random one).")
 @json_option
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | None) -> None:
+def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | None, gm_token: str | None) -> None:
     """Serve a live, read-only page of the campaign: pools, what is in play, the sheets, the last
-    rounds and the notes, updated within a second of any command run in another window. It has no
-    way to change the campaign. Stop it with Ctrl-C.
+    rounds and the notes, updated within a second of any command run in another window. The page
+    has no way to change the campaign. Stop it with Ctrl-C.
 
     On loopback (the default) only this computer can open it. To open it on a phone on the same
     network, run with --host 0.0.0.0 and open the printed URL (it carries the read token; without
     it the page answers 401). A shared page never shows the GM's data unless --show-gm.
+
+    Beside the page, /api/ serves every call of the Python library as JSON (described at
+    /api/openapi.json): a bot writes with the printed GM token in an `Authorization: Bearer`
+    header, never in a URL; keep it off the table.
 
     Example: campaign serve --host 0.0.0.0 --port 8000
     """
@@ -52,9 +58,16 @@ def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | 
                             "copy the file (and its -wal file, if any) to a writable folder and serve the copy.")
     shared = not _loopback(host)
     token = (token or secrets.token_urlsafe(16)) if shared else None
+    if gm_token is not None and len(gm_token) < 16:
+        from campaign_ledger.ledger.errors import BadInput
+
+        raise BadInput("A GM token needs at least 16 characters (it writes to the campaign); leave it out for a random one.")
+    gm_token = gm_token or secrets.token_urlsafe(24)
     listener = _listen(host, port)
-    url = f"http://{_shown_host(host, shared)}:{listener.getsockname()[1]}/" + (f"?token={token}" if token else "")
-    report = {"url": url, "host": host, "port": listener.getsockname()[1], "shared": shared, "show_gm": show_gm}
+    root = f"http://{_shown_host(host, shared)}:{listener.getsockname()[1]}/"
+    url = root + (f"?token={token}" if token else "")
+    report = {"url": url, "host": host, "port": listener.getsockname()[1], "shared": shared, "show_gm": show_gm,
+              "api": root + "api/", "gm_token": gm_token}
     if ctx.find_root().obj["json"]:
         import json
         click.echo(json.dumps(report))
@@ -62,9 +75,11 @@ def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | 
         click.echo(f"Serving {path} read-only at {url}" + (" (GM data shown)" if show_gm else ""))
         if shared:
             click.echo("Open that URL on a phone on the same network; without the token the page answers 401.")
+        click.echo(f"HTTP API at {root}api/ (described at {root}api/openapi.json); it writes with the GM token "
+                   f"{gm_token} in an `Authorization: Bearer` header: keep it off the table.")
         click.echo("Stop with Ctrl-C.")
     sys.stdout.flush()  # the URL reaches a pipe (a script, a test) before the server starts
-    _run(listener, path, show_gm, token)
+    _run(listener, path, show_gm, token, gm_token)
 
 
 def _loopback(host: str) -> bool:
@@ -111,7 +126,7 @@ def _shown_host(host: str, shared: bool) -> str:
         probe.close()
 
 
-def _run(listener: socket.socket, path: str, show_gm: bool, token: str | None) -> None:
+def _run(listener: socket.socket, path: str, show_gm: bool, token: str | None, gm_token: str) -> None:
     import uvicorn
 
     from campaign_ledger.web.app import create_app
@@ -122,7 +137,7 @@ def _run(listener: socket.socket, path: str, show_gm: bool, token: str | None) -
 
         return open_ledger(path), connect_read(path)  # the SQLite file, or the schema of CAMPAIGN_READ=postgres
 
-    asgi, _ = create_app(open_file, show_gm=show_gm, token=token)
+    asgi, _ = create_app(open_file, show_gm=show_gm, token=token, api=(path, gm_token))
     config = uvicorn.Config(asgi, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=2)
     try:
