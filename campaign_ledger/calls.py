@@ -34,19 +34,61 @@ def new_key(asked: str | None) -> str:
     return values.key(asked) if asked is not None else uuid.uuid4().hex[:12]
 
 
-@contextlib.contextmanager
-def opened(facts: dict[str, Any], must_exist: bool = True, reading: bool = False) -> Iterator[tuple[Any, Any]]:
-    """The ledger and read tables of facts["db"], closed when the block ends."""
-    closers: list[Callable[[], Any]] = []
-    try:
-        yield open_campaign(Opening(facts["db"], facts.get("override"), closers.append), must_exist, reading)
-    finally:
+class Kept:
+    """A campaign kept open between calls by a long-lived handle, for one thread (SQLite connections
+    belong to the thread that made them): the ledger and read tables stay open, so a call skips
+    opening and closing the file (closing its last connection writes the log back to the file),
+    yet holds no transaction, and so no lock, between calls; each call's catch-up reads what other
+    processes wrote meanwhile. A call that fails for a reason outside the rules closes it: the next
+    call opens the file afresh."""
+
+    def __init__(self) -> None:
+        self.pair: tuple[Any, Any] | None = None
+        self.closers: list[Callable[[], Any]] = []
+
+    def close(self) -> None:
+        closers, self.closers, self.pair = self.closers, [], None
         for close in reversed(closers):
             close()
 
 
+@contextlib.contextmanager
+def opened(facts: dict[str, Any], must_exist: bool = True, reading: bool = False,
+           kept: Kept | None = None) -> Iterator[tuple[Any, Any]]:
+    """The ledger and read tables of facts["db"]: `kept` open, or opened and closed around the block."""
+    from campaign_ledger.ledger.errors import LedgerError
+
+    if kept is None:
+        closers: list[Callable[[], Any]] = []
+        try:
+            yield open_campaign(Opening(facts["db"], facts.get("override"), closers.append), must_exist, reading)
+        finally:
+            for close in reversed(closers):
+                close()
+        return
+    if kept.pair is None:
+        kept.pair = open_campaign(Opening(facts["db"], None, kept.closers.append), must_exist, reading)
+    kept.pair[0].gm_override = facts.get("override")  # this call's, not the first call's
+    try:
+        yield kept.pair
+    except LedgerError:
+        raise  # a rule refused the call: what is open is as good as before
+    except BaseException:
+        kept.close()
+        raise
+
+
+def keepable(path: str) -> bool:
+    """A writable campaign file (a read-only one is read per call, as the CLI reads it)."""
+    import os
+
+    from campaign_ledger.ledger import read_only
+
+    return os.path.isfile(path) and read_only.uri(path) is None and read_only.writable(path)
+
+
 def write(facts: dict[str, Any], call: Callable[[Any], dict[str, Any]], warn: Warn, *, invocation: str,
-          must_exist: bool = True) -> dict[str, Any]:
+          must_exist: bool = True, kept: Kept | None = None) -> dict[str, Any]:
     """Run one ledger command and catch the read tables up; the report, with its history lines.
 
     `facts` ("db", "key", "override") is filled in as the call goes ("key_used", "recorded"), so a
@@ -55,7 +97,7 @@ def write(facts: dict[str, Any], call: Callable[[Any], dict[str, Any]], warn: Wa
     from campaign_ledger.projections import runner, views
 
     try:
-        with opened(facts, must_exist) as (app, db):
+        with opened(facts, must_exist, kept=kept) as (app, db):
             app.command_key = facts["key_used"] = new_key(facts.get("key"))
             app.command_invocation = invocation
             catch_up(app, db, warn, facts["db"], writing=True)
@@ -73,11 +115,15 @@ def write(facts: dict[str, Any], call: Callable[[Any], dict[str, Any]], warn: Wa
         raise refused(e, facts) from None
 
 
-def read(facts: dict[str, Any], query: Callable[[Any, Any], Any], warn: Warn) -> Any:
+def read(facts: dict[str, Any], query: Callable[[Any, Any], Any], warn: Warn, kept: Kept | None = None) -> Any:
     """A read view's answer from the read tables, caught up as far as they go (a stuck entry warns).
     When the tables already show every entry, the ledger is opened only if the query asks it."""
-    closers: list[Callable[[], Any]] = []
     try:
+        if kept is not None and (kept.pair is not None or keepable(facts["db"])):
+            with opened(facts, kept=kept) as current:
+                catch_up(*current, warn, facts["db"])
+                return query(*current)
+        closers: list[Callable[[], Any]] = []
         try:
             opening = Opening(facts["db"], None, closers.append)
             current = current_read_tables(opening)

@@ -15,6 +15,7 @@ The calls of each ruleset are in its own module beside this one (relics.py, ...)
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any, Callable, Mapping, cast
 
 from campaign_ledger import calls
@@ -33,6 +34,29 @@ class Core:
         self.warnings: list[str] = []
         self._warn = warn
         self._bound = bound
+        self._threads = threading.local()  # each thread's campaign kept open between calls (calls.Kept)
+
+    def close(self) -> None:
+        """Close what this thread keeps open (the next call opens the file again). A handle used as a
+        context manager closes at the end of its block; one left open, when it is collected."""
+        kept = getattr(self._threads, "kept", None)
+        if kept is not None:
+            kept.close()
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self.close()
+
+    def _kept(self) -> calls.Kept | None:
+        """This thread's open campaign; none for the CLI, which opens and closes per command."""
+        if self._bound is not None:
+            return None
+        kept = getattr(self._threads, "kept", None)
+        if kept is None:
+            kept = self._threads.kept = calls.Kept()
+        return kept
 
     def __repr__(self) -> str:
         return f"<Campaign {self.path}>"
@@ -55,11 +79,13 @@ class Core:
         """Run one ledger command (`call(app)` returns its report) as one call, logged under `key`."""
         facts = self._facts(key, override)
         invocation = facts.get("invocation") or calls.digest(command, asked, facts.get("override"))
-        return cast(Report, calls.write(facts, call, self._warning, invocation=invocation, must_exist=must_exist))
+        kept = self._kept() if must_exist else None  # a new campaign's first call opens and closes
+        return cast(Report, calls.write(facts, call, self._warning, invocation=invocation, must_exist=must_exist,
+                                        kept=kept))
 
     def _read(self, query: Callable[[Any, Any], Any]) -> Any:
         """One read view: `query(app, db)` on read tables caught up with the ledger."""
-        return calls.read(self._facts(None, None), query, self._warning)
+        return calls.read(self._facts(None, None), query, self._warning, self._kept())
 
     # --- every campaign ------------------------------------------------------------------------
 
