@@ -120,7 +120,7 @@ def decision_free(ctx: click.Context, stat: int, target: int | None, difficulty:
                   bonuses: tuple[int, ...], penalties: tuple[int, ...], modifiers: tuple[int, ...], advantage: str,
                   grants: int, against_stat: int | None, die: str | None, threshold: int | None,
                   tracker_value: int | None, step: int | None) -> tuple[dict, Callable]:
-    from campaign_ledger.commands.decision_2d6 import d2d6_stated
+    from campaign_ledger.decision_2d6 import stated as d2d6_stated
     from campaign_ledger.ledger.rulesets.decision_2d6 import odds as odds_of
     from campaign_ledger.ledger.rulesets.decision_2d6 import rolls
     from campaign_ledger.ledger.rulesets.decision_2d6 import rules as d2

@@ -30,7 +30,7 @@ def decision_odds(ctx: click.Context, name: str | None, stat: str | None, target
                   difficulty: str | None, bonuses: tuple[int, ...], penalties: tuple[int, ...],
                   modifiers: tuple[int, ...], advantage: str, grants: int, item: str | None,
                   tracker: str | None) -> tuple[dict, Callable]:
-    from campaign_ledger.commands.decision_2d6 import d2d6_stated
+    from campaign_ledger.decision_2d6 import stated as d2d6_stated
     from campaign_ledger.ledger.rulesets.decision_2d6 import odds as odds_of
     from campaign_ledger.ledger.rulesets.decision_2d6.odds_pools import decision_score, supply_item, tracker_state
     from campaign_ledger.ledger.rulesets.decision_2d6 import rules as d2
