@@ -2,6 +2,8 @@
 and trackers are in decision_2d6_supplies.py, the sheets and other views in decision_2d6_views.py."""
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from campaign_ledger.ledger.errors import BadInput
@@ -152,27 +154,36 @@ def d2d6_contest(ctx: click.Context, first: str, second: str, favoured: tuple[st
 
     Example: campaign decision-2d6 contest Billy:Stealth Ogre:Wits --grant Billy --faces 1,3/3,4 --faces 6,2,1/4,3
     """
-    from campaign_ledger.decision_2d6 import contest_sides
-
     if rounds and roll:
         raise BadInput("Give --faces from the table or --roll, not both.")
-    by_side = {kind: d2d6_by_side(given, kind) for kind, given in
-               (("bonus", bonuses), ("penalty", penalties), ("modifier", modifiers))}
+    sides, advantage, by_side = d2d6_contest_words(first, second, favoured, bonuses, penalties, modifiers)
+    d2d6_show(ctx, campaign_of(ctx).decision_2d6_contest(
+        *sides, advantage=advantage, grants=grants, rounds=[d2d6_round(r) for r in rounds] or None,
+        purpose=purpose, **by_side))
+
+
+def d2d6_contest_words(first: str, second: str, favoured: tuple[str, ...], bonuses: tuple[str, ...],
+                       penalties: tuple[str, ...], modifiers: tuple[str, ...]) -> tuple[Any, Any, dict[str, Any]]:
+    """A contest as typed (`Billy:Stealth Ogre:Wits --bonus Ogre=1 --advantage Billy=minor`, for
+    `contest` and `odds contest`): its sides (character, stat), the side favoured with the level, and
+    the modifiers by side; each refused in the order the GM has always met them."""
+    from campaign_ledger.decision_2d6 import contest_sides
+
+    by_side = {plural: d2d6_by_side(given, kind) for kind, plural, given in
+               (("bonus", "bonuses", bonuses), ("penalty", "penalties", penalties),
+                ("modifier", "modifiers", modifiers))}
     sides = (d2d6_side(first), d2d6_side(second))
-    contest_sides(*sides, by_side["bonus"], by_side["penalty"], by_side["modifier"])  # its refusal before the others
-    advantage = None
+    contest_sides(*sides, **by_side)  # a modifier for someone else: refused before the advantage is read
     if len(favoured) > 1:  # given twice, click kept the last one alone, silently
         raise BadInput("Advantage in a contest goes to one side: give --advantage once "
                        "(--grant moves a side one step).")
+    advantage = None
     if favoured:
         who, eq, level = favoured[0].partition("=")
         if not eq:
             raise BadInput(f"Give advantage as NAME=minor or NAME=major, not '{favoured[0]}'.")
         advantage = (who.strip(), level.strip())
-    d2d6_show(ctx, campaign_of(ctx).decision_2d6_contest(
-        sides[0], sides[1], advantage=advantage, grants=grants, bonuses=by_side["bonus"],
-        penalties=by_side["penalty"], modifiers=by_side["modifier"], rounds=[d2d6_round(r) for r in rounds] or None,
-        purpose=purpose))
+    return sides, advantage, by_side
 
 
 from campaign_ledger.commands import decision_2d6_supplies, decision_2d6_views  # noqa: E402,F401  (their commands join the group)
