@@ -12,11 +12,12 @@ from typing import Mapping
 from campaign_ledger.action_dice import ActionDiceCalls
 from campaign_ledger.beer_run import BeerRunCalls
 from campaign_ledger.decision_2d6 import Decision2d6Calls
+from campaign_ledger.odds import OddsCalls
 from campaign_ledger.records import RecordCalls
 from campaign_ledger.relics import RelicsCalls
 
 
-class Campaign(RelicsCalls, BeerRunCalls, ActionDiceCalls, Decision2d6Calls, RecordCalls):
+class Campaign(RelicsCalls, BeerRunCalls, ActionDiceCalls, Decision2d6Calls, OddsCalls, RecordCalls):
     """One campaign file, by its path: `open_campaign(path)` or `new_campaign(path, name)` give one.
     A call of another ruleset than the campaign's is refused in one line (rule `wrong-ruleset`)."""
 

@@ -2,12 +2,12 @@
 and trackers are in decision_2d6_supplies.py, the sheets and other views in decision_2d6_views.py."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import click
 
 from campaign_ledger.ledger.errors import BadInput
-from campaign_ledger.commands.plumbing import json_option, write_command
+from campaign_ledger.commands.plumbing import campaign_of, json_option, show_report
 from campaign_ledger.commands.parsing import parse_pairs
 
 
@@ -19,14 +19,15 @@ def decision_2d6() -> None:
     """Decision rolls (seed 004): 2d6 exploding + stat vs a target, supply dice, D100 trackers."""
 
 
-def d2d6_write(ctx: click.Context, call: Callable[[Any], dict]) -> None:
-    """Run one ledger command and print what was appended, die by die."""
+def d2d6_show(ctx: click.Context, report: dict) -> None:
+    """Print what a write appended, die by die."""
     from campaign_ledger.commands.decision_2d6_views import d2d6_report_text
 
-    write_command(ctx, call, text=d2d6_report_text)
+    show_report(ctx, report, d2d6_report_text)
 
 
 def d2d6_faces(faces: str | None, roll: bool) -> tuple[int, ...] | None:
+    """`--faces 3,6,6,2` as the table's faces (None: the program rolls); not with --roll."""
     from campaign_ledger.ledger.dice import parse_faces
 
     if faces is not None and roll:
@@ -34,21 +35,17 @@ def d2d6_faces(faces: str | None, roll: bool) -> tuple[int, ...] | None:
     return parse_faces(faces) if faces is not None else None
 
 
-def d2d6_stated(bonuses: tuple[int, ...], penalties: tuple[int, ...], modifiers: tuple[int, ...]) -> list:
-    from campaign_ledger.ledger.rulesets.decision_2d6.commands import Stated
-
-    return ([Stated("bonus", v) for v in bonuses] + [Stated("penalty", v) for v in penalties]
-            + [Stated("modifier", v) for v in modifiers])
-
-
-def d2d6_side(text: str, stated: list) -> Any:
-    from campaign_ledger.ledger.rulesets.decision_2d6.commands import Side
-
+def d2d6_side(text: str) -> tuple[str, str]:
+    """`Billy:Stealth` -> (character, stat)."""
     name, colon, stat = text.rpartition(":")
     if not colon or not name.strip() or not stat.strip():
         raise BadInput(f"Name a side as CHARACTER:STAT, e.g. Billy:Stealth, not '{text}'.")
-    return Side(name.strip(), stat.strip(),
-                tuple(m for who, m in stated if who.casefold() == name.strip().casefold()))
+    return name.strip(), stat.strip()
+
+
+def d2d6_by_side(given: tuple[str, ...], kind: str) -> list[tuple[str, int]]:
+    """Repeated `--bonus Billy=1 --bonus Ogre=2` as (side, value) pairs, in the order given."""
+    return [(who.strip(), value) for text in given for who, value in parse_pairs(text, f"a {kind}").items()]
 
 
 def d2d6_round(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -77,8 +74,9 @@ def d2d6_pc_add(ctx: click.Context, name: str, level: int, will: int, fort: int,
 
     Example: campaign decision-2d6 pc-add Billy --level 3 --will 2 --fort 3 --stat Strength=0,Agility=1
     """
-    d2d6_write(ctx, lambda app: app.d2d6_add_character(name, level, will, fort, parse_pairs(stats, "stats"),
-                                                         parse_pairs(attributes, "attributes")))
+    d2d6_show(ctx, campaign_of(ctx).decision_2d6_pc_add(
+        name, level=level, will=will, fort=fort, stats=parse_pairs(stats, "stats"),
+        attributes=parse_pairs(attributes, "attributes")))
 
 
 @decision_2d6.command("pc-set")
@@ -97,8 +95,9 @@ def d2d6_pc_set(ctx: click.Context, name: str, level: int | None, will: int | No
 
     Example: campaign decision-2d6 pc-set Billy --level 4 --reason "levelled up"
     """
-    d2d6_write(ctx, lambda app: app.d2d6_change(name, level, will, fort, parse_pairs(stats, "stats"),
-                                                  parse_pairs(attributes, "attributes"), reason))
+    d2d6_show(ctx, campaign_of(ctx).decision_2d6_pc_set(
+        name, level=level, will=will, fort=fort, stats=parse_pairs(stats, "stats"),
+        attributes=parse_pairs(attributes, "attributes"), reason=reason))
 
 
 # --- rolls ---------------------------------------------------------------------------------------
@@ -127,9 +126,9 @@ def d2d6_roll(ctx: click.Context, name: str, stat: str, target: int | None, diff
 
     Example: campaign decision-2d6 roll Billy Strength --difficulty challenging --faces 3,6,6,2
     """
-    d2d6_write(ctx, lambda app: app.d2d6_roll(
-        name, stat, target=target, difficulty=difficulty, modifiers=d2d6_stated(bonuses, penalties, modifiers),
-        advantage=advantage, grants=grants, faces=d2d6_faces(faces, roll), purpose=purpose))
+    d2d6_show(ctx, campaign_of(ctx).decision_2d6_roll(
+        name, stat, target=target, difficulty=difficulty, bonuses=bonuses, penalties=penalties,
+        modifiers=modifiers, advantage=advantage, grants=grants, faces=d2d6_faces(faces, roll), purpose=purpose))
 
 
 @decision_2d6.command("contest")
@@ -155,30 +154,36 @@ def d2d6_contest(ctx: click.Context, first: str, second: str, favoured: tuple[st
 
     Example: campaign decision-2d6 contest Billy:Stealth Ogre:Wits --grant Billy --faces 1,3/3,4 --faces 6,2,1/4,3
     """
-    from campaign_ledger.ledger.rulesets.decision_2d6.commands import Stated
-
     if rounds and roll:
         raise BadInput("Give --faces from the table or --roll, not both.")
-    stated = [(who.strip(), Stated(kind, value))
-              for kind, given in (("bonus", bonuses), ("penalty", penalties), ("modifier", modifiers))
-              for text in given for who, value in parse_pairs(text, f"a {kind}").items()]
-    sides = (d2d6_side(first, stated), d2d6_side(second, stated))
-    named = {s.name.casefold() for s in sides}
-    for who, _ in stated:
-        if who.casefold() not in named:
-            raise BadInput(f"{who} is not one of the two sides of this contest.")
-    advantage = None
+    sides, advantage, by_side = d2d6_contest_words(first, second, favoured, bonuses, penalties, modifiers)
+    d2d6_show(ctx, campaign_of(ctx).decision_2d6_contest(
+        *sides, advantage=advantage, grants=grants, rounds=[d2d6_round(r) for r in rounds] or None,
+        purpose=purpose, **by_side))
+
+
+def d2d6_contest_words(first: str, second: str, favoured: tuple[str, ...], bonuses: tuple[str, ...],
+                       penalties: tuple[str, ...], modifiers: tuple[str, ...]) -> tuple[Any, Any, dict[str, Any]]:
+    """A contest as typed (`Billy:Stealth Ogre:Wits --bonus Ogre=1 --advantage Billy=minor`, for
+    `contest` and `odds contest`): its sides (character, stat), the side favoured with the level, and
+    the modifiers by side; each refused in the order the GM has always met them."""
+    from campaign_ledger.decision_2d6 import contest_sides
+
+    by_side = {plural: d2d6_by_side(given, kind) for kind, plural, given in
+               (("bonus", "bonuses", bonuses), ("penalty", "penalties", penalties),
+                ("modifier", "modifiers", modifiers))}
+    sides = (d2d6_side(first), d2d6_side(second))
+    contest_sides(*sides, **by_side)  # a modifier for someone else: refused before the advantage is read
     if len(favoured) > 1:  # given twice, click kept the last one alone, silently
         raise BadInput("Advantage in a contest goes to one side: give --advantage once "
                        "(--grant moves a side one step).")
+    advantage = None
     if favoured:
         who, eq, level = favoured[0].partition("=")
         if not eq:
             raise BadInput(f"Give advantage as NAME=minor or NAME=major, not '{favoured[0]}'.")
         advantage = (who.strip(), level.strip())
-    d2d6_write(ctx, lambda app: app.d2d6_contest(
-        sides[0], sides[1], favoured=advantage, grants=grants,
-        rounds=[d2d6_round(r) for r in rounds] or None, purpose=purpose))
+    return sides, advantage, by_side
 
 
 from campaign_ledger.commands import decision_2d6_supplies, decision_2d6_views  # noqa: E402,F401  (their commands join the group)

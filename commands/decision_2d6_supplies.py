@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import click
 
-from campaign_ledger.commands.decision_2d6 import d2d6_faces, d2d6_write, decision_2d6
-from campaign_ledger.commands.plumbing import json_option
+from campaign_ledger.commands.decision_2d6 import d2d6_faces, d2d6_show, decision_2d6
+from campaign_ledger.commands.plumbing import campaign_of, json_option
 
 
 # --- supply dice and trackers ------------------------------------------------------------------------
@@ -20,7 +20,7 @@ def d2d6_item_add(ctx: click.Context, name: str, die: str, holder: str | None) -
 
     Example: campaign decision-2d6 item-add Torches --die D6 --holder Billy
     """
-    d2d6_write(ctx, lambda app: app.d2d6_add_item(name, die, holder))
+    d2d6_show(ctx, campaign_of(ctx).decision_2d6_item_add(name, die=die, holder=holder))
 
 
 @decision_2d6.command("supply-roll")
@@ -38,7 +38,8 @@ def d2d6_supply_roll(ctx: click.Context, item: str, faces: str | None, roll: boo
 
     Example: campaign decision-2d6 supply-roll Torches --faces 2 --for "light the tunnel"
     """
-    d2d6_write(ctx, lambda app: app.d2d6_supply_roll(item, d2d6_faces(faces, roll), purpose, override))
+    d2d6_show(ctx, campaign_of(ctx).decision_2d6_supply_roll(item, faces=d2d6_faces(faces, roll), purpose=purpose,
+                                                             override=override))
 
 
 @decision_2d6.command("restock")
@@ -52,7 +53,7 @@ def d2d6_restock(ctx: click.Context, item: str, die: str, reason: str) -> None:
 
     Example: campaign decision-2d6 restock Torches D8 --reason "bought in town"
     """
-    d2d6_write(ctx, lambda app: app.d2d6_restock(item, die, reason))
+    d2d6_show(ctx, campaign_of(ctx).decision_2d6_restock(item, die, reason=reason))
 
 
 @decision_2d6.command("tracker-add")
@@ -67,7 +68,7 @@ def d2d6_tracker_add(ctx: click.Context, name: str, value: int, step: int | None
 
     Example: campaign decision-2d6 tracker-add Arrows --value 60 --holder Billy
     """
-    d2d6_write(ctx, lambda app: app.d2d6_add_tracker(name, value, step, holder))
+    d2d6_show(ctx, campaign_of(ctx).decision_2d6_tracker_add(name, value=value, step=step, holder=holder))
 
 
 @decision_2d6.command("tracker-roll")
@@ -85,7 +86,8 @@ def d2d6_tracker_roll(ctx: click.Context, name: str, faces: str | None, roll: bo
 
     Example: campaign decision-2d6 tracker-roll Arrows --faces 37 --for "cover the retreat"
     """
-    d2d6_write(ctx, lambda app: app.d2d6_tracker_roll(name, d2d6_faces(faces, roll), purpose, override))
+    d2d6_show(ctx, campaign_of(ctx).decision_2d6_tracker_roll(name, faces=d2d6_faces(faces, roll), purpose=purpose,
+                                                              override=override))
 
 
 @decision_2d6.command("tracker-set")
@@ -99,6 +101,4 @@ def d2d6_tracker_set(ctx: click.Context, name: str, value: int, reason: str) -> 
 
     Example: campaign decision-2d6 tracker-set Arrows 100 --reason "new quiver"
     """
-    d2d6_write(ctx, lambda app: app.d2d6_tracker_set(name, value, reason))
-
-
+    d2d6_show(ctx, campaign_of(ctx).decision_2d6_tracker_set(name, value, reason=reason))

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from campaign_ledger.commands.decision_2d6 import decision_2d6
-from campaign_ledger.commands.plumbing import caught_up, emit, json_option, known_character, only_ruleset, read_view, sheet_view
+from campaign_ledger.commands.plumbing import as_list, campaign_of, emit, json_option
 
 
 def versioned() -> tuple[str, ...]:
@@ -98,7 +98,7 @@ def d2d6_sheet(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign decision-2d6 sheet Billy
     """
-    sheet_view(ctx, "decision-2d6", name, sheets, sheets_text)
+    emit(ctx, campaign_of(ctx).decision_2d6_sheet(name), as_list(sheets_text))
 
 
 @decision_2d6.command("pools")
@@ -110,16 +110,8 @@ def d2d6_pools(ctx: click.Context, name: str | None) -> None:
 
     Example: campaign decision-2d6 pools Torches
     """
-    from campaign_ledger.projections.rulesets.decision_2d6 import tables as read
+    emit(ctx, campaign_of(ctx).decision_2d6_pools(name), pools_text)
 
-    from campaign_ledger.ledger.errors import NotFound
-
-    app, db = caught_up(ctx)
-    only_ruleset(db, "decision-2d6")
-    rows = read.statement(db, name) if name else []
-    if name and not rows:  # refused as `sheet` and `rolls` refuse an unknown name (it printed a line, exit 0)
-        raise NotFound(f"There is no item or tracker named '{name}' in this campaign.")
-    emit(ctx, {"name": name, "rows": rows} if name else read.pools(db), pools_text)
 
 @decision_2d6.command("rolls")
 @click.argument("name", required=False)
@@ -131,13 +123,7 @@ def d2d6_rolls(ctx: click.Context, name: str | None, limit: int | None) -> None:
 
     Example: campaign decision-2d6 rolls Billy --limit 5
     """
-    from campaign_ledger.projections.rulesets.decision_2d6 import tables as read
-
-    def query(app: Any, db: Any) -> list:
-        only_ruleset(db, "decision-2d6")
-        known_character(name, read.sheets(db, name))
-        return read.rolls(db, name, limit)
-    read_view(ctx, query, d2d6_rolls_text)
+    emit(ctx, campaign_of(ctx).decision_2d6_rolls(name, limit=limit), d2d6_rolls_text)
 
 
 def d2d6_rolls_text(rows: list[dict[str, Any]]) -> str:

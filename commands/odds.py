@@ -11,12 +11,12 @@ from typing import Any, Callable
 import click
 
 from campaign_ledger.ledger.errors import BadInput
-from campaign_ledger.commands.plumbing import caught_up, emit, json_option
-from campaign_ledger.commands.parsing import parse_trait_uses
-from campaign_ledger.commands.odds_text import jsonable, relics_text
+from campaign_ledger.commands.plumbing import emit, json_option, warn
+from campaign_ledger.commands.odds_text import text_of
 
 PARSERS: dict[str, click.Command] = {}  # ruleset id (and a mode: "decision-2d6 contest") -> its odds' options
 FREE = "without a campaign"  # the mode of `campaign odds --ruleset ID ...`: the pool described in full
+Parsed = tuple[tuple[Any, ...], dict[str, Any]]  # a parser's answer: the names and keyword values of the library's call
 
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -47,14 +47,16 @@ def odds(ctx: click.Context, args: tuple[str, ...]) -> None:
 
     Example: campaign odds "Vault Guards" --leader Kira --assist Bo --trait Kira:"Keen Eye" --destiny 1
     """
+    from campaign_ledger.odds import jsonable, odds_without_campaign
+
     words = list(args)
     described = _take_ruleset(words)
+    campaign = None
     if described is not None:  # no campaign file is opened, so none is made
-        app = db = None
         key = f"{described} {FREE}"
     else:
-        app, db = caught_up(ctx)
-        key = app.campaign().ruleset
+        campaign = _campaign(ctx)
+        key = campaign.ruleset()
         if key not in PARSERS:
             raise BadInput(f"Odds for {key} campaigns are not worked out yet.")
         if words and f"{key} {words[0]}" in PARSERS:  # a mode of the ruleset's roll: `campaign odds contest ...`
@@ -62,11 +64,26 @@ def odds(ctx: click.Context, args: tuple[str, ...]) -> None:
     parser = PARSERS[key]
     try:
         with parser.make_context("campaign odds", words, parent=ctx) as sub:
-            sub.obj = {"app": app, "db": db}
-            result, text = parser.invoke(sub)
+            names, options = parser.invoke(sub)
     except BadInput as e:  # a value that does not parse is a malformed command: exit 2
         raise click.UsageError(str(e)) from None
-    emit(ctx, jsonable(result), lambda _: text(result))
+    result = campaign.odds(*names, exact=True, **options) if campaign is not None else \
+        odds_without_campaign(described or "", exact=True, **options)
+    emit(ctx, jsonable(result), lambda _: text_of(result))
+
+
+def _campaign(ctx: click.Context) -> Any:
+    """The library's handle on --db, each warning line said once: odds reads the campaign's ruleset
+    (to know its options) and then the odds."""
+    from campaign_ledger.campaign import Campaign
+
+    obj, said = ctx.find_root().obj, set()
+
+    def once(line: str) -> None:
+        if line not in said:
+            said.add(line)
+            warn(line)
+    return Campaign(obj["db"], warn=once, bound=obj)
 
 
 def _take_ruleset(words: list[str]) -> str | None:
@@ -84,10 +101,11 @@ def _take_ruleset(words: list[str]) -> str | None:
 
 
 def parser(ruleset: str, usage: str) -> Callable[[Callable[..., Any]], click.Command]:
-    """Register a ruleset's odds options (a plain click command, never on `cli` itself)."""
+    """Register a ruleset's odds options (a plain click command, never on `cli` itself): it parses
+    the command line into the library's values, (names, keyword values) for `Campaign.odds`."""
     def register(f: Callable[..., Any]) -> click.Command:
         command = click.command(f"odds ({ruleset})", options_metavar=usage,
-                                context_settings={"help_option_names": []})(click.pass_context(f))
+                                context_settings={"help_option_names": []})(f)
         PARSERS[ruleset] = command
         return command
     return register
@@ -106,40 +124,15 @@ def parser(ruleset: str, usage: str) -> Callable[[Callable[..., Any]], click.Com
 @click.option("--supplies", metavar="TYPE:RANK[:trade]", help="Supplies spent for the Challenge.")
 @click.option("--buy-time", is_flag=True, help="Buy one more round (1 Destiny).")
 @click.option("--gm-motto", metavar="PC", help="The GM's Motto (A1 / 1d) on this PC.")
-def relics_odds(ctx: click.Context, challenge_name: str, challenge_turn: bool, leader: str | None,
-                assists: tuple[str, ...], traits: tuple[str, ...], destiny: int, opportunity: str | None,
-                supplies: str | None, buy_time: bool, gm_motto: str | None) -> tuple[dict, Callable]:
+def relics_odds(challenge_name: str, challenge_turn: bool, leader: str | None, assists: tuple[str, ...],
+                traits: tuple[str, ...], destiny: int, opportunity: str | None, supplies: str | None,
+                buy_time: bool, gm_motto: str | None) -> Parsed:
     from campaign_ledger.commands.relics import parse_supplies
-    from campaign_ledger.ledger.rulesets.relics import odds as odds_of
-    from campaign_ledger.ledger.rulesets.relics.odds_pools import Huddle, relics_pool
-    from campaign_ledger.ledger.rulesets.relics.turns import Tactics
 
-    tactics = Tactics(opportunity, parse_supplies(supplies), buy_time, gm_motto)
-    described = any((challenge_turn, leader, assists, traits, destiny, opportunity, supplies, buy_time, gm_motto))
-    if challenge_turn and any((leader, assists, destiny, opportunity, supplies, buy_time, gm_motto)):
-        raise BadInput("A Challenge turn's pool takes only --trait; the other options are the Cohort's Huddle.")
-    if destiny < 0:
-        raise BadInput("Destiny spent on dice cannot be negative.")
-    huddle = Huddle(challenge_turn, leader, list(assists) or None, parse_trait_uses(traits), destiny, tactics, described)
-    found = relics_pool(ctx.obj["app"], challenge_name, huddle)
-    pool = odds_of.pending_pool(found["pending"])
-    if found["side"] == "cohort":
-        context = odds_of.CohortContext(found["rules"], found["threat"], found["pcs"], found["destiny"],
-                                        found["rating"], found["resolved"], (found["test"] or {}).get("needed"))
-        figures = odds_of.cohort_odds(pool, context)
-    else:
-        figures = odds_of.challenge_odds(pool)
-    result = {"ruleset": "relics", "challenge": found["challenge"], "round": found["round"], "side": found["side"],
-              "waiting": found["waiting"], "assumed_leader": found["assumed_leader"],
-              "threat": found["threat"], "rating": found["rating"],
-              "already_resolved": found["resolved"],
-              "pool": {"roll": pool.rolled, "autos": list(pool.autos),
-                       **({"cap": found["pending"]["pool"].get("cap"),
-                           "lost_to_cap": found["pending"]["pool"].get("lost_to_cap", 0)}
-                          if found["side"] == "cohort" else {}),
-                       "simple": [{k: m[k] for k in ("label", "modifier", "polarity")}
-                                  for m in found["pending"].get("simple", [])]},
-              **figures}
-    return result, relics_text
+    return (challenge_name,), {"challenge_turn": challenge_turn, "leader": leader, "assists": assists,
+                               "traits": traits, "destiny": destiny, "opportunity": opportunity,
+                               "supplies": parse_supplies(supplies), "buy_time": buy_time, "gm_motto": gm_motto}
+
+
 from campaign_ledger.commands import odds_rulesets  # noqa: E402,F401  (registers the other rulesets' odds)
 from campaign_ledger.commands import odds_free  # noqa: E402,F401  (and every ruleset's odds without a campaign)

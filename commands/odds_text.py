@@ -1,7 +1,8 @@
 """How odds are printed: exact fractions as strings for --json, percentages and bars for the table.
 
-Why strings: a fraction like 767/1296 survives JSON exactly, where a float would not; the text
-view rounds for reading and draws the distribution as a small bar chart.
+Why strings: a fraction like 767/1296 survives JSON exactly, where a float would not (the library
+makes them: campaign_ledger/odds.py `jsonable`); the text view rounds for reading and draws the
+distribution as a small bar chart.
 """
 from __future__ import annotations
 
@@ -14,15 +15,19 @@ BAR_WIDTH = 30
 SHOWN_FROM = Fraction(1, 2000)  # rows rarer than 0.05% are left out of a chart (the JSON has them all)
 
 
-def jsonable(value: Any) -> Any:
-    """Fractions become "n/d" strings, mapping keys strings, tuples lists; the rest as it is."""
-    if isinstance(value, Fraction):
-        return str(value)
-    if isinstance(value, Mapping):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    return value
+def text_of(r: dict[str, Any]) -> str:
+    """The odds as the table reads them, by what the library answered (its ruleset, and its mode)."""
+    if r["ruleset"] == "relics":
+        return relics_text(r)
+    if r["ruleset"] == "action-dice":
+        return action_text(r)
+    if r["ruleset"] == "beer-run":
+        return beer_run_helping_text(r) if "helping" in r else beer_run_text(r)
+    if "contest" in r:
+        return contest_text(r)
+    if "next_use" in r:
+        return tracker_text(r)
+    return supply_text(r) if "step_down" in r else decision_text(r)
 
 
 def decimal(value: Fraction, places: int = 2) -> str:
