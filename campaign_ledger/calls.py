@@ -126,11 +126,11 @@ def read(facts: dict[str, Any], query: Callable[[Any, Any], Any], warn: Warn, ke
         closers: list[Callable[[], Any]] = []
         try:
             opening = Opening(facts["db"], None, closers.append)
-            current = current_read_tables(opening)
-            if current is None:
-                current = open_campaign(opening, reading=True)
-                catch_up(*current, warn, facts["db"])
-            return query(*current)
+            tables = current_read_tables(opening)
+            if tables is None:
+                tables = open_campaign(opening, reading=True)
+                catch_up(*tables, warn, facts["db"])
+            return query(*tables)
         finally:
             for close in reversed(closers):
                 close()

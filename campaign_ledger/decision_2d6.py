@@ -18,7 +18,7 @@ Faces = Sequence[int]
 BySide = Mapping[str, int] | Sequence[tuple[str, int]]  # a contest's modifiers: pairs keep a name twice
 
 
-def stated(bonuses: Sequence[int] = (), penalties: Sequence[int] = (), modifiers: Sequence[int] = ()) -> list:
+def stated(bonuses: Sequence[int] = (), penalties: Sequence[int] = (), modifiers: Sequence[int] = ()) -> list[Any]:
     """A roll's modifiers as the table states them (a bonus, a penalty with its sign, a plain one)."""
     from campaign_ledger.ledger.rulesets.decision_2d6.commands import Stated
 

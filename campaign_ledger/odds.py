@@ -84,7 +84,7 @@ def odds_without_campaign(ruleset: str, *, exact: bool = False, **options: Any) 
     return result if exact else jsonable(result)
 
 
-def _answered(call: Callable[..., dict], where: str, *args: Any, **options: Any) -> dict:
+def _answered(call: Callable[..., dict[str, Any]], where: str, *args: Any, **options: Any) -> dict[str, Any]:
     """`call`'s figures; values it does not take, and a malformed value, are refused as the CLI
     refuses a malformed command (code 2, no rule)."""
     from campaign_ledger.ledger.errors import BadInput

@@ -37,6 +37,8 @@ def relics(app: Any, challenge: str, *, challenge_turn: bool = False, leader: st
         raise BadInput("A Challenge turn's pool takes only --trait; the other options are the Cohort's Huddle.")
     if destiny < 0:
         raise BadInput("Destiny spent on dice cannot be negative.")
+    from campaign_ledger.relics import trait_uses  # the one reader of OWNER:TRAIT=destiny
+
     huddle = Huddle(challenge_turn, leader, list(assists) or None, trait_uses(traits), destiny, tactics, described)
     found = relics_pool(app, challenge, huddle)
     pool = odds_of.pending_pool(found["pending"])
@@ -57,20 +59,6 @@ def relics(app: Any, challenge: str, *, challenge_turn: bool = False, leader: st
                      "simple": [{k: m[k] for k in ("label", "modifier", "polarity")}
                                 for m in found["pending"].get("simple", [])]},
             **figures}
-
-
-def trait_uses(traits: Sequence[str]) -> list:
-    """Trait uses as cohort-turn takes them, "OWNER:TRAIT" or "OWNER:TRAIT=destiny"."""
-    from campaign_ledger.ledger.rulesets.relics.turns import TraitUse
-
-    uses = []
-    for value in traits:
-        owner, colon, rest = value.partition(":")
-        if not colon or not owner.strip() or not rest.strip():
-            raise BadInput(f"Name a trait as OWNER:TRAIT (optionally =destiny or =doom), not '{value}'.")
-        name, _, paid = rest.partition("=")
-        uses.append(TraitUse(owner.strip(), name.strip(), paid.strip().lower() or None))
-    return uses
 
 
 # --- decision-2d6 (seed 004) --------------------------------------------------------------------
