@@ -6,7 +6,7 @@ import click
 
 from campaign_ledger.commands import choices
 from campaign_ledger.commands.parsing import parse_pairs
-from campaign_ledger.commands.plumbing import json_option, write_command
+from campaign_ledger.commands.plumbing import campaign_of, json_option, show_report
 from campaign_ledger.commands.relics_setup import POLARITY, challenge, pc, trait
 
 COMMANDS = click.Group()  # nothing of its own at the top: its commands join the groups above
@@ -24,7 +24,7 @@ def pc_rename(ctx: click.Context, old: str, new: str) -> None:
 
     Example: campaign pc rename Kira "Kira Vale"
     """
-    write_command(ctx, lambda app: app.rename_pc(old, new))
+    show_report(ctx, campaign_of(ctx).pc_rename(old, new))
 
 
 @pc.command("retire")
@@ -37,7 +37,7 @@ def pc_retire(ctx: click.Context, name: str, reason: str) -> None:
 
     Example: campaign pc retire Bo --reason "the player moved away"
     """
-    write_command(ctx, lambda app: app.retire_pc(name, reason))
+    show_report(ctx, campaign_of(ctx).pc_retire(name, reason=reason))
 
 
 @pc.command("return")
@@ -49,7 +49,7 @@ def pc_return(ctx: click.Context, name: str) -> None:
 
     Example: campaign pc return Bo
     """
-    write_command(ctx, lambda app: app.return_pc(name))
+    show_report(ctx, campaign_of(ctx).pc_return(name))
 
 
 @pc.command("expertise")
@@ -64,8 +64,8 @@ def pc_expertise(ctx: click.Context, name: str, ranks: str, primary: str | None,
 
     Example: campaign pc expertise Kira Phantom=4,Sparrow=1 --reason "the GM misread the sheet"
     """
-    write_command(ctx, lambda app: app.change_expertise(name, parse_pairs(ranks, "Expertise") if ranks else {},
-                                                        primary, reason))
+    show_report(ctx, campaign_of(ctx).pc_expertise(name, parse_pairs(ranks, "Expertise") if ranks else {},
+                                                    primary=primary, reason=reason))
 
 
 @trait.command("remove")
@@ -79,7 +79,7 @@ def trait_remove(ctx: click.Context, owner: str, name: str, reason: str) -> None
 
     Example: campaign trait remove Kira "Keen Eye" --reason "lost her glasses"
     """
-    write_command(ctx, lambda app: app.remove_trait(owner, name, reason))
+    show_report(ctx, campaign_of(ctx).trait_remove(owner, name, reason=reason))
 
 
 @trait.command("replace", context_settings={"ignore_unknown_options": True})  # "-2 / 2d" is a modifier
@@ -98,7 +98,8 @@ def trait_replace(ctx: click.Context, owner: str, name: str, modifier: str, pola
 
     Example: campaign trait replace Kira "Keen Eye" "+1 / 2d" --reason "ranked up"
     """
-    write_command(ctx, lambda app: app.replace_trait(owner, name, modifier, polarity, reason, target))
+    show_report(ctx, campaign_of(ctx).trait_replace(owner, name, modifier, polarity=polarity, target=target,
+                                                     reason=reason))
 
 
 @challenge.command("rate")
@@ -112,10 +113,10 @@ def challenge_rate(ctx: click.Context, name: str, rating: int, reason: str) -> N
 
     Example: campaign challenge rate "Vault Guards" 5 --reason "reinforcements arrived"
     """
-    write_command(ctx, lambda app: app.rate_challenge(name, rating, reason))
+    show_report(ctx, campaign_of(ctx).challenge_rate(name, rating, reason=reason))
 
 
-def _finishing(verb: str, outcome: str, says: str, example: str) -> None:
+def _finishing(verb: str, says: str, example: str) -> None:
     """`challenge close` and `challenge abandon`: one command each, the same shape."""
     @challenge.command(verb, help=f"{says}\n\nExample: {example}")
     @click.argument("name")
@@ -123,10 +124,10 @@ def _finishing(verb: str, outcome: str, says: str, example: str) -> None:
     @json_option
     @click.pass_context
     def finish(ctx: click.Context, name: str, reason: str) -> None:
-        write_command(ctx, lambda app: app.finish_challenge(name, outcome, reason))
+        show_report(ctx, getattr(campaign_of(ctx), f"challenge_{verb}")(name, reason=reason))
 
 
-_finishing("close", "closed", "Close a Challenge before it resolves: the Cohort got past it another way.",
+_finishing("close", "Close a Challenge before it resolves: the Cohort got past it another way.",
            'campaign challenge close "Vault Guards" --reason "bribed the captain"')
-_finishing("abandon", "abandoned", "Abandon a Challenge: the Cohort walks away from it unresolved.",
+_finishing("abandon", "Abandon a Challenge: the Cohort walks away from it unresolved.",
            'campaign challenge abandon "Vault Guards" --reason "the alarm went off"')
