@@ -15,7 +15,7 @@ The calls of each ruleset are in its own module beside this one (relics.py, ...)
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterator, Mapping, TypeVar
+from typing import Any, Callable, Iterator, Mapping, TypeVar, cast
 
 from campaign_ledger import calls
 from campaign_ledger.errors import CampaignError, refused
@@ -27,7 +27,7 @@ T = TypeVar("T")
 class Core:
     """The calls every campaign has, whatever its ruleset, and the machinery each call goes through."""
 
-    started: Row | None = None  # what made the file, when this handle did: `campaign new --json` or `import --json`
+    started: Mapping[str, Any] | None = None  # what made the file, when this handle did: `campaign new --json` or `import --json`
 
     def __init__(self, path: str | os.PathLike[str], *, warn: Callable[[str], Any] | None = None,
                  bound: Mapping[str, Any] | None = None) -> None:
@@ -47,8 +47,8 @@ class Core:
 
     def _facts(self, key: str | None, override: str | None) -> dict[str, Any]:
         self.warnings = []
-        if self._bound is not None:
-            self._call = self._bound  # type: ignore[assignment]  (the CLI's own dict, filled in as the call goes)
+        if self._bound is not None:  # the CLI's own dict, filled in as the call goes
+            self._call = self._bound  # type: ignore[assignment]
         else:
             self._call = {"db": self.path, "key": key, "override": override}
         return self._call
@@ -65,8 +65,8 @@ class Core:
                key: str | None = None, override: str | None = None, must_exist: bool = True) -> Report:
         """Run one ledger command (`call(app)` returns its report) as one call, logged under `key`."""
         facts = self._facts(key, override)
-        return calls.write(facts, call, self._warning, invocation=self._invocation(command, asked, facts),
-                           must_exist=must_exist)
+        return cast(Report, calls.write(facts, call, self._warning, invocation=self._invocation(command, asked, facts),
+                                        must_exist=must_exist))
 
     def _read(self, query: Callable[[Any, Any], Any]) -> Any:
         """One read view: `query(app, db)` on read tables caught up with the ledger."""
@@ -124,7 +124,7 @@ class Core:
                            lambda app: app.note(text, tags, about, round, entry, gm_only), key=key)
 
     def undo(self, unit: str | None = None, *, cascade: bool = False, dry_run: bool = False,
-             confirm: Callable[[UndoPlan], bool] | None = None, key: str | None = None) -> Report:
+             confirm: Callable[[UndoPlan], bool] | None = None, key: str | None = None) -> Report | UndoPlan:
         """Reverse the latest unit of play, or `unit` (a name from `undo_list`, e.g. "Vault Guards:2",
         or its first entry number), with new entries (`campaign undo`); `cascade` reverses the later
         units that used it too. `dry_run` only says what would change (and, when later play used the
@@ -274,7 +274,7 @@ def _verified_head(app: Any, db: Any) -> tuple | None:
     return chain_checked(db)
 
 
-def _preview(app: Any, unit: str | None, cascade: bool, checked: tuple | None) -> UndoPlan:
+def _preview(app: Any, unit: str | None, cascade: bool, checked: tuple | None) -> Any:
     """What a dry run shows: the plan; when later play used the unit and cascade was not asked,
     the plan cascade would carry out, with the refusal the undo itself would meet."""
     from campaign_ledger.ledger.errors import RuleViolation

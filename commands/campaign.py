@@ -109,11 +109,13 @@ def pools(ctx: click.Context, at: str | None) -> None:
 
 
 def views_of(camp: Any) -> Any:
-    """The campaign's ruleset's views, for the text of what was just read (a glance at its read tables)."""
+    """The campaign's ruleset's views, for the text of what was just read: a glance at its read
+    tables, or (a file a glance cannot open, on read-only media) a quiet handle's read, its
+    warnings already said by the read itself."""
     from campaign_ledger.commands import glance
     from campaign_ledger.ledger import rulesets
 
-    return rulesets.find(glance.ruleset(camp.path) or camp.ruleset()).cli_views()
+    return rulesets.find(glance.ruleset(camp.path) or type(camp)(camp.path).ruleset()).cli_views()
 
 
 @COMMANDS.command()
