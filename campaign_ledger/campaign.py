@@ -7,7 +7,7 @@ A method is named by its CLI command's words joined: `campaign cohort-turn` is `
 from __future__ import annotations
 
 import os
-from typing import Mapping
+from typing import Any, Mapping
 
 from campaign_ledger.action_dice import ActionDiceCalls
 from campaign_ledger.beer_run import BeerRunCalls
@@ -31,39 +31,56 @@ def open_campaign(path: str | os.PathLike[str]) -> Campaign:
     return campaign
 
 
-def new_campaign(path: str | os.PathLike[str], name: str, *, ruleset: str | None = None,
+def new_campaign(path: str | os.PathLike[str] | Campaign, name: str, *, ruleset: str | None = None,
                  rules_version: str | None = None, settings: Mapping[str, str] | None = None,
                  key: str | None = None) -> Campaign:
     """Start a campaign in a new file (`campaign new`); a refused one leaves no file behind.
-    `ruleset`: relics (the default), beer-run, action-dice or decision-2d6."""
+    `ruleset`: relics (the default), beer-run, action-dice or decision-2d6. `path` may be a
+    handle on the file already (the CLI's, bound to its options); its `started` is the report."""
     from campaign_ledger.errors import CampaignError
     from campaign_ledger.ledger import rulesets
 
-    campaign = Campaign(path)
+    campaign = path if isinstance(path, Campaign) else Campaign(path)
     chosen = ruleset or rulesets.default_id()
     given = dict(settings or {})
     if os.path.exists(campaign.path) and os.path.getsize(campaign.path) and _holds_campaign(campaign):
-        raise CampaignError(f"{campaign.path} already holds a campaign; choose another file.", 1, "campaign-exists")
+        cli = " with --db" if campaign._bound is not None else ""  # the CLI names its option
+        raise CampaignError(f"{campaign.path} already holds a campaign; choose another file{cli}.", 1,
+                            "campaign-exists")
     fresh = not os.path.exists(campaign.path)
     try:
-        campaign._write("new", {"name": name, "ruleset": chosen, "rules_version": rules_version, "settings": given},
+        campaign.started = campaign._write("new", {"name": name, "ruleset": chosen, "rules_version": rules_version, "settings": given},
                         lambda app: app.start(name, chosen, rules_version, given), key=key, must_exist=False)
-    except CampaignError:
-        if fresh:
-            for leftover in (campaign.path, campaign.path + "-wal", campaign.path + "-shm"):
-                if os.path.exists(leftover):  # a refused campaign leaves no file behind
-                    os.remove(leftover)
+    except CampaignError as e:
+        if not fresh:
+            raise
+        for leftover in (campaign.path, campaign.path + "-wal", campaign.path + "-shm"):
+            if os.path.exists(leftover):  # a refused campaign leaves no file behind
+                os.remove(leftover)
+        if campaign._call.get("recorded"):  # its first entry went with the file (a disk full after it)
+            raise _unrecorded(campaign._call, e) from None
         raise
     return campaign
 
 
 def _holds_campaign(campaign: Campaign) -> bool:
-    from campaign_ledger.errors import CampaignError
-
-    try:
-        campaign.ruleset()
-    except CampaignError as e:
-        if e.rule in ("no-campaign", "unknown-campaign"):
+    def query(app: object, db: object) -> bool:
+        try:
+            app.campaign()  # type: ignore[attr-defined]
+        except Exception:
             return False
-        raise
-    return True
+        return True
+    return campaign._opened(query, reading=False)
+
+
+def _unrecorded(facts: dict[str, Any], e: Exception) -> Exception:
+    """The refusal of a new campaign whose file was removed after its first entry: nothing was kept."""
+    from campaign_ledger.errors import CampaignError
+    from campaign_ledger.failures import FAILED, refusal
+
+    facts["recorded"] = []
+    failure = e.__context__ if e.__context__ is not None else e
+    named = refusal(facts, failure)
+    return CampaignError(*named) if named else CampaignError(
+        f"the campaign could not be made ({type(failure).__name__}: {failure}); nothing was kept (its new file was "
+        "removed).", 1, FAILED)

@@ -16,17 +16,22 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, Callable, Mapping, cast
+from typing import Any, Callable, Iterator, Mapping, TypeVar, cast
 
 from campaign_ledger import calls
-from campaign_ledger.shapes import HistoryLine, Report, Row
+from campaign_ledger.errors import CampaignError, refused
+from campaign_ledger.shapes import HistoryLine, Report, Row, UndoPlan
+
+T = TypeVar("T")
 
 
 class Core:
     """The calls every campaign has, whatever its ruleset, and the machinery each call goes through."""
 
+    started: Mapping[str, Any] | None = None  # what made the file, when this handle did: `campaign new --json` or `import --json`
+
     def __init__(self, path: str | os.PathLike[str], *, warn: Callable[[str], Any] | None = None,
-                 bound: dict[str, Any] | None = None) -> None:
+                 bound: Mapping[str, Any] | None = None) -> None:
         """`warn` takes each warning line (default: kept in `warnings`, the last call's). `bound` is
         for the CLI: its own call's facts (its --db, --key, --gm-override, and the digest of its
         words under "invocation"), so its keys and refusals read as they always have."""
@@ -34,6 +39,7 @@ class Core:
         self.warnings: list[str] = []
         self._warn = warn
         self._bound = bound
+        self._call: dict[str, Any] = {}  # the last call's facts: what it recorded, the key it used
         self._threads = threading.local()  # each thread's campaign kept open between calls (calls.Kept)
 
     def close(self) -> None:
@@ -65,27 +71,49 @@ class Core:
 
     def _facts(self, key: str | None, override: str | None) -> dict[str, Any]:
         self.warnings = []
-        if self._bound is not None:
-            return self._bound  # the CLI's own dict, filled in as the call goes
-        return {"db": self.path, "key": key, "override": override}
+        if self._bound is not None:  # the CLI's own dict, filled in as the call goes
+            self._call = self._bound  # type: ignore[assignment]
+        else:
+            self._call = {"db": self.path, "key": key, "override": override}
+        return self._call
 
     def _warning(self, line: str) -> None:
         self.warnings.append(line)
         if self._warn is not None:
             self._warn(line)
 
+    def _invocation(self, command: str, asked: Mapping[str, Any], facts: Mapping[str, Any]) -> str:
+        return facts.get("invocation") or calls.digest(command, asked, facts.get("override"))
+
     def _write(self, command: str, asked: Mapping[str, Any], call: Callable[[Any], Any], *,
                key: str | None = None, override: str | None = None, must_exist: bool = True) -> Report:
         """Run one ledger command (`call(app)` returns its report) as one call, logged under `key`."""
         facts = self._facts(key, override)
-        invocation = facts.get("invocation") or calls.digest(command, asked, facts.get("override"))
         kept = self._kept() if must_exist else None  # a new campaign's first call opens and closes
-        return cast(Report, calls.write(facts, call, self._warning, invocation=invocation, must_exist=must_exist,
-                                        kept=kept))
+        return cast(Report, calls.write(facts, call, self._warning, invocation=self._invocation(command, asked, facts),
+                                        must_exist=must_exist, kept=kept))
 
     def _read(self, query: Callable[[Any, Any], Any]) -> Any:
         """One read view: `query(app, db)` on read tables caught up with the ledger."""
         return calls.read(self._facts(None, None), query, self._warning, self._kept())
+
+    def _opened(self, query: Callable[[Any, Any], T], *, reading: bool = True, must_exist: bool = True,
+                key: str | None = None) -> T:
+        """`query(app, db)` on the ledger and read tables as they stand, not caught up: for the calls
+        that verify what they read themselves (audit, anchor, undo, rebuild, demo)."""
+        facts = self._facts(key, None)
+        try:
+            with calls.opened(facts, must_exist, reading) as (app, db):
+                return query(app, db)
+        except Exception as e:
+            raise refused(e, facts) from None
+
+    def _valid(self, check: Callable[[], T]) -> T:
+        """Arguments checked before the file is opened (a malformed call is refused as such, first)."""
+        try:
+            return check()
+        except Exception as e:
+            raise refused(e, {"db": self.path}) from None
 
     # --- every campaign ------------------------------------------------------------------------
 
@@ -96,7 +124,7 @@ class Core:
         return self._read(lambda app, db: ruleset_of(db))
 
     def session_start(self, title: str, *, key: str | None = None) -> Report:
-        """Begin a play session (`campaign session start TITLE`)."""
+        """Begin a play session (`campaign session start TITLE`): entries until `session_end` belong to it."""
         return self._write("session start", {"title": title}, lambda app: app.start_session(title), key=key)
 
     def session_end(self, *, key: str | None = None) -> Report:
@@ -104,7 +132,7 @@ class Core:
         return self._write("session end", {}, lambda app: app.end_session(), key=key)
 
     def session_list(self) -> list[Row]:
-        """Every play session (`campaign session list --json`)."""
+        """Every play session and the entries it holds (`campaign session list --json`)."""
         from campaign_ledger.projections import sessions
 
         return self._read(lambda app, db: sessions.all_sessions(db))
@@ -112,54 +140,181 @@ class Core:
     def note(self, text: str, *, tags: tuple[str, ...] | list[str] = (), about: str | None = None,
              round: str | None = None, entry: int | None = None, gm_only: bool = False,  # noqa: A002
              key: str | None = None) -> Report:
-        """Append a GM's note (`campaign note`): an entry of its own, undone like any other."""
+        """Append a GM's note (`campaign note`): an entry of its own, undone like any other. `about`
+        names a PC or thing, `round` a round ("Vault Guards:2"), `entry` an entry; `gm_only` keeps
+        it out of the md, html and csv exports."""
         tags = tuple(tags)
         return self._write("note", {"text": text, "tags": tags, "about": about, "round": round, "entry": entry,
                                     "gm_only": gm_only},
                            lambda app: app.note(text, tags, about, round, entry, gm_only), key=key)
 
     def undo(self, unit: str | None = None, *, cascade: bool = False, dry_run: bool = False,
-             key: str | None = None) -> Report:
-        """Reverse the latest unit of play, or `unit` (a name from `undo_list`, e.g. "Vault Guards:2");
-        `cascade` reverses the later units that used it too; `dry_run` says what would change."""
+             confirm: Callable[[UndoPlan], bool] | None = None, key: str | None = None) -> Report | UndoPlan:
+        """Reverse the latest unit of play, or `unit` (a name from `undo_list`, e.g. "Vault Guards:2",
+        or its first entry number), with new entries (`campaign undo`); `cascade` reverses the later
+        units that used it too. `dry_run` only says what would change (and, when later play used the
+        unit, what `cascade` would reverse, under "needs_cascade"). `confirm` is asked with the plan
+        before anything is appended (a GM at a terminal); declined, nothing is (rule `not-confirmed`)."""
         if dry_run:
-            return self._read(lambda app, db: app.undo(unit, cascade, dry_run=True))
-        return self._write("undo", {"unit": unit, "cascade": cascade},
-                           lambda app: app.undo(unit, cascade), key=key)
+            return self._opened(lambda app, db: _preview(app, unit, cascade, _verified_head(app, db)))
+        asked = {"unit": unit, "cascade": cascade}
+        theirs = Theirs()
+        agreed = theirs.run(confirm) if confirm is not None else None
+
+        def plan(app: Any, db: Any) -> tuple[Any, ...] | None:
+            checked = _verified_head(app, db)  # undo verifies what it reads from there (ledger/undo_reads.py)
+            if agreed is not None:
+                given = self._call.get("key")
+                app.command_invocation = self._invocation("undo", asked, self._call)
+                if not (given and app.already_recorded(given, "undo")):  # a retry: no new plan to ask about
+                    _confirmed(agreed(app.undo(unit, cascade, dry_run=True, checked=checked)))
+            return checked
+        with theirs:
+            checked = self._opened(plan, reading=False, key=key)
+        return self._write("undo", asked, lambda app: app.undo(unit, cascade, checked=checked), key=key)
 
     def undo_list(self, limit: int | None = None) -> list[Row]:
-        """The units undo can take, newest first (`campaign undo --list --json`)."""
-        return self._read(lambda app, db: app.undo_list(limit))
+        """The units undo can take, newest first, each with what `cascade` would take with it
+        (`campaign undo --list --json`); the newest `limit` of them (default: all)."""
+        from campaign_ledger.ledger import values
 
-    def history(self, *, limit: int | None = None, pc: str | None = None, challenge: str | None = None,
-                round: str | None = None, session: int | None = None,  # noqa: A002
+        if limit is not None:
+            self._valid(lambda: values.integer(limit, "--limit", 1))
+        return self._opened(lambda app, db: app.undo_list(limit, _verified_head(app, db)))
+
+    def history(self, *, limit: int | None = None, at: int | str | None = None, pc: str | None = None,
+                challenge: str | None = None, round: str | None = None, session: int | None = None,  # noqa: A002
                 tags: tuple[str, ...] | list[str] = (), kinds: tuple[str, ...] | list[str] = (),
-                grep: str | None = None, scene: str | None = None, since: int | None = None,
-                until: int | None = None) -> list[HistoryLine]:
-        """The campaign history, one line per entry, filtered as `campaign history` filters
-        (`since`/`until`: entry numbers); `grep` takes FTS5's OR, AND, NOT, capt* and "phrases"."""
+                grep: str | None = None, scene: str | None = None, since: int | str | None = None,
+                until: int | str | None = None) -> list[HistoryLine]:
+        """The campaign history, one line per entry (`campaign history --json`), filtered as its
+        options filter (every filter given must hold): `since`/`until` an entry number or a time
+        ("2026-11-22T20:15", local unless it gives its zone), `at` the history as it stood then,
+        `limit` the last N lines; `grep` takes FTS5's OR, AND, NOT, capt* and "phrases"."""
+        return self.history_each(lambda newest, lines: list(lines), limit=limit, at=at, pc=pc, challenge=challenge,
+                                 round=round, session=session, tags=tags, kinds=kinds, grep=grep, scene=scene,
+                                 since=since, until=until)
+
+    def history_each(self, take: Callable[[int | None, Iterator[HistoryLine]], T], *, limit: int | None = None,
+                     at: int | str | None = None, pc: str | None = None, challenge: str | None = None,
+                     round: str | None = None, session: int | None = None,  # noqa: A002
+                     tags: tuple[str, ...] | list[str] = (), kinds: tuple[str, ...] | list[str] = (),
+                     grep: str | None = None, scene: str | None = None, since: int | str | None = None,
+                     until: int | str | None = None) -> T:
+        """`history`, handed to `take(newest, lines)` as it is read and never held whole (a million
+        entries as one list took 2.7 GiB): `newest` is the last entry among the lines (None: no
+        line), `lines` is good only while `take` runs. Returns what `take` returns."""
         from campaign_ledger.ledger import values
         from campaign_ledger.projections import history_search as search
 
-        if limit is not None:
-            values.integer(limit, "limit", 1)
-        filters = search.Filters(pc, challenge, round, session, tuple(tags), tuple(k.casefold() for k in kinds),
-                                 grep, since, until, scene)
-
-        def query(app: Any, db: Any) -> list[Any]:
+        def check() -> None:
             if limit is not None:
-                return search.rows(db, filters, limit)
-            return list(search.stream(db, filters)[1])
-        return self._read(query)
+                values.integer(limit, "--limit", 1)  # 0 or less would give everything
+            if session is not None:
+                values.integer(session, "--session", 1)
+        self._valid(check)
+        theirs = Theirs()
+        taken = theirs.run(take)
 
-    def sheet(self, name: str | None = None, *, at: int | None = None) -> Any:
-        """One character's sheet (a dict), or every sheet (a list), now or as it stood at entry `at`."""
+        def query(app: Any, db: Any) -> T:
+            from campaign_ledger.views import entry_at
+
+            last = [e for e in (entry_at(db, _text(at)), entry_at(db, _text(until), "--until")) if e is not None]
+            filters = search.Filters(pc, challenge, round, session, tuple(tags), tuple(k.casefold() for k in kinds),
+                                     grep, _since(db, _text(since)), min(last) if last else None, scene)
+            if limit is not None:
+                rows = search.rows(db, filters, limit)
+                return taken(rows[-1]["entry"] if rows else None, iter(rows))
+            return taken(*search.stream(db, filters))
+        with theirs:
+            return self._read(query)
+
+    def sheet(self, name: str | None = None, *, at: int | str | None = None) -> Any:
+        """One character's sheet (a dict), or every sheet (a list) (`campaign sheet [NAME] --json`),
+        now or as it stood at `at` (an entry number or a time)."""
         from campaign_ledger import views
 
         return self._read(lambda app, db: views.sheet(app, db, name, at))
 
-    def pools(self, *, at: int | None = None) -> Row:
-        """The campaign's pools (Destiny and Doom, Intensity, supply dice...), now or at entry `at`."""
+    def pools(self, *, at: int | str | None = None) -> Row:
+        """The campaign's pools (Destiny and Doom, Intensity, supply dice...) (`campaign pools --json`),
+        now or as they stood at `at` (an entry number or a time)."""
         from campaign_ledger import views
 
         return self._read(lambda app, db: views.pools(app, db, at))
+
+
+class Theirs:
+    """The caller's own function run inside a call (a prompt, a writer of output): what it raises is
+    the caller's (a closed pipe, an aborted prompt) and leaves the call as it was raised, not as a
+    CampaignError. `run(f)` wraps f; a `with` block around the call re-raises it."""
+
+    def __init__(self) -> None:
+        self.raised: BaseException | None = None
+
+    def run(self, f: Callable[..., T]) -> Callable[..., T]:
+        def running(*args: Any) -> T:
+            try:
+                return f(*args)
+            except BaseException as e:
+                self.raised = e
+                raise
+        return running
+
+    def __enter__(self) -> Theirs:
+        return self
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        if isinstance(error, CampaignError) and self.raised is not None:
+            raise self.raised
+
+
+def _text(value: int | str | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _since(db: Any, since: str | None) -> int | None:
+    """`since` 40 is entry 40; a time, the first entry made at or after it."""
+    from campaign_ledger.ledger import values
+    from campaign_ledger.views import parse_time
+
+    if since is None or values.is_number(since.strip()):
+        return None if since is None else values.integer(int(since), "--since", 0)
+    stamp = parse_time(since, "--since")
+    row = db.execute("SELECT min(entry) FROM history WHERE time >= ?", [stamp]).fetchone()
+    return row[0] if row[0] is not None else 2**62
+
+
+def _verified_head(app: Any, db: Any) -> tuple[Any, ...] | None:
+    """Where the read tables last verified the chain (None: nowhere, or a file only read: undo
+    verifies the whole chain); a break already known (an audit's verdict, that entry's hash
+    changed since) refuses at once."""
+    from campaign_ledger.projections.verifying import chain_checked, recorded_break
+
+    if app.read_only:
+        return None
+    broken = recorded_break(app, db)
+    if broken is not None:
+        raise broken.error().refusing("undo", "run `campaign audit`")
+    return chain_checked(db)
+
+
+def _preview(app: Any, unit: str | None, cascade: bool, checked: tuple[Any, ...] | None) -> Any:
+    """What a dry run shows: the plan; when later play used the unit and cascade was not asked,
+    the plan cascade would carry out, with the refusal the undo itself would meet."""
+    from campaign_ledger.ledger.errors import RuleViolation
+    from campaign_ledger.ledger.undo import LATER_PLAY_USED_IT
+
+    try:
+        return app.undo(unit, cascade, dry_run=True, checked=checked)
+    except RuleViolation as e:
+        if cascade or getattr(e, "rule", None) != LATER_PLAY_USED_IT:
+            raise
+        return {**app.undo(unit, True, dry_run=True, checked=checked), "needs_cascade": str(e)}
+
+
+def _confirmed(agreed: bool) -> None:
+    from campaign_ledger.ledger.errors import RuleViolation
+
+    if not agreed:
+        raise RuleViolation("nothing was appended: the reversal was not confirmed.", rule="not-confirmed")

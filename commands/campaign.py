@@ -2,18 +2,13 @@
 statements, rebuild and the demo (history and notes: commands/history.py)."""
 from __future__ import annotations
 
-import os
-from typing import Any
+from typing import Any, Callable, Iterator
 
 import click
 
 from campaign_ledger.commands import choices
-
-from campaign_ledger.ledger.errors import BadInput, NotFound, Unusable
-from campaign_ledger.commands.plumbing import as_list, bind_read_file, catch_up_warning, emit, json_option, known_character, noted, one_or_all, open_campaign, progress_bar, read_view, ruleset_of, write_command
+from campaign_ledger.commands.plumbing import as_list, campaign_of, emit, json_option, progress_bar, show_report
 from campaign_ledger.commands.parsing import at_option, parse_settings
-from campaign_ledger.errors import CampaignError
-from campaign_ledger.failures import read_only_media
 
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -35,45 +30,11 @@ def new(ctx: click.Context, name: str, ruleset: str | None, system: str | None, 
 
     Example: campaign --db heist.db new "The Moon Heist" --rules-version 0.6.1
     """
-    from campaign_ledger.ledger import rulesets
+    from campaign_ledger.campaign import new_campaign
 
-    ruleset = ruleset or system or rulesets.default_id()
-    path = ctx.find_root().obj["db"]
-    if os.path.exists(path) and os.path.getsize(path) and holds_campaign(ctx):
-        raise Unusable(f"{path} already holds a campaign; choose another file with --db.")
-    fresh = not os.path.exists(path)
-    try:
-        write_command(ctx, lambda app: app.start(name, ruleset, rules_version, parse_settings(settings)), must_exist=False)
-    except Exception as e:
-        if not fresh:
-            raise
-        for leftover in (path, path + "-wal", path + "-shm"):  # a refused campaign leaves no file behind
-            if os.path.exists(leftover):
-                os.remove(leftover)
-        if ctx.find_root().obj.get("recorded"):  # its first entry went with the file (a disk full after it)
-            raise _unrecorded(ctx, e) from None
-        raise
-
-
-def _unrecorded(ctx: click.Context, e: Exception) -> Exception:
-    """The refusal of a new campaign whose file was removed after its first entry: nothing was kept."""
-    from campaign_ledger.failures import FAILED, refusal
-
-    ctx.find_root().obj["recorded"] = []
-    failure = e.__context__ if isinstance(e, (click.ClickException, CampaignError)) and e.__context__ is not None else e
-    named = refusal(ctx.find_root().obj, failure)
-    return CampaignError(*named) if named else CampaignError(
-        f"the campaign could not be made ({type(failure).__name__}: {failure}); nothing was kept (its new file was "
-        "removed).", 1, FAILED)
-
-
-def holds_campaign(ctx: click.Context) -> bool:
-    app, _ = open_campaign(ctx)
-    try:
-        app.campaign()
-    except Exception:
-        return False
-    return True
+    camp = campaign_of(ctx)
+    new_campaign(camp, name, ruleset=ruleset or system, rules_version=rules_version, settings=parse_settings(settings))
+    show_report(ctx, camp.started)
 
 
 @COMMANDS.group()
@@ -90,7 +51,7 @@ def session_start(ctx: click.Context, title: str) -> None:
 
     Example: campaign session start "Session 12: the vault"
     """
-    write_command(ctx, lambda app: app.start_session(title))
+    show_report(ctx, campaign_of(ctx).session_start(title))
 
 
 @session.command("end")
@@ -101,7 +62,7 @@ def session_end(ctx: click.Context) -> None:
 
     Example: campaign session end
     """
-    write_command(ctx, lambda app: app.end_session())
+    show_report(ctx, campaign_of(ctx).session_end())
 
 
 @session.command("list")
@@ -112,13 +73,11 @@ def session_list(ctx: click.Context) -> None:
 
     Example: campaign session list
     """
-    from campaign_ledger.projections import sessions
-
     def text(rows: list) -> str:
         return "\n".join(f"{r['number']}. {r['title']}: entries #{r['first_entry']}-"
                          f"{'#' + str(r['last_entry']) if r['last_entry'] else 'now (open)'}" for r in rows) \
             or "No sessions yet."
-    read_view(ctx, lambda app, db: sessions.all_sessions(db), text)
+    emit(ctx, campaign_of(ctx).session_list(), text)
 
 
 @COMMANDS.command()
@@ -131,14 +90,8 @@ def sheet(ctx: click.Context, name: str | None, at: str | None) -> None:
 
     Example: campaign sheet Kira --at 40
     """
-    from campaign_ledger import views
-
-    seen: dict[str, Any] = {}  # the ruleset's views the query found, for the text
-
-    def query(app: Any, db: Any) -> Any:
-        seen["views"] = views.views_of(db)
-        return views.sheet(app, db, name, at)
-    read_view(ctx, query, as_list(lambda rows: seen["views"].sheets_text(rows)))
+    camp = campaign_of(ctx)
+    emit(ctx, camp.sheet(name, at=at), as_list(lambda rows: views_of(camp).sheets_text(rows)))
 
 
 @COMMANDS.command()
@@ -151,14 +104,18 @@ def pools(ctx: click.Context, at: str | None) -> None:
 
     Example: campaign pools --at 2026-11-22T20:15
     """
-    from campaign_ledger import views
+    camp = campaign_of(ctx)
+    emit(ctx, camp.pools(at=at), lambda value: views_of(camp).pools_text(value))
 
-    seen: dict[str, Any] = {}  # the ruleset's views the query found, for the text
 
-    def query(app: Any, db: Any) -> Any:
-        seen["views"] = views.views_of(db)
-        return views.pools(app, db, at)
-    read_view(ctx, query, lambda value: seen["views"].pools_text(value))
+def views_of(camp: Any) -> Any:
+    """The campaign's ruleset's views, for the text of what was just read: a glance at its read
+    tables, or (a file a glance cannot open, on read-only media) a quiet handle's read, its
+    warnings already said by the read itself."""
+    from campaign_ledger.commands import glance
+    from campaign_ledger.ledger import rulesets
+
+    return rulesets.find(glance.ruleset(camp.path) or type(camp)(camp.path).ruleset()).cli_views()
 
 
 @COMMANDS.command()
@@ -172,15 +129,8 @@ def statement(ctx: click.Context, balance: str) -> None:
     Example: campaign statement doom
     """
     from campaign_ledger.projections.text import statement_text
-    from campaign_ledger.projections import views
 
-    def query(app: Any, db: Any) -> dict:
-        rows = views.statement(db, balance)
-        if not rows:
-            known = ", ".join(views.balance_names(db)) or "none yet"
-            raise NotFound(f"No balance named '{balance}'; balances: {known}.")
-        return {"balance": balance, "entries": rows, "changes": rows}  # `changes`; `entries` kept for old scripts
-    read_view(ctx, query, statement_text)
+    emit(ctx, campaign_of(ctx).statement(balance), statement_text)
 
 
 @COMMANDS.command()
@@ -192,27 +142,20 @@ def rebuild(ctx: click.Context, force: bool) -> None:
 
     Example: campaign rebuild
     """
-    from campaign_ledger.ledger.chain import ChainBroken, chained
-    from campaign_ledger.ledger.chain_halves import verify_whole
-    from campaign_ledger.projections import runner, verifying
-
-    app, db = open_campaign(ctx)
-    broken, applied = verifying.recorded_break(app, db), None
-    with progress_bar(ctx, app.recorder.max_notification_id() or 0, "Rebuilding") as bar:
-        if broken is None:
-            try:  # the chain verified whole as its rows are read for the tables: a break rolls it all back
-                applied = runner.rebuild(app, db, bar.update if bar is not None else None, whole=True)
-            except ChainBroken as e:
-                broken = chained(app.recorder).broken(e.entry, e.reason)
-        if broken is not None and not force:
-            raise broken.error().refusing("rebuild", "`campaign rebuild --force` copies it into the tables anyway")
-        if applied is None:
-            broken = verify_whole(app) or broken  # the first break, for the verdict kept
-            applied = runner.rebuild(app, db, None, check=False)
-    runner.record_verdict(db, broken and broken.entry, broken and broken.reason)
-    noted(db)
-    emit(ctx, {"entries": applied, "entry_count": applied},  # `entries` (a count) kept for old scripts
+    emit(ctx, campaign_of(ctx).rebuild(force=force, progress=steps(ctx, "Rebuilding")),
          lambda r: f"Rebuilt the read model from {r['entry_count']} ledger entries.")
+
+
+def steps(ctx: click.Context, label: str) -> Any:
+    """A long call's progress as a bar on a terminal (none when output is piped or --json is given):
+    given the number of steps, a context whose value takes each step's count."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def bar(total: int) -> Iterator[Callable[[int], Any] | None]:
+        with progress_bar(ctx, total, label) as shown:
+            yield shown.update if shown is not None else None
+    return bar
 
 
 @COMMANDS.command()
@@ -229,34 +172,10 @@ def demo(ctx: click.Context, system: str | None, ruleset: str | None) -> None:
     """
     from campaign_ledger.projections.text import history_text
     from campaign_ledger.ledger import rulesets
-    from campaign_ledger.projections import runner, views
 
-    system = system or ruleset
-    path = ctx.find_root().obj["db"]
-    existed = os.path.exists(path)
-    app, db = open_campaign(ctx, must_exist=False, reading=existed)  # shown again, a read-only copy will do
-    system = system or rulesets.default_id()
-    demos = rulesets.demos()
-    if system not in demos:
-        raise BadInput(f"There is no {system} demo yet.")
-    name, play = demos[system]
-    if existed and not app.holds_no_campaign():
-        catch_up_warning(app, db)
-        if views.campaign(db).get("name") != name:
-            raise Unusable(f"{path} holds another campaign; the demo needs a new file, choose one with --db.")
-    else:  # a new file, or a ledger with no campaign in it (a demo or `new` killed before its first entry)
-        if app.read_only:
-            raise CampaignError(*read_only_media(ctx.find_root().obj))
-        try:
-            play(app)
-        except Exception:  # whatever failed (a full disk, a lost server), the entries saved so far stay
-            ctx.find_root().obj["stopped"] = ("the demo stopped part way, and what it recorded stays in "
-                                              "its ledger; run the demo again with a new --db file")
-            raise
-        runner.catch_up(app, db)
-        bind_read_file(path, app, db)
+    system = system or ruleset or rulesets.default_id()
+    result = campaign_of(ctx).demo(system)
     shown = rulesets.find(system).cli_views()
-    sheets, pools = shown.sheets(db), shown.pools(db)
-    result = {"sheets": sheets, "pools": pools, "history": views.history(db)}
-    parts = [shown.sheets_text(sheets)] + ([shown.pools_text(pools)] if getattr(shown, "HAS_POOLS", True) else [])
+    parts = [shown.sheets_text(result["sheets"])] + \
+        ([shown.pools_text(result["pools"])] if getattr(shown, "HAS_POOLS", True) else [])
     emit(ctx, result, lambda r: "\n\n".join(parts + [history_text(r["history"])]))

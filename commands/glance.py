@@ -59,3 +59,14 @@ def opened(path: str) -> Iterator[Any]:
     finally:
         if conn is not None:
             conn.close()
+
+
+def ruleset(path: str) -> str | None:
+    """The campaign's ruleset id, as its read tables say: what a read view's text is written by
+    (`sheet`, `pools`), found after the view itself was read. None when there is none to glance at."""
+    try:
+        with opened(path) as conn:
+            row = conn.execute("SELECT value FROM campaign WHERE key = 'ruleset'").fetchone() if conn else None
+    except errors():
+        return None
+    return row[0] if row else None

@@ -1,14 +1,12 @@
 """The GM's own records (issue 13): `note` appends a note, `history` shows and finds entries."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 import click
 
 from campaign_ledger.commands.parsing import TIME_HELP, at_option
-from campaign_ledger.views import entry_at, parse_time
-from campaign_ledger.commands.plumbing import caught_up, emit, emit_stream, json_option, write_command
-from campaign_ledger.ledger import values
+from campaign_ledger.commands.plumbing import campaign_of, emit, emit_stream, json_option, show_report
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
@@ -29,7 +27,7 @@ def note(ctx: click.Context, text: str, tags: tuple[str, ...], about: str | None
 
     Example: campaign note "Bo got the scar from the guard captain" --about Bo --tag scar
     """
-    write_command(ctx, lambda app: app.note(text, tags, about, round_, entry, gm_only))
+    show_report(ctx, campaign_of(ctx).note(text, tags=tags, about=about, round=round_, entry=entry, gm_only=gm_only))
 
 
 @COMMANDS.command()
@@ -58,34 +56,15 @@ def history(ctx: click.Context, limit: int | None, at: str | None, pc: str | Non
 
     Example: campaign history --pc Bo --kind notes --grep scar --since 2026-11-01
     """
-    from campaign_ledger.projections import history_search as search
     from campaign_ledger.projections.text import NO_ENTRIES, history_line, history_text
 
+    camp = campaign_of(ctx)
+    filters = {"at": at, "pc": pc, "challenge": challenge, "round": round_, "session": session, "tags": tags,
+               "kinds": kinds, "grep": grep, "scene": scene, "since": since, "until": until}
     if limit is not None:
-        values.integer(limit, "--limit", 1)  # 0 or less would print everything
-    if session is not None:
-        values.integer(session, "--session", 1)
+        return emit(ctx, camp.history(limit=limit, **filters), history_text)
 
-    _, db = caught_up(ctx)
-    last = [e for e in (entry_at(db, at), entry_at(db, until, "--until")) if e is not None]
-    filters = search.Filters(pc, challenge, round_, session, tags, tuple(k.casefold() for k in kinds), grep,
-                             _since(db, since), min(last) if last else None, scene)
-    if limit is not None:
-        return emit(ctx, search.rows(db, filters, limit), history_text)
-    newest, rows = search.stream(db, filters)  # the whole history: printed as it is read
-    width = len(str(newest))
-    emit_stream(ctx, rows, lambda r: history_line(r, width), NO_ENTRIES)
-
-
-def _since(db: Any, since: str | None) -> int | None:
-    """`--since 40` is entry 40; `--since TIME` the first entry made at or after it."""
-    if since is None or values.is_number(since.strip()):
-        return _number(since, "--since")
-    stamp = parse_time(since, "--since")
-    row = db.execute("SELECT min(entry) FROM history WHERE time >= ?", [stamp]).fetchone()
-    return row[0] if row[0] is not None else 2**62
-
-
-def _number(text: str | None, option: str) -> int | None:
-
-    return None if text is None else values.integer(int(text), option, 0)
+    def printed(newest: int | None, rows: Iterator[Any]) -> None:  # the whole history: printed as it is read
+        width = len(str(newest))
+        emit_stream(ctx, rows, lambda r: history_line(r, width), NO_ENTRIES)
+    camp.history_each(printed, **filters)

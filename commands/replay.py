@@ -4,8 +4,8 @@ from __future__ import annotations
 import click
 
 from campaign_ledger.ledger.errors import BadInput
-from campaign_ledger.commands.plumbing import json_option, read_view, write_command
-from campaign_ledger.commands.parsing import parse_placing, parse_stress, parse_trait_uses
+from campaign_ledger.commands.plumbing import campaign_of, emit, json_option, show_report
+from campaign_ledger.commands.parsing import parse_placing, parse_stress
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
 
@@ -38,19 +38,17 @@ def replay(ctx: click.Context, round_name: str | None, leader: str | None, assis
     Example: campaign replay "Vault Guards:2" --drop-trait "Bo:Steady Hands" --leader Kira
     """
     from campaign_ledger.ledger.dice import parse_faces
-    from campaign_ledger.ledger.rulesets.relics.replay import Changes
     from campaign_ledger.projections.text import replay_commit_text, replay_text
 
-    changes = Changes(leader=leader, assists=assists or None, destiny=destiny, add=tuple(parse_trait_uses(add)),
-                      drop=drop, place=parse_placing(places, False).given,
-                      faces=parse_faces(faces) if faces else None,
-                      challenge_place=parse_placing(challenge_places, False).given,
-                      challenge_faces=parse_faces(challenge_faces) if challenge_faces else None,
-                      stress=parse_stress(stress), sets=_sets(sets))
+    report = campaign_of(ctx).replay(
+        round_name, leader=leader, assists=assists or None, destiny=destiny, add_traits=add, drop_traits=drop,
+        places=parse_placing(places, False).given, faces=parse_faces(faces) if faces else None,
+        challenge_places=parse_placing(challenge_places, False).given,
+        challenge_faces=parse_faces(challenge_faces) if challenge_faces else None, stress=parse_stress(stress),
+        sets=_sets(sets), commit=commit, cascade=cascade)
     if commit:
-        write_command(ctx, lambda app: app.replay(round_name, changes, commit=True, cascade=cascade), text=replay_commit_text)
-        return
-    read_view(ctx, lambda app, db: app.replay(round_name, changes), replay_text)
+        return show_report(ctx, report, replay_commit_text)
+    emit(ctx, report, replay_text)
 
 
 def _sets(values: tuple[str, ...]) -> dict[str, str]:
