@@ -1,0 +1,62 @@
+"""The library's face (issue 37): every command and read view of the CLI is a call of the Campaign
+handle, named by the command's words (`campaign pc add` is `pc_add`), documented, and typed; the
+face imports nothing heavy until a call is made."""
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from campaign_ledger.campaign import Campaign
+from campaign_ledger.cli import cli
+from campaign_ledger.commands.lazy import subcommands
+
+ROOT = Path(__file__).resolve().parent.parent
+# Commands that are not a call on an open campaign, and what stands for them.
+NOT_CALLS = {"new": "campaign_ledger.new_campaign", "import": "campaign_ledger.records.import_campaign",
+             "demo": "campaign_ledger.records.demo_campaign", "serve": "the HTTP API itself",
+             "shell": "a terminal's loop over the CLI"}
+
+
+def _paths(group: click.Group, prefix: str = "") -> list[str]:
+    found = []
+    for name, command in subcommands(group).items():
+        found += _paths(command, f"{prefix}{name} ") if isinstance(command, click.Group) else [f"{prefix}{name}"]
+    return found
+
+
+def method_name(path: str) -> str:
+    return path.replace("-", "_").replace(" ", "_")
+
+
+def test_every_cli_command_is_a_documented_call_of_the_handle() -> None:
+    paths = _paths(cli)
+    assert len(paths) > 90
+    missing = [p for p in paths if p not in NOT_CALLS and not callable(getattr(Campaign, method_name(p), None))]
+    assert missing == [], missing
+    for path in paths:
+        if path in NOT_CALLS:
+            continue
+        method = getattr(Campaign, method_name(path))
+        assert method.__doc__ and method.__doc__.strip(), path
+        hints = inspect.signature(method)
+        assert hints.return_annotation is not inspect.Signature.empty, path
+
+
+def test_the_module_functions_standing_for_commands_exist() -> None:
+    import importlib
+
+    for target in NOT_CALLS.values():
+        if target.startswith("campaign_ledger."):
+            module, _, name = target.rpartition(".")
+            assert callable(getattr(importlib.import_module(module), name)), target
+
+
+def test_importing_the_face_loads_no_ledger() -> None:
+    code = ("import sys, campaign_ledger; print(sorted(m for m in ('eventsourcing', 'sqlite_utils', "
+            "'campaign_ledger.ledger') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
