@@ -5,7 +5,7 @@ folder per page, in the order the page gives them (docs/development.md, "The exa
 pages", is the reader's side of these rules):
 - ```sh blocks: each line is a command typed at a shell (a `\\` continuation joins lines, `;`
   separates commands, `#` starts a comment). `campaign ...` runs the CLI as its own process
-  (`python -m cli`, as the README's Quick start test does); `export NAME=VALUE` sets a variable for
+  (`python -m campaign_ledger.cli`, as the README's Quick start test does); `export NAME=VALUE` sets a variable for
   the page's later commands. A command must exit 0, unless its comment begins `exit N` (`# exit 1:
   later play used it`): then it must exit N, with one `Error:` line on stderr as the CLI contract
   says (or none: a failed audit's verdict is its report), and no traceback.
@@ -33,7 +33,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-CLI_MODULE = "cli"  # the module `python -m` runs: the `campaign` group lives in it
+CLI_MODULE = "campaign_ledger.cli"  # the module `python -m` runs: the `campaign` group lives in it
 FENCE = re.compile(r"^```(\w+)([^\n]*)\n(.*?)^```[ \t]*$", re.S | re.M)
 TITLE = re.compile(r'title="([^"]+)"')
 EXPECTED = re.compile(r"#\s*exit (\d+)\b")
