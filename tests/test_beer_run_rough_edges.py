@@ -73,14 +73,15 @@ def test_status_says_a_goal_in_words_and_names_the_one_side_a_round_waits_on(run
     assert any(line.startswith("    Next: campaign beer-run roll Yard Bouncer --faces") for line in out)
 
 
-def test_the_readme_beer_run_lines_play_as_they_stand(tmp_path: Path) -> None:
-    """README's Beer Run lines are what a new GM types first: they opened a conflict against a
-    Bouncer and let Cal help without adding either, landed pips before the Bouncer rolled and
-    ceded after the round had begun. Each line, in order, must be accepted."""
+def test_the_docs_beer_run_lines_play_as_they_stand(tmp_path: Path) -> None:
+    """The Beer Run page's lines (docs/rulesets/beer-run.md, once README's) are what a new GM types
+    first: they opened a conflict against a Bouncer and let Cal help without adding either, landed
+    pips before the Bouncer rolled and ceded after the round had begun. Each line, in order, must
+    be accepted."""
     import shlex
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    block = readme.split("### The other rulesets", 1)[1].split("```sh", 1)[1].split("\n\n", 1)[0]
+    page = (Path(__file__).resolve().parent.parent / "docs" / "rulesets" / "beer-run.md").read_text(encoding="utf-8")
+    block = page.split("```sh\n", 1)[1].split("```", 1)[0]
     t = Table(tmp_path / "run.db")
     played = 0
     for line in block.splitlines():

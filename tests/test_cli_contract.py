@@ -1,4 +1,4 @@
-"""The one CLI contract (README, "The CLI contract"): what a script or a GM can rely on from
+"""The one CLI contract (docs/json-contract.md, "The CLI contract"): what a script or a GM can rely on from
 every command, whatever its ruleset."""
 from __future__ import annotations
 
@@ -249,10 +249,10 @@ def test_a_missing_file_is_the_rule_no_campaign_file(empty):
     assert json.loads(empty("sheet", "--json", ok=False).stdout)["rule"] == "no-campaign-file"
 
 
-def test_every_rule_id_is_listed_in_the_readme():
+def test_every_rule_id_is_listed_in_the_docs_contract():
     from campaign_ledger import failures, refusals
 
-    readme = (ROOT / "README.md").read_text().split("### The CLI contract", 1)[1].split("\n### ", 1)[0]
+    readme = (ROOT / "docs" / "json-contract.md").read_text().split("## The CLI contract", 1)[1].split("\n## ", 1)[0]
     ids = {rule for rule, _ in refusals.SENTENCES} | set(refusals.BY_CLASS.values()) | set(failures.RULES) | {"aborted"}
     listed = lambda rule: (f"`{rule.split('{}')[0]}" if rule.endswith("{}") else f"{rule.split('{}')[1]}`") \
         if "{}" in rule else f"`{rule}`"

@@ -1,6 +1,7 @@
-"""README's "The other rulesets" is the user's contract: each line of its action-dice and
-decision-2d6 examples, typed in order into a fresh campaign, does what it says (issue 35: the
-README rolled climb for a PC it had just incapacitated, and contested an Ogre it never added)."""
+"""The rulesets' pages (docs/rulesets/<ruleset>.md, once README's "The other rulesets") are the
+user's contract: each line of their action-dice and decision-2d6 examples, typed in order into a
+fresh campaign, does what it says (issue 35: the README rolled climb for a PC it had just
+incapacitated, and contested an Ogre it never added)."""
 from __future__ import annotations
 
 import shlex
@@ -15,13 +16,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def readme_groups() -> dict[str, list[list[str]]]:
-    """The sh block's paragraphs by ruleset (`--ruleset X` on their `new` line), each command's words
-    (an `export` line kept as it is: it names the file the commands after it use)."""
-    section = (ROOT / "README.md").read_text().split("### The other rulesets", 1)[1]
-    block = section.split("```sh", 1)[1].split("```", 1)[0]
+    """Each ruleset page's first sh block by ruleset (`--ruleset X` on its `new` line), each command's
+    words (an `export` line kept as it is: it names the file the commands after it use)."""
     groups: dict[str, list[list[str]]] = {}
-    for paragraph in block.strip().split("\n\n"):
-        commands = [shlex.split(part, comments=True) for line in paragraph.splitlines()
+    for page in ("action-dice", "decision-2d6"):
+        block = (ROOT / "docs" / "rulesets" / f"{page}.md").read_text().split("```sh\n", 1)[1].split("```", 1)[0]
+        commands = [shlex.split(part, comments=True) for line in block.strip().splitlines()
                     for part in line.split("; ")]
         words = [w for c in commands for w in c]
         groups[words[words.index("--ruleset") + 1]] = [c if c[0] == "export" else c[1:] for c in commands if c]
