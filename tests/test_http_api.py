@@ -280,7 +280,11 @@ def test_the_openapi_document_validates_and_lists_every_call_of_the_handle(loopb
     assert document["openapi"].startswith("3.1")
     methods = {name for name, f in inspect.getmembers(Campaign, inspect.isfunction) if not name.startswith("_")}
     served_calls = {path.rsplit("/", 1)[1] for path in document["paths"] if path.startswith("/api/calls/")}
-    assert served_calls == methods
+    # not served: a file on the server (a roster), a callback (history handed over line by line), and
+    # odds, whose options are the ruleset's own (**values); every other call is
+    assert methods - served_calls == {"roster_load", "history_each", "odds"}
+    assert served_calls <= methods and {"undo", "export", "rebuild"} <= served_calls
+    methods = served_calls
     for name in methods:
         item = document["paths"][f"/api/calls/{name}"]
         write = "key" in inspect.signature(getattr(Campaign, name)).parameters

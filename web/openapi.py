@@ -76,9 +76,16 @@ def _call(name: str, method: Callable[..., Any], named: dict[str, dict[str, Any]
     hints = _hints(method)
     arguments, required = {}, []
     for p in list(signature.parameters.values())[1:]:  # after self
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or p.name in FILE_ARGUMENTS:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             raise NotServed(p.name)
-        arguments[p.name] = schema_of(hints.get(p.name, Any), named)
+        try:
+            if p.name in FILE_ARGUMENTS:
+                raise NotServed(p.name)
+            arguments[p.name] = schema_of(hints.get(p.name, Any), named)
+        except NotServed:
+            if p.default is p.empty:
+                raise  # the call needs a file on the server, or a callback: not served
+            continue  # an optional file or callback (undo's confirm, export's output): left at its default
         if p.default is p.empty:
             required.append(p.name)
     returns = schema_of(hints.get("return", Any), named)
