@@ -299,8 +299,8 @@ def test_the_openapi_document_validates_and_lists_every_call_of_the_handle(loopb
 
 
 def test_a_method_added_to_a_mixin_is_a_route_with_no_edit_and_a_file_argument_is_not_served() -> None:
-    """The rules of web/openapi.py on a handle of its own: `key` makes a write; an argument that
-    names a file on the server keeps the method off HTTP."""
+    """The rules of web/openapi.py on a handle of its own: `key` makes a write; a required argument
+    that names a file on the server keeps the method off HTTP, an optional one is left at its default."""
     from campaign_ledger.campaign import Campaign
     from campaign_ledger.web import openapi
 
@@ -324,7 +324,7 @@ def test_a_method_added_to_a_mixin_is_a_route_with_no_edit_and_a_file_argument_i
     assert calls["tally"].write is False and calls["tally"].required == ("what",)
     assert calls["mark"].write is True and calls["mark"].arguments["key"] == {"anyOf": [{"type": "string"},
                                                                                           {"type": "null"}]}
-    assert "save_to" not in calls and "export" not in calls
+    assert "save_to" not in calls and "output" not in calls["export"].arguments
     from openapi_spec_validator import validate
 
     validate(openapi.document(Later, "0"))
