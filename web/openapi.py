@@ -27,6 +27,8 @@ from typing import Any, Callable, Literal, Union
 
 WRITE_ARGUMENT = "key"  # a method that takes it is a write
 FILE_ARGUMENTS = frozenset({"path", "output", "source", "file", "folder"})
+NOT_CALLS = frozenset({"close", "demo"})  # the handle's own housekeeping; a demo makes a campaign file
+GM_ONLY = frozenset({"rebuild"})  # appends nothing, but rewrites every read table: the GM's token, as a write
 PREFIX = "/api/calls/"
 REFUSALS = {"400": "Malformed: a value that does not parse (code 2, rule null).",
             "401": "No token, or not one this server made.",
@@ -62,7 +64,7 @@ def _served(cls: type) -> tuple[dict[str, Call], dict[str, dict[str, Any]]]:
     found: dict[str, Call] = {}
     named: dict[str, dict[str, Any]] = {}
     for name, method in sorted(inspect.getmembers(cls, inspect.isfunction)):
-        if name.startswith("_"):
+        if name.startswith("_") or name in NOT_CALLS:
             continue
         try:
             found[name] = _call(name, method, named)
@@ -89,7 +91,8 @@ def _call(name: str, method: Callable[..., Any], named: dict[str, dict[str, Any]
         if p.default is p.empty:
             required.append(p.name)
     returns = schema_of(hints.get("return", Any), named)
-    return Call(name, WRITE_ARGUMENT in arguments, arguments, tuple(required), returns, inspect.getdoc(method) or name)
+    write = WRITE_ARGUMENT in arguments or name in GM_ONLY
+    return Call(name, write, arguments, tuple(required), returns, inspect.getdoc(method) or name)
 
 
 def _hints(method: Callable[..., Any]) -> dict[str, Any]:
