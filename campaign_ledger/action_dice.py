@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from campaign_ledger.ledger.dice import given_faces
 from campaign_ledger.handle import Core
 from campaign_ledger.shapes import Report, Row
 
@@ -118,7 +119,7 @@ class ActionDiceCalls(Core):
         def thrown() -> list[int] | None:
             if faces is not None and roll:
                 raise BadInput("Give --faces from the table or --roll, not both.")
-            return None if faces is None else [int(f) for f in faces]
+            return None if faces is None else list(given_faces(faces))
         entered = _before_opening(thrown)
         asked = {"character": character, "action": action, "rating": rating, "difficulty": difficulty,
                  "advantages": advantages, "disadvantages": disadvantages, "assets": assets, "features": features,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from campaign_ledger.ledger.dice import given_faces
 from campaign_ledger.handle import Core
 from campaign_ledger.shapes import Report, Row
 
@@ -57,7 +58,7 @@ def _faces(faces: Faces | None, roll: bool) -> tuple[int, ...] | None:
 
     if faces is not None and roll:
         raise BadInput("Give faces from the table or roll, not both.")
-    return tuple(int(f) for f in faces) if faces is not None else None
+    return given_faces(faces) if faces is not None else None
 
 
 class Decision2d6Calls(Core):
@@ -120,7 +121,7 @@ class Decision2d6Calls(Core):
             if rounds and roll:
                 raise BadInput("Give faces from the table or roll, not both.")
             sides = contest_sides(first, second, bonuses, penalties, modifiers)
-            thrown = [(tuple(int(f) for f in a), tuple(int(f) for f in b)) for a, b in rounds or ()]
+            thrown = [(given_faces(a), given_faces(b)) for a, b in rounds or ()]
             favoured = (advantage[0].strip(), advantage[1].strip()) if advantage is not None else None
             return app.d2d6_contest(sides[0], sides[1], favoured=favoured, grants=granted, rounds=thrown or None,
                                     purpose=purpose)

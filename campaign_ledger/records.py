@@ -14,6 +14,7 @@ import contextlib
 import os
 from typing import TYPE_CHECKING, Any, Callable, ContextManager, Mapping, Sequence
 
+from campaign_ledger.ledger.dice import given_faces
 from campaign_ledger.handle import Core, Theirs
 from campaign_ledger.shapes import Report, Row
 
@@ -233,12 +234,12 @@ def _changes(leader: str | None, assists: Sequence[str] | None, destiny: int | N
 
     return Changes(leader=leader, assists=tuple(assists) if assists else None, destiny=destiny,
                    add=tuple(trait_uses(add)), drop=tuple(drop), place=_placed(places),
-                   faces=tuple(int(f) for f in faces) if faces else None, challenge_place=_placed(challenge_places),
-                   challenge_faces=tuple(int(f) for f in challenge_faces) if challenge_faces else None,
+                   faces=given_faces(faces) if faces else None, challenge_place=_placed(challenge_places),
+                   challenge_faces=given_faces(challenge_faces) if challenge_faces else None,
                    stress=dict(stress) if stress is not None else None,
                    sets={k: str(v) for k, v in (sets or {}).items()})
 
 
 def _placed(places: Places | None) -> tuple[tuple[str, tuple[int, ...]], ...]:
     pairs = places.items() if isinstance(places, Mapping) else places or ()
-    return tuple((label, tuple(int(d) for d in dice)) for label, dice in pairs)
+    return tuple((label, given_faces(dice, 'Dice placed')) for label, dice in pairs)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from campaign_ledger.ledger.dice import given_faces
 from campaign_ledger.relics_gm import RelicsGmCalls
 from campaign_ledger.relics_setup import RelicsSetupCalls
 from campaign_ledger.shapes import Report, Row
@@ -42,14 +43,14 @@ def _throw(faces: Faces | None, roll: bool) -> Any:
 
     if faces is not None and roll:
         raise BadInput("Give faces from the table or roll, not both.")
-    return Throw(tuple(int(f) for f in faces) if faces is not None else None, roll)
+    return Throw(given_faces(faces) if faces is not None else None, roll)
 
 
 def _placing(places: Places | None, best: bool) -> Any:
     from campaign_ledger.ledger.rulesets.relics.turns import Placing
 
     pairs = places.items() if isinstance(places, Mapping) else places or ()
-    return Placing(tuple((label, tuple(int(d) for d in dice)) for label, dice in pairs), best)
+    return Placing(tuple((label, given_faces(dice, 'Dice placed')) for label, dice in pairs), best)
 
 
 def _spread(stress: Mapping[str, int] | None) -> dict[str, int] | None:

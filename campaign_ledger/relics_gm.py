@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from campaign_ledger.ledger.dice import given_faces
 from campaign_ledger.handle import Core
 from campaign_ledger.shapes import Report
 
@@ -87,7 +88,7 @@ class RelicsGmCalls(Core):
         """A Growth Test after a narrative quest (`campaign growth-test`): passing removes 1 Agony; each
         Agony adds its ranked modifier, `place`d on dice numbered from 1 (default: the best placement).
         `faces` from the table, or the program rolls."""
-        thrown = tuple(int(f) for f in faces) if faces is not None else None
+        thrown = given_faces(faces) if faces is not None else None
         placement = {0: tuple(int(p) - 1 for p in place)} if place else None
         asked = {"pc": pc, "pool": pool, "faces": thrown, "place": list(place) if place else None}
         return self._write("growth-test", asked, lambda app: app.growth_test(pc, pool, thrown, placement),

@@ -60,3 +60,22 @@ def test_importing_the_face_loads_no_ledger() -> None:
             "'campaign_ledger.ledger') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_faces_given_as_anything_but_whole_numbers_are_refused_as_malformed(tmp_path: Path) -> None:
+    """A bot's `faces="1,2"` (a string: each character would be a die) or `[1, "x"]` is one code-2
+    refusal naming what was given, not an unforeseen failure, and nothing is appended."""
+    import pytest
+
+    from campaign_ledger import CampaignError, new_campaign
+
+    camp = new_campaign(tmp_path / "c.db", "Faces")
+    camp.pc_add("Kira", {"Phantom": 3}, "Phantom")
+    camp.scenario_start("Night")
+    camp.challenge_open("Guards", threat="major", type="phantom", rating=3)
+    before = len(camp.history())
+    for bad in ("1,2", [1, "x"], 5, [True]):
+        with pytest.raises(CampaignError) as refused:
+            camp.cohort_turn("Guards", leader="Kira", faces=bad)  # type: ignore[arg-type]
+        assert (refused.value.code, refused.value.rule) == (2, None) and "whole numbers" in str(refused.value)
+    assert len(camp.history()) == before
