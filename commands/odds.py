@@ -12,11 +12,9 @@ import click
 
 from campaign_ledger.ledger.errors import BadInput
 from campaign_ledger.commands.plumbing import emit, json_option, warn
+from campaign_ledger.commands.odds_parsers import FREE, PARSERS, Parsed, parser
 from campaign_ledger.commands.odds_text import text_of
 
-PARSERS: dict[str, click.Command] = {}  # ruleset id (and a mode: "decision-2d6 contest") -> its odds' options
-FREE = "without a campaign"  # the mode of `campaign odds --ruleset ID ...`: the pool described in full
-Parsed = tuple[tuple[Any, ...], dict[str, Any]]  # a parser's answer: the names and keyword values of the library's call
 
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -100,17 +98,6 @@ def _take_ruleset(words: list[str]) -> str | None:
     return None
 
 
-def parser(ruleset: str, usage: str) -> Callable[[Callable[..., Any]], click.Command]:
-    """Register a ruleset's odds options (a plain click command, never on `cli` itself): it parses
-    the command line into the library's values, (names, keyword values) for `Campaign.odds`."""
-    def register(f: Callable[..., Any]) -> click.Command:
-        command = click.command(f"odds ({ruleset})", options_metavar=usage,
-                                context_settings={"help_option_names": []})(f)
-        PARSERS[ruleset] = command
-        return command
-    return register
-
-
 # --- Relics of the Moon ---------------------------------------------------------------------------
 
 @parser("relics", "CHALLENGE [--challenge-turn] [cohort-turn's Huddle options]")
@@ -127,12 +114,11 @@ def parser(ruleset: str, usage: str) -> Callable[[Callable[..., Any]], click.Com
 def relics_odds(challenge_name: str, challenge_turn: bool, leader: str | None, assists: tuple[str, ...],
                 traits: tuple[str, ...], destiny: int, opportunity: str | None, supplies: str | None,
                 buy_time: bool, gm_motto: str | None) -> Parsed:
-    from campaign_ledger.commands.relics import parse_supplies
+    from campaign_ledger.commands.rulesets.relics.turns import parse_supplies
 
     return (challenge_name,), {"challenge_turn": challenge_turn, "leader": leader, "assists": assists,
                                "traits": traits, "destiny": destiny, "opportunity": opportunity,
                                "supplies": parse_supplies(supplies), "buy_time": buy_time, "gm_motto": gm_motto}
 
 
-from campaign_ledger.commands import odds_rulesets  # noqa: E402,F401  (registers the other rulesets' odds)
-from campaign_ledger.commands import odds_free  # noqa: E402,F401  (and every ruleset's odds without a campaign)
+from campaign_ledger.commands import odds_free, odds_rulesets  # noqa: E402,F401  (after Relics: the other rulesets' odds options register)

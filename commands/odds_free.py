@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from campaign_ledger.commands.odds import FREE, Parsed, parser
+from campaign_ledger.commands.odds_parsers import FREE, Parsed, parser
 from campaign_ledger.commands.odds_rulesets import replace_positions
 
 
@@ -91,7 +91,7 @@ def action_free(rating: str | None, difficulty: int | None, advantages: int, dis
 @click.option("--penalty", help="Penalty dice opposing the roller's goal roll, e.g. d6.")
 def beer_run_free(pool: str | None, against: str | None, goal: str | None, goal_against: str | None,
                   replace: str | None, penalty: str | None) -> Parsed:
-    from campaign_ledger.commands.beer_run import br_list
+    from campaign_ledger.commands.rulesets.beer_run.words import br_list
 
     return (), {"pool": None if pool is None else br_list(pool), "against": None if against is None else br_list(against),
                 "goal": goal, "goal_against": br_list(goal_against), "replace": replace_positions(replace),

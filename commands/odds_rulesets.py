@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import click
 
-from campaign_ledger.commands.action_dice import roll_options
-from campaign_ledger.commands.odds import Parsed, parser
+from campaign_ledger.commands.rulesets.action_dice.group import roll_options
+from campaign_ledger.commands.odds_parsers import Parsed, parser
 
 
 # --- decision-2d6 (seed 004) --------------------------------------------------------------------
@@ -39,7 +39,7 @@ def decision_odds(name: str | None, stat: str | None, target: int | None, diffic
 @click.option("--modifier", "modifiers", multiple=True, metavar="NAME=N", help="A side's plain modifier.")
 def contest_odds(first: str, second: str, favoured: str | None, grants: tuple[str, ...], bonuses: tuple[str, ...],
                  penalties: tuple[str, ...], modifiers: tuple[str, ...]) -> Parsed:
-    from campaign_ledger.commands.decision_2d6 import d2d6_contest_words
+    from campaign_ledger.commands.rulesets.decision_2d6.words import d2d6_contest_words
 
     sides, advantage, by_side = d2d6_contest_words(first, second, (favoured,) if favoured else (), bonuses,
                                                    penalties, modifiers)
@@ -75,7 +75,7 @@ def action_odds(character: str, action: str, rating: str | None, difficulty: int
 def beer_run_odds(conflict: str, side: str, base: str | None, extra: str | None, against: str | None,
                   against_base: str | None, against_extra: str | None, situation: str | None, helping: str | None,
                   die: str | None, goal_against: str | None, replace: str | None) -> Parsed:
-    from campaign_ledger.commands.beer_run import br_list
+    from campaign_ledger.commands.rulesets.beer_run.words import br_list
 
     return (conflict, side), {
         "replace": replace_positions(replace), "base": br_list(base), "extra": br_list(extra), "against": against,
@@ -85,5 +85,5 @@ def beer_run_odds(conflict: str, side: str, base: str | None, extra: str | None,
 
 def replace_positions(text: str | None) -> list[int]:
     """`--replace 1,3`: dice of the goal's difficulty pool, numbered from 1."""
-    from campaign_ledger.commands.beer_run import br_positions
+    from campaign_ledger.commands.rulesets.beer_run.words import br_positions
     return br_positions(text, "--goal-against")

@@ -32,7 +32,7 @@ def _campaign(tmp_path, system: str) -> Table:
 @pytest.mark.parametrize("system", sorted(MADE_AGAIN))
 def test_sheets_and_pools_at_every_entry_read_from_versions_equal_a_rebuild_up_to_it(tmp_path, system):
     t = _campaign(tmp_path, system)
-    shown = importlib.import_module(f"campaign_ledger.commands.{system.replace('-', '_')}_views")
+    shown = importlib.import_module(f"campaign_ledger.commands.rulesets.{system.replace('-', '_')}.views")
     app, db = open_ledger(t.path), runner.connect(t.path)
     last = app.recorder.max_notification_id()
     assert db.execute("SELECT count(DISTINCT entry) FROM row_versions").fetchone()[0] > 10

@@ -3,7 +3,7 @@ from campaign_ledger.ledger.rulesets import Ruleset, register
 
 RULESET = register(Ruleset(
     "action-dice", __name__,
-    views="campaign_ledger.commands.action_dice_views",
+    views="campaign_ledger.commands.rulesets.action_dice.views",
     commands="commands:ActionDiceCommands",
     settings=("features_limit",), check_settings_with="commands:check_campaign_settings",
     demo="commands:play_demo", demo_name="The Drowned Archive",

@@ -3,7 +3,7 @@ from campaign_ledger.ledger.rulesets import Ruleset, register
 
 RULESET = register(Ruleset(
     "beer-run", __name__,
-    views="campaign_ledger.commands.beer_run_views",
+    views="campaign_ledger.commands.rulesets.beer_run.views",
     commands="commands:BeerRunCommands",
     settings=("categories", "intensity", "dead_strike_back"), check_settings_with="play:check_settings",
     demo="commands:play_demo", demo_name="The Beer Run",

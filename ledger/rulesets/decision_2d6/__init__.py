@@ -3,7 +3,7 @@ from campaign_ledger.ledger.rulesets import Ruleset, register
 
 RULESET = register(Ruleset(
     "decision-2d6", __name__,
-    views="campaign_ledger.commands.decision_2d6_views",
+    views="campaign_ledger.commands.rulesets.decision_2d6.views",
     commands="commands:Decision2d6Commands",
     settings=("supply_threshold", "d100_step"), check_settings_with="pools:check_settings",
     demo="commands:play_demo", demo_name="The Heavy Gate",

@@ -3,7 +3,7 @@ from campaign_ledger.ledger.rulesets import Ruleset, register
 
 RULESET = register(Ruleset(
     "relics", __name__,
-    views="campaign_ledger.commands.relics_views",
+    views="campaign_ledger.commands.rulesets.relics.views",
     is_default=True,
     commands="commands:RelicsCommands",
     versions=("0.6.1", "0.2.0"),

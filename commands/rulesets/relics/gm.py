@@ -7,9 +7,9 @@ import click
 from campaign_ledger.commands import choices
 
 from campaign_ledger.commands.plumbing import campaign_of, json_option, override_option, show_report
+from campaign_ledger.commands.rulesets.relics.group import COMMANDS
 from campaign_ledger.commands.parsing import parse_pairs
 
-COMMANDS = click.Group()  # added to `campaign` by cli.py
 
 
 @COMMANDS.command()

@@ -5,7 +5,9 @@ from typing import Callable
 
 import click
 
-from campaign_ledger.commands.beer_run import beer_run, br_list, br_positions, br_show
+from campaign_ledger.commands.rulesets.beer_run.group import beer_run
+from campaign_ledger.commands.rulesets.beer_run.views import br_show
+from campaign_ledger.commands.rulesets.beer_run.words import br_list, br_positions
 from campaign_ledger.commands.parsing import parse_pairs
 from campaign_ledger.commands.plumbing import campaign_of, json_option
 

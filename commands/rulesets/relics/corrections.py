@@ -1,5 +1,5 @@
 """Corrections beyond rounds (issue 13), as subcommands of the Relics groups `pc`, `trait` and
-`challenge` (commands/relics_setup.py): each appends an entry with its reason; `undo` reverses it."""
+`challenge` (group.py): each appends an entry with its reason; `undo` reverses it."""
 from __future__ import annotations
 
 import click
@@ -7,7 +7,7 @@ import click
 from campaign_ledger.commands import choices
 from campaign_ledger.commands.parsing import parse_pairs
 from campaign_ledger.commands.plumbing import campaign_of, json_option, show_report
-from campaign_ledger.commands.relics_setup import POLARITY, challenge, pc, trait
+from campaign_ledger.commands.rulesets.relics.group import POLARITY, challenge, pc, trait
 
 COMMANDS = click.Group()  # nothing of its own at the top: its commands join the groups above
 

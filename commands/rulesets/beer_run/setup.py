@@ -1,67 +1,16 @@
-"""Beer Run (seed 002): the group, its characters, difficulty pools, Intensity, conflicts and outcome
-dice. A round's play is in beer_run_play.py, the sheets and other views in beer_run_views.py."""
+"""Beer Run (seed 002) at the table: characters, difficulty pools, Intensity, conflicts and outcome
+dice. A round's play is in rounds.py, the sheets and other views in views.py, the group in group.py."""
 from __future__ import annotations
 
 import click
 
 from campaign_ledger.ledger.errors import BadInput
-from campaign_ledger.commands.plumbing import campaign_of, json_option, show_report
-
-# --- beer-run (seed 002): plumbing and the table's shorthand --------------------------------------------------------
-
-COMMANDS = click.Group()  # added to `campaign` by cli.py
-
-
-def br_show(ctx: click.Context, report: dict) -> None:
-    """Print what a write appended; the text says what the conflict waits for next."""
-    from campaign_ledger.commands.beer_run_views import br_report_text
-
-    show_report(ctx, report, br_report_text)
-
-
-def br_list(text: str | None) -> list[str]:
-    """'Brawn,Wits' -> ['Brawn', 'Wits']."""
-    return [p.strip() for p in (text or "").split(",") if p.strip()]
-
-
-def br_positions(text: str | None, pool: str = "--against") -> list[int]:
-    """`--replace 1,3`: dice of a goal's difficulty pool, numbered from 1 (not faces: a face's
-    message told the GM to give faces)."""
-    from campaign_ledger.ledger.values import is_number
-
-    numbers = br_list(text)
-    if any(not is_number(n) or len(n) > 3 or int(n) < 1 for n in numbers):
-        raise BadInput(f"--replace names dice of {pool} by number from 1, e.g. 1,3; not '{text}'.")
-    return [int(n) for n in numbers]
-
-
-def br_abilities(values: tuple[str, ...]) -> list[tuple[str, str, str]]:
-    """'Physical:Brawn=d8,Physical:Health=d6' (repeatable) -> [(category, name, die), ...]."""
-    result = []
-    for value in values:
-        for part in br_list(value):
-            head, eq, die = part.rpartition("=")
-            category, colon, name = head.partition(":")
-            if not eq or not colon or not category.strip() or not name.strip():
-                raise BadInput(f"Write an ability as CATEGORY:NAME=dN, e.g. Physical:Brawn=d8, not '{part}'.")
-            result.append((category.strip(), name.strip(), die.strip()))
-    return result
-
-
-def br_dice(text: str) -> list[tuple[str | None, str]]:
-    """'d8,Lock=d10' -> [(None, 'd8'), ('Lock', 'd10')]."""
-    return [(n.strip() or None, d.strip()) if eq else (None, n.strip())
-            for n, eq, d in (p.partition("=") for p in br_list(text))]
-
-
-
+from campaign_ledger.commands.plumbing import campaign_of, json_option
+from campaign_ledger.commands.rulesets.beer_run.group import beer_run
+from campaign_ledger.commands.rulesets.beer_run.views import br_show
+from campaign_ledger.commands.rulesets.beer_run.words import br_abilities, br_dice
 
 # --- commands --------------------------------------------------------------------------------------
-
-@COMMANDS.group("beer-run")
-def beer_run() -> None:
-    """Beer Run campaigns: ability dice in categories, Intensity, opposed pools worn down by pips."""
-
 
 @beer_run.group("character")
 def br_character() -> None:
@@ -198,6 +147,3 @@ def br_outcome_lift(ctx: click.Context, name: str, die: str, reason: str) -> Non
     Example: campaign beer-run outcome lift Bouncer d4 --reason "the queue forgot"
     """
     br_show(ctx, campaign_of(ctx).beer_run_outcome_lift(name, die, reason=reason))
-
-
-from campaign_ledger.commands import beer_run_play, beer_run_views  # noqa: E402,F401  (their commands join the group)

@@ -7,8 +7,8 @@ from typing import Any
 import click
 
 from campaign_ledger.commands.plumbing import campaign_of, emit, json_option, show_report
+from campaign_ledger.commands.rulesets.relics.group import COMMANDS
 
-COMMANDS = click.Group()  # added to `campaign` by cli.py
 
 
 @COMMANDS.group()

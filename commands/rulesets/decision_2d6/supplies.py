@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import click
 
-from campaign_ledger.commands.decision_2d6 import d2d6_faces, d2d6_show, decision_2d6
+from campaign_ledger.commands.rulesets.decision_2d6.group import decision_2d6
+from campaign_ledger.commands.rulesets.decision_2d6.views import d2d6_show
+from campaign_ledger.commands.rulesets.decision_2d6.words import d2d6_faces
 from campaign_ledger.commands.plumbing import campaign_of, json_option
 
 

@@ -9,14 +9,7 @@ from campaign_ledger.commands import choices
 from campaign_ledger.ledger.errors import BadInput
 from campaign_ledger.commands.plumbing import campaign_of, json_option, override_option, show_report
 from campaign_ledger.commands.parsing import parse_names, parse_pairs
-
-
-COMMANDS = click.Group()  # added to `campaign` by cli.py
-
-
-@COMMANDS.group()
-def pc() -> None:
-    """Player characters."""
+from campaign_ledger.commands.rulesets.relics.group import COMMANDS, POLARITY, challenge, pc, trait
 
 
 @pc.command("add")
@@ -31,15 +24,6 @@ def pc_add(ctx: click.Context, name: str, expertise: str, primary: str) -> None:
     Example: campaign pc add Kira --expertise Phantom=3,Venger=1 --primary Phantom
     """
     show_report(ctx, campaign_of(ctx).pc_add(name, parse_pairs(expertise, "Expertise"), primary))
-
-
-@COMMANDS.group()
-def trait() -> None:
-    """Traits of PCs and Challenges."""
-
-
-POLARITY = click.option("--polarity", type=click.Choice(["beneficial", "hindering"]), default=None,
-                        help="Needed only for Auto Results; the sign says it otherwise.")
 
 
 @trait.command("add", context_settings={"ignore_unknown_options": True})  # "-2 / 2d" is a modifier
@@ -101,11 +85,6 @@ def house_rule_set(ctx: click.Context, rule: str, value: str, reason: str) -> No
     Example: campaign house-rule set ranked_simple 1=1/1,2=1/2,3=2/2 --reason "gentler ranks"
     """
     show_report(ctx, campaign_of(ctx).house_rule_set(rule, value, reason=reason))
-
-
-@COMMANDS.group()
-def challenge() -> None:
-    """Challenges."""
 
 
 @challenge.command("open")
@@ -207,6 +186,3 @@ def event_end(ctx: click.Context, reason: str) -> None:
     Example: campaign event end --reason "the guards gave up"
     """
     show_report(ctx, campaign_of(ctx).event_end(reason=reason))
-
-
-from campaign_ledger.commands import corrections  # noqa: E402,F401  (pc rename ... challenge abandon join the groups above)

@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from campaign_ledger.commands.decision_2d6 import decision_2d6
-from campaign_ledger.commands.plumbing import as_list, campaign_of, emit, json_option
+from campaign_ledger.commands.rulesets.decision_2d6.group import decision_2d6
+from campaign_ledger.commands.plumbing import as_list, campaign_of, emit, json_option, show_report
 
 
 def versioned() -> tuple[str, ...]:
@@ -137,3 +137,8 @@ def d2d6_rolls_text(rows: list[dict[str, Any]]) -> str:
         lines.append(f"#{r['entry']}  {r['character']} {r['stat']} {r['stat_value']:+d}  {dice_text(r['chains'])}"
                      f" = {r['total']}{goal}")
     return "\n".join(lines)
+
+
+def d2d6_show(ctx: click.Context, report: dict) -> None:
+    """Print what a write appended, die by die."""
+    show_report(ctx, report, d2d6_report_text)

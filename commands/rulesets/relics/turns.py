@@ -7,12 +7,12 @@ import click
 
 from campaign_ledger.ledger.errors import BadInput
 from campaign_ledger.commands.plumbing import campaign_of, json_option, override_option, show_report
+from campaign_ledger.commands.rulesets.relics.group import COMMANDS
 from campaign_ledger.commands.parsing import later_steps, parse_pairs, parse_placing, parse_stress, parse_throw, turn_inputs
 
 
 # --- commands: playing a round ----------------------------------------------------------------
 
-COMMANDS = click.Group()  # added to `campaign` by cli.py
 
 
 @COMMANDS.command("cohort-turn")

@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from campaign_ledger.commands.beer_run import beer_run
-from campaign_ledger.commands.plumbing import as_list, campaign_of, emit, json_option
+from campaign_ledger.commands.rulesets.beer_run.group import beer_run
+from campaign_ledger.commands.plumbing import as_list, campaign_of, emit, json_option, show_report
 
 
 def versioned() -> tuple[str, ...]:
@@ -196,3 +196,7 @@ def br_conflicts_text(rows: list[dict[str, Any]]) -> str:
         lines.append(f"{c['name']} ({', '.join(c['sides'])}): {ending}" + (f"; out: {left}" if left else ""))
     return "\n".join(lines)
 
+
+def br_show(ctx: click.Context, report: dict) -> None:
+    """Print what a write appended; the text says what the conflict waits for next."""
+    show_report(ctx, report, br_report_text)

@@ -7,8 +7,8 @@ from typing import Any
 import click
 
 from campaign_ledger.commands.plumbing import campaign_of, emit, json_option
+from campaign_ledger.commands.rulesets.relics.group import COMMANDS
 
-COMMANDS = click.Group()  # added to `campaign` by cli.py
 KEEPS_HISTORY = True  # its sheets and pools are read as they stood at an entry (`--at`) from their own tables
 
 

@@ -1,17 +1,12 @@
-"""Action dice (seed 003): characters, conditions, action rolls (what a GM reads: action_dice_views.py)."""
+"""Action dice (seed 003) at the table: characters, assets, features, conditions, action rolls
+(what a GM reads: views.py)."""
 from __future__ import annotations
-
-from typing import Callable
 
 import click
 
 from campaign_ledger.ledger.errors import BadInput
 from campaign_ledger.commands.plumbing import campaign_of, json_option, show_report
-
-
-# --- action-dice (seed 003): characters, conditions, action rolls -----------------------------
-
-COMMANDS = click.Group()  # added to `campaign` by cli.py
+from campaign_ledger.commands.rulesets.action_dice.group import action_dice, roll_options
 
 
 def _die_pairs(values: tuple[str, ...]) -> dict[str, str]:
@@ -30,14 +25,6 @@ def _die_pairs(values: tuple[str, ...]) -> dict[str, str]:
 
 def _words(text: str | None) -> list[str] | None:
     return None if text is None else [w.strip() for w in text.split(",") if w.strip()]
-
-
-# `campaign sheet`, `pools` and `demo` show an action-dice campaign through these (its Ruleset.views).
-
-
-@COMMANDS.group("action-dice")
-def action_dice() -> None:
-    """Action dice (seed 003): three dice against a difficulty 1-10, four outcome grades."""
 
 
 @action_dice.command("character")
@@ -139,22 +126,6 @@ def action_dice_treat(ctx: click.Context, character: str, condition: str) -> Non
     show_report(ctx, campaign_of(ctx).action_dice_treat(character, condition))
 
 
-def roll_options(command: Callable) -> Callable:
-    """What describes an action roll (who, what, against what, with what): `action-dice roll` and
-    `campaign odds` take the same words."""
-    options = [click.argument("character"), click.argument("action"),
-               click.option("--rating", help="Challenge rating: XX, D4, D6, D8, D10, D12 or ++ (with --difficulty 7-10)."),
-               click.option("--difficulty", type=int, help="The difficulty 1-10 itself, or the GM's pick for ++."),
-               click.option("--advantage", "advantages", count=True,
-                            help="A circumstance in the character's favour. Repeatable."),
-               click.option("--disadvantage", "disadvantages", count=True, help="A circumstance against it. Repeatable."),
-               click.option("--asset", "assets", multiple=True, help="An asset from the sheet (up to 3); d4s fill the rest."),
-               click.option("--feature", "features", multiple=True, help="A feature from the sheet invoked on this roll.")]
-    for option in reversed(options):
-        command = option(command)
-    return command
-
-
 @action_dice.command("roll")
 @roll_options
 @click.option("--faces", help="Faces rolled at the table, in pool order (assets first, then d4s), e.g. 7,3,2.")
@@ -179,6 +150,3 @@ def action_dice_roll(ctx: click.Context, character: str, action: str, rating: st
         character, action, rating=rating, difficulty=difficulty, advantages=advantages,
         disadvantages=disadvantages, assets=list(assets), features=list(features), faces=thrown,
         roll=program_rolls, test=test, override=gm_override))
-
-
-from campaign_ledger.commands import action_dice_views  # noqa: E402,F401  (its commands join the group)

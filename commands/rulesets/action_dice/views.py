@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from campaign_ledger.commands.action_dice import action_dice
+from campaign_ledger.commands.rulesets.action_dice.group import action_dice
 from campaign_ledger.commands.plumbing import as_list, campaign_of, emit, json_option
 
 
