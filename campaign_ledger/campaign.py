@@ -84,3 +84,21 @@ def _unrecorded(facts: dict[str, Any], e: Exception) -> Exception:
     return CampaignError(*named) if named else CampaignError(
         f"the campaign could not be made ({type(failure).__name__}: {failure}); nothing was kept (its new file was "
         "removed).", 1, FAILED)
+
+
+def import_campaign(export_path: str | os.PathLike[str], path: str | os.PathLike[str] | Campaign, *,
+                    progress: Any = None) -> Campaign:
+    """A new campaign file at `path` from a JSON Lines export (`campaign --db PATH import EXPORT`),
+    every line's hash checked before anything is kept; refused when `path` exists. `path` may be a
+    handle on the file already (the CLI's); its `started` is the report `import --json` prints.
+    `progress(total)` gives a context manager whose value takes each step (the CLI's bar)."""
+    campaign = path if isinstance(path, Campaign) else Campaign(path)
+    campaign._imported(export_path, progress)
+    return campaign
+
+
+def demo_campaign(path: str | os.PathLike[str], ruleset: str | None = None) -> Campaign:
+    """A sample campaign of `ruleset` in a new file at `path`, a short scene played (`campaign demo`)."""
+    campaign = Campaign(path)
+    campaign.demo(ruleset)
+    return campaign

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import TYPE_CHECKING, Any, Callable, ContextManager, Mapping, Sequence
+from typing import Any, Callable, ContextManager, Mapping, Sequence
 
 from campaign_ledger.ledger.dice import given_faces
 from campaign_ledger.handle import Core, Theirs
 from campaign_ledger.shapes import Report, Row
-
-if TYPE_CHECKING:
-    from campaign_ledger.campaign import Campaign
 
 Progress = Callable[[int], ContextManager[Callable[[int], Any] | None]]
 Writer = Callable[[str], Any]  # takes each piece of an export as it is made (a stream's write)
@@ -133,45 +130,30 @@ class RecordCalls(Core):
         return self._opened(lambda app, db: _demo(app, db, ruleset, self._call, existed, self._warning),
                             reading=existed, must_exist=False)  # shown again, a read-only copy will do
 
+    def _imported(self, export_path: str | os.PathLike[str], progress: Progress | None = None) -> None:
+        """Make this handle's new file from a JSON Lines export (campaign.py `import_campaign`), every
+        line's hash checked before anything is kept; `started` is the report `import --json` prints."""
+        from campaign_ledger.errors import refused
+        from campaign_ledger.ledger import interchange
+        from campaign_ledger.ledger.application import open_ledger
+        from campaign_ledger.opening import bind_read_file
+        from campaign_ledger.projections import import_replay, runner
 
-def import_campaign(export_path: str | os.PathLike[str], path: str | os.PathLike[str] | Campaign, *,
-                    progress: Progress | None = None) -> Campaign:
-    """A new campaign file at `path` from a JSON Lines export (`campaign --db PATH import EXPORT`),
-    every line's hash checked before anything is kept; refused when `path` exists. `path` may be a
-    handle on the file already (the CLI's); its `started` is the report `import --json` prints."""
-    from campaign_ledger.campaign import Campaign
-    from campaign_ledger.errors import refused
-    from campaign_ledger.ledger import interchange
-    from campaign_ledger.ledger.application import open_ledger
-    from campaign_ledger.opening import bind_read_file
-    from campaign_ledger.projections import import_replay, runner
+        source = os.fspath(export_path)
+        facts = self._facts(None, None)
+        try:
+            # Each entry is a step twice: written and checked, then through the read tables.
+            steps = 2 * max(_lines_in(source) - 2, 0) if progress is not None and os.path.isfile(source) else 0
+            with _steps(progress)(steps) as step:
+                report = interchange.import_file(open_ledger, source, self.path, step, import_replay.replay_check)
+        except Exception as e:
+            raise refused(e, facts) from None
 
-    campaign = path if isinstance(path, Campaign) else Campaign(path)
-    source = os.fspath(export_path)
-    facts = campaign._facts(None, None)
-    try:
-        # Each entry is a step twice: written and checked, then through the read tables.
-        steps = 2 * max(_lines_in(source) - 2, 0) if progress is not None and os.path.isfile(source) else 0
-        with _steps(progress)(steps) as step:
-            report = interchange.import_file(open_ledger, source, campaign.path, step, import_replay.replay_check)
-    except Exception as e:
-        raise refused(e, facts) from None
-
-    def caught_up(app: Any, db: Any) -> None:
-        runner.catch_up(app, db)  # the read tables were built while the import was checked
-        bind_read_file(campaign.path, app, db)
-    campaign._opened(caught_up, reading=False)
-    campaign.started = report
-    return campaign
-
-
-def demo_campaign(path: str | os.PathLike[str], ruleset: str | None = None) -> Campaign:
-    """A sample campaign of `ruleset` in a new file at `path`, a short scene played (`campaign demo`)."""
-    from campaign_ledger.campaign import Campaign
-
-    campaign = Campaign(path)
-    campaign.demo(ruleset)
-    return campaign
+        def caught_up(app: Any, db: Any) -> None:
+            runner.catch_up(app, db)  # the read tables were built while the import was checked
+            bind_read_file(self.path, app, db)
+        self._opened(caught_up, reading=False)
+        self.started = report
 
 
 def _demo(app: Any, db: Any, ruleset: str | None, facts: dict[str, Any], existed: bool,

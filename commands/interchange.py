@@ -43,7 +43,7 @@ def import_cmd(ctx: click.Context, source: str) -> None:
 
     Example: campaign --db copy.db import heist.jsonl
     """
-    from campaign_ledger.records import import_campaign
+    from campaign_ledger.campaign import import_campaign
 
     target = ctx.find_root().obj["db"]
     # The file is counted for its bar only on a terminal (a bar is drawn only there).

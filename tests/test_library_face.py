@@ -16,8 +16,8 @@ from campaign_ledger.commands.lazy import subcommands
 
 ROOT = Path(__file__).resolve().parent.parent
 # Commands that are not a call on an open campaign, and what stands for them.
-NOT_CALLS = {"new": "campaign_ledger.new_campaign", "import": "campaign_ledger.records.import_campaign",
-             "demo": "campaign_ledger.records.demo_campaign", "serve": "the HTTP API itself",
+NOT_CALLS = {"new": "campaign_ledger.new_campaign", "import": "campaign_ledger.campaign.import_campaign",
+             "demo": "campaign_ledger.campaign.demo_campaign", "serve": "the HTTP API itself",
              "shell": "a terminal's loop over the CLI"}
 
 

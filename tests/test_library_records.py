@@ -10,7 +10,7 @@ from typing import Any, Callable
 import pytest
 
 from campaign_ledger import CampaignError, new_campaign, open_campaign
-from campaign_ledger.records import import_campaign
+from campaign_ledger.campaign import import_campaign
 from tests.conftest import Table
 
 # What differs between two files played alike: when each entry was made, the keys, the hashes.
@@ -209,7 +209,7 @@ def test_export_jsonl_imported_into_a_new_file_audits_clean_with_the_anchor(both
 
 
 def test_demo_campaign_is_the_clis_demo(tmp_path):
-    from campaign_ledger.records import demo_campaign
+    from campaign_ledger.campaign import demo_campaign
 
     demo = demo_campaign(tmp_path / "demo.db")
     shown = Table(tmp_path / "cli-demo.db").json("demo")
