@@ -74,7 +74,7 @@ def _holds(curs: Any, table: Any) -> bool:
     return bool(curs.fetchone()["held"])
 
 
-def write_all(server: Any, scratch: Any, total: int) -> int:
+def write_all(server: Any, scratch: Any, total: int, batch: int) -> int:
     """Write the scratch ledger's entries (checked, replayed) and snapshots to the server in one transaction.
 
     The rows come from the scratch ledger, not from the file again: what reaches the server is what
@@ -86,7 +86,7 @@ def write_all(server: Any, scratch: Any, total: int) -> int:
     try:
         with one_transaction(server) as importing:
             written, v2_from = 0, chained(scratch.recorder).v2_from() or total + 1
-            for events, commands in _batches(scratch):
+            for events, commands in _batches(scratch, batch):
                 importing.insert_events(events, commands=commands, chain_v2_from=v2_from, keys_checked=True)
                 written += len(events)
             copy_snapshots(scratch, server, importing, SNAPSHOT_EVERY)
@@ -100,12 +100,9 @@ def write_all(server: Any, scratch: Any, total: int) -> int:
     return written
 
 
-def _batches(scratch: Any) -> Iterator[tuple[list[StoredEvent], list[tuple]]]:
-    """The scratch ledger's entries about interchange.BATCH at a time, never splitting a command (the
-    chain's writer files each batch's commands by their offsets in it)."""
-    from campaign_ledger.ledger import interchange
-
-    size = interchange.BATCH  # read now: tests make it small, for many batches
+def _batches(scratch: Any, size: int) -> Iterator[tuple[list[StoredEvent], list[tuple]]]:
+    """The scratch ledger's entries about `size` (interchange.BATCH) at a time, never splitting a
+    command (the chain's writer files each batch's commands by their offsets in it)."""
     events: list[StoredEvent] = []
     commands: list[tuple] = []  # (start offset, end offset, name, unit, detail) within the batch
     for entry, oid, version, topic, state, _, last, name, unit, detail in \

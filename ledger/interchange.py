@@ -102,7 +102,7 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
         played.snapshots()
         if os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
             from campaign_ledger.ledger import import_postgres  # checked; now the scratch ledger's rows go to the server's
-            written = import_postgres.write_all(open_ledger(target), app, count)
+            written = import_postgres.write_all(open_ledger(target), app, count, BATCH)  # BATCH read now: tests make it small
             app.close()
             _remove(scratch)
         else:

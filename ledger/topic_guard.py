@@ -43,10 +43,12 @@ def event_class(topic: Any, where: str = "An entry") -> type:
 
 
 def aggregate_class(topic: Any, where: str = "An entry") -> type:
-    """The aggregate class an entry's data (or a snapshot) names, checked as `event_class` is."""
-    from campaign_ledger.ledger.reversible import Reversible
+    """The aggregate class an entry's data (or a snapshot) names, checked as `event_class` is (every
+    aggregate class in the program's modules is a Reversible one; checked against eventsourcing's
+    base, this module needs nothing of ledger/reversible.py, which asks it to check)."""
+    from eventsourcing.domain import BaseAggregate
 
-    return _checked(topic, where, Reversible, _AGGREGATES)
+    return _checked(topic, where, BaseAggregate, _AGGREGATES)
 
 
 def _checked(topic: Any, where: str, base: type, known: set) -> type:
