@@ -50,8 +50,15 @@ BATCH = 2000  # entries a transaction step: each batch re-reads position, verdic
 NAME = "read-model"
 
 
-def connect(path: str) -> Database:
+def connect(path: str, scratch: bool = False) -> Database:
+    """The read tables of the file at `path`, migrated; `scratch`: a file made to be thrown away (an
+    audit's rebuild, a past rebuilt for time travel), written without waiting for the disk: its
+    twenty-odd migrations each waited on fsync, 0.2 s of an audit, for a file no crash can leave
+    half-made for anyone (it is removed with its folder)."""
     conn = sqlite3.connect(path, isolation_level=None, timeout=30)
+    if scratch:
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute("PRAGMA journal_mode = MEMORY")
     db = ReadDatabase(conn, execute_plugins=False)  # no plug-in scan per file opened (36-50 ms)
     migrations.apply(db)
     return db
@@ -285,7 +292,7 @@ def as_of(app: Any, last: int) -> Iterator[Database]:
     from campaign_ledger.ledger import scratch_folders
 
     with scratch_folders.folder("as-of") as scratch:
-        db = connect(str(Path(scratch) / "as_of.db"))
+        db = connect(str(Path(scratch) / "as_of.db"), scratch=True)
         rulesets.use_campaign(db, app)
         names = units.UnitNames(app.recorder)
         with immediate(db), frozen(db), indexes_built_after(db, READ_TABLES):

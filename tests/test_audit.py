@@ -120,3 +120,30 @@ def test_read_tables_are_compared_row_by_row_across_pages(rows, expected, differ
     any page (the last included) is a difference; order counts."""
     from campaign_ledger.projections.compare import _differ
     assert _differ(iter(rows), iter(expected), page=3) is differ
+
+
+@pytest.mark.parametrize("change, differ", [
+    (None, False),
+    ("UPDATE history SET line = 'PLAYED' WHERE entry = 2", True),  # case alone counts
+    ("UPDATE history SET unit = '' WHERE entry = 1", True),  # an empty text is not a null
+    ("UPDATE history SET unit = NULL WHERE entry = 3", True),
+    ("DELETE FROM history WHERE entry = 3", True),
+    ("UPDATE history SET entry = 4 WHERE entry = 3", True),  # the same rows but one, under another key
+    ("INSERT INTO history (entry, time, type, line) VALUES (9, 't', 'X', 'x')", True),
+    ("UPDATE history SET line = CAST(line AS BLOB) WHERE entry = 1", True),  # the same bytes, stored as a blob
+])
+def test_read_tables_compared_inside_sqlite_say_what_row_by_row_says(tmp_path, change, differ):
+    """The audit compares each table inside SQLite (the scratch file attached): it names exactly the
+    tables the row-by-row comparison names."""
+    from campaign_ledger.projections import compare, runner
+
+    files = [runner.connect(str(tmp_path / name)) for name in ("mine.db", "fresh.db")]
+    for db in files:
+        db.conn.executemany("INSERT INTO history (entry, time, type, line, unit) VALUES (?, 't', 'X', ?, ?)",
+                            [(1, "made", "a"), (2, "played", "b"), (3, "ended", "c")])
+    if change:
+        files[0].conn.execute(change)
+    found = compare.differing(*files)
+    assert found == (["history"] if differ else [])
+    assert compare._differ(compare._rows(files[0], "history"), compare._rows(files[1], "history")) is differ
+    assert files[0].conn.execute("PRAGMA database_list").fetchall()[1:] == []  # the scratch file let go

@@ -111,4 +111,14 @@ def test_data_whose_text_shows_nothing_refusable_is_data_the_whole_check_passes(
     try:
         values.check_recordable([SimpleNamespace(**data)])
     except BadInput:
-        assert len(text) > values.TEXT_MAX or interchange_check._MAYBE_REFUSED.search(text)
+        assert len(text) > values.TEXT_MAX or interchange_check.maybe_refused(text)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(text=st.binary(max_size=60) | st.text(max_size=40).map(lambda t: t.encode("utf-8"))
+       | st.lists(st.sampled_from([b"7", b"a", b"\\", b"\x1f", b"\x7f", b"\xc2\x85", b"\xe2\x80\xa8", "\u00e9".encode()]),
+                  max_size=40).map(b"".join))
+def test_the_quick_ascii_test_finds_what_the_one_pattern_finds(text):
+    """interchange_check.maybe_refused (two C passes over an ASCII text) says what _MAYBE_REFUSED says
+    of every text: control characters, a backslash, nineteen digits in a row, C1 and line separators."""
+    assert interchange_check.maybe_refused(text) is (interchange_check._MAYBE_REFUSED.search(text) is not None)
