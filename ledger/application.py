@@ -293,6 +293,11 @@ class CampaignLedger(Application):
         return planned(self, checked, live, lambda: listing(self, limit, live))
 
 
+    def scratch_ledger(self, path: str) -> "CampaignLedger":
+        """A ledger in a scratch file, always SQLite whatever this one's store (a what-if, a replay:
+        ledger/what_if.py asks the ledger it copies, and so needs nothing of this module)."""
+        return open_ledger(path, store="eventsourcing.sqlite")
+
     # --- replay --------------------------------------------------------------------------------
 
     def replay(self, key: str | None, changes: Any, commit: bool = False, cascade: bool = False) -> Report:

@@ -18,6 +18,7 @@ from campaign_ledger.ledger.errors import BadInput, NotFound, RuleViolation
 from campaign_ledger.ledger.table import Table
 from campaign_ledger.ledger.units import Unit, every_unit
 from campaign_ledger.ledger.unit_log import WithoutTouches, round_incarnations
+from campaign_ledger.ledger.replay_rolls import side_by_side  # noqa: F401  (the rulesets' replays take it from here)
 from campaign_ledger.ledger.what_if import scratch  # noqa: F401  (the rulesets' replays take their scratch ledger from here)
 
 
@@ -225,9 +226,3 @@ def _reversed_at(app: Any, found: Found) -> int:
         if isinstance(e, Reversible.Reversed) and e.unit == found.unit.key:
             return n.id
     return first
-
-
-def side_by_side(recorded: dict[str, Any], replayed: dict[str, Any]) -> list[dict[str, Any]]:
-    """One row per figure; a figure only one side has (a PC not yet in play, a turn not taken) is None there."""
-    return [{"figure": k, "recorded": recorded.get(k), "replayed": replayed.get(k),
-             "changed": recorded.get(k) != replayed.get(k)} for k in dict.fromkeys([*recorded, *replayed])]

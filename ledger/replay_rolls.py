@@ -8,14 +8,11 @@ event's own figures, never a re-computation; an undone roll replays as a what-if
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from campaign_ledger.ledger import rulesets, scratch_folders
 from campaign_ledger.ledger.errors import BadInput, LedgerError
 from campaign_ledger.ledger.units import Unit
-
-if TYPE_CHECKING:
-    from campaign_ledger.ledger.replay import Found
 
 Choices = dict[str, Any]
 INTS = {"advantages", "disadvantages", "difficulty", "grants", "target"}
@@ -34,9 +31,10 @@ def roll_event(app: Any, unit: Unit) -> tuple[Any, Any] | None:
     return None
 
 
-def compare_roll(app: Any, found: "Found", roll: tuple[Any, Any], sets: dict[str, str]) -> dict[str, Any]:
-    """The roll's recorded figures beside the changed roll's; a changed roll the rules refuse is refused."""
-    from campaign_ledger.ledger.replay import scratch, side_by_side
+def compare_roll(app: Any, found: Any, roll: tuple[Any, Any], sets: dict[str, str]) -> dict[str, Any]:
+    """The roll's recorded figures beside the changed roll's (`found`: ledger/replay.py's Found); a
+    changed roll the rules refuse is refused."""
+    from campaign_ledger.ledger.what_if import scratch
     unit = found.unit
     event, (play, choices, figures) = roll
     changed = {**choices, **{k: _value(k, v, choices) for k, v in sets.items() if k != "faces"}}
@@ -103,3 +101,9 @@ def _value(key: str, text: str, choices: Choices) -> Any:
         except ValueError:
             raise BadInput(f"{key} is a number, not '{text}'.") from None
     return text
+
+
+def side_by_side(recorded: dict[str, Any], replayed: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per figure; a figure only one side has (a PC not yet in play, a turn not taken) is None there."""
+    return [{"figure": k, "recorded": recorded.get(k), "replayed": replayed.get(k),
+             "changed": recorded.get(k) != replayed.get(k)} for k in dict.fromkeys([*recorded, *replayed])]

@@ -14,7 +14,7 @@ import re
 from typing import Any, Iterator
 
 from campaign_ledger.ledger.chain import ChainQueries, chained
-from campaign_ledger.ledger.units import ROUND, Unit, every_unit
+from campaign_ledger.ledger.unit_walk import ROUND, Unit, every_unit
 
 PAGE = 2000  # command-log rows read at a time
 TOUCHES = re.compile(r'"touches": \{[^{}]*\}')  # a nested form is parsed whole

@@ -27,9 +27,8 @@ COPY_EVENTS = ("INSERT OR IGNORE INTO stored_events (rowid, originator_id, origi
 def scratch(app: Any, upto: int, directory: str, lazily: bool = False) -> Any:
     """A copy of the ledger's first `upto` entries, to play on without touching the real one
     (`lazily`: only what the what-if reads of them, see the module's doc)."""
-    from campaign_ledger.ledger.application import open_ledger
     path = str(Path(directory) / "scratch.db")
-    copy = open_ledger(path, store="eventsourcing.sqlite")
+    copy = app.scratch_ledger(path)
     if lazily and _lazily(app, copy, path, upto):
         return copy
     if _copied_whole(app, path, upto):

@@ -191,3 +191,45 @@ def test_rules_turn_and_odds_modules_stay_under_300_lines():
                *(ROOT / "ledger/rulesets/relics" / n for n in ("turns.py", "huddle.py", "outcome.py"))]
     long = {str(p.relative_to(ROOT)): n for p in checked if (n := len(p.read_text().splitlines())) > 300}
     assert long == {}, long
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Every module of the program and the program's modules it imports, anywhere in it (a lazy
+    import inside a function counts: it is a circle all the same, only met later)."""
+    homes = {"campaign_ledger": "campaign_ledger", **{layer: f"campaign_ledger.{layer}" for layer in
+                                                       ("ledger", "projections", "migrations", "commands", "web")}}
+    files = {}
+    for folder, package in homes.items():
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = [p for p in path.relative_to(ROOT / folder).with_suffix("").parts if p != "__init__"]
+            files[".".join([package, *parts])] = path
+    graph = {}
+    for name, path in files.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("campaign_ledger"):
+                found |= {f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in files else node.module
+                          for a in node.names}
+            elif isinstance(node, ast.Import):
+                found |= {a.name for a in node.names if a.name in files}
+        graph[name] = {m for m in found if m in files and m != name and not name.startswith(m + ".")}
+    return graph
+
+
+def test_no_import_circle_is_left_in_the_house():
+    """Issue 37: no module imports one that imports it back, at load time or later inside a function
+    (a package may import its own modules; none of them imports the package)."""
+    graph = _module_graph()
+    assert len(graph) > 200
+    circles = []
+    for start in graph:
+        stack, seen = [(start, [start])], set()
+        while stack:
+            node, path = stack.pop()
+            for nxt in graph[node]:
+                if nxt == start:
+                    circles.append(" -> ".join(path + [start]))
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, path + [nxt]))
+    assert circles == [], circles[:5]
