@@ -17,11 +17,11 @@ COMMANDS = click.Group()  # added to `campaign` by cli.py
 @COMMANDS.command()
 @click.argument("name")
 @click.option("--ruleset", type=choices.RULESET, default=None,
-              help="The rules the campaign is played under (default: the registry's default, listed first in README).")
+              help="The rules the campaign is played under (default: the registry's default; docs/rulesets/ has a page for each).")
 @click.option("--system", "system", type=choices.RULESET, default=None, hidden=True)  # demo's word for it
-@click.option("--rules-version", default=None, help="Rules version (default: the ruleset's newest; README lists each ruleset's).")
+@click.option("--rules-version", default=None, help="Rules version (default: the ruleset's newest; its page in docs/rulesets/ lists them).")
 @click.option("--setting", "settings", multiple=True, metavar="KEY=VALUE",
-              help="A campaign setting of the ruleset (see README), e.g. supply_threshold=3. Repeatable.")
+              help="A campaign setting of the ruleset (its page in docs/rulesets/ lists them), e.g. supply_threshold=3. Repeatable.")
 @json_option
 @click.pass_context
 def new(ctx: click.Context, name: str, ruleset: str | None, system: str | None, rules_version: str | None,
