@@ -5,9 +5,9 @@
     camp.cohort_turn("Vault Guards", leader="Kira", faces=[1, 1, 2, 3, 6])
     camp.sheet("Kira")
 
-A handle holds the file's path, never an open connection: each call opens the campaign, does its
-work and closes it (campaign_ledger/calls.py), so a long-lived bot sees other processes' entries
-and holds no lock between calls. Writes return the report the CLI's `--json` prints; reads return
+A handle keeps its campaign open between calls, one per thread (campaign_ledger/calls.py `Kept`),
+yet holds no transaction, and so no lock, between them; each call first catches up with what other
+processes wrote. `close()` (or a `with` block) closes it; the CLI's handle opens and closes per command. Writes return the report the CLI's `--json` prints; reads return
 the rows its read views print. Every refusal is a CampaignError with `code` and `rule`.
 
 The calls of each ruleset are in its own module beside this one (relics.py, ...), mixed in here.

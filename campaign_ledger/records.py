@@ -1,9 +1,8 @@
-"""The record itself, as calls: audit, anchor, rebuild, statements, export and import, replay, the
-demo, and corrections beyond rounds (issue 13).
+"""The record itself, as calls: audit, anchor, rebuild, statements, export, replay and the demo
+(a new file from an export is campaign.py's `import_campaign`).
 
     camp.audit(anchor=line)["clean"]           # `campaign audit --anchor LINE`
     camp.export("jsonl", output="heist.jsonl")  # `campaign export --format jsonl -o heist.jsonl`
-    copy = import_campaign("heist.jsonl", "copy.db")
 
 A long export or rebuild can show its progress: `progress(total)` is a context (a progress bar)
 whose value takes each step's count, or None for no bar.

@@ -3,7 +3,7 @@ so a script can tell "no such PC" from "the turn is unfinished" without reading 
 
 An error may name its rule itself (`RuleViolation("...", rule="motto-once")`); otherwise the
 sentence's kind is read here, first match wins, then the error's class gives a general one.
-A malformed command (exit 2) has no rule: `null`. README ("The CLI contract") lists the ids.
+A malformed command (exit 2) has no rule: `null`. docs/json-contract.md lists the ids.
 """
 from __future__ import annotations
 
