@@ -36,11 +36,28 @@ class Core:
         for the CLI: its own call's facts (its --db, --key, --gm-override, and the digest of its
         words under "invocation"), so its keys and refusals read as they always have."""
         self.path = os.fspath(path)
-        self.warnings: list[str] = []
         self._warn = warn
         self._bound = bound
-        self._call: dict[str, Any] = {}  # the last call's facts: what it recorded, the key it used
-        self._threads = threading.local()  # each thread's campaign kept open between calls (calls.Kept)
+        # Per thread, so one handle serves a server's worker threads: the campaign kept open between
+        # calls (calls.Kept), the last call's warning lines and its facts (what it recorded, its key).
+        self._threads = threading.local()
+
+    @property
+    def warnings(self) -> list[str]:
+        """The warning lines of this thread's last call (a stuck read table, a broken chain on a read)."""
+        return getattr(self._threads, "warnings", [])
+
+    @warnings.setter
+    def warnings(self, lines: list[str]) -> None:
+        self._threads.warnings = lines
+
+    @property
+    def _call(self) -> dict[str, Any]:
+        return getattr(self._threads, "call", {})
+
+    @_call.setter
+    def _call(self, facts: dict[str, Any]) -> None:
+        self._threads.call = facts
 
     def close(self) -> None:
         """Close what this thread keeps open (the next call opens the file again). A handle used as a

@@ -3,8 +3,9 @@ cannot import Python, with the same shapes as the library and the CLI's `--json`
 
 `POST /api/calls/<method>` with a JSON object of its arguments runs a write; a read is also
 `GET /api/calls/<method>?arg=value` (web/openapi.py says which is which and serves the document).
-Each call runs on a fresh handle in a worker thread: the handle opens and closes the file per call
-(campaign_ledger/calls.py), so the server holds no lock between requests and sees every process's writes.
+Each call runs on the server's one handle in a worker thread, which keeps the campaign open between
+calls (campaign_ledger/calls.py `Kept`) but holds no transaction, so no lock, between requests, and
+catches up with every other process's writes first.
 
 Tokens. A write needs the GM token that `serve` prints, in an `Authorization: Bearer` header (never
 in the URL, where logs and browser history keep it), compared in constant time. A read needs
@@ -142,6 +143,7 @@ def routes(path: str, access: Access, cls: type | None = None) -> list[Route]:
     from campaign_ledger.campaign import Campaign
 
     handle_class: type = cls or Campaign
+    handle = handle_class(path)  # one for the server: each worker thread keeps the campaign open between calls
     calls, named = openapi.served(handle_class)
     document = json.dumps(openapi.document(handle_class, _version()))
 
@@ -165,13 +167,12 @@ def routes(path: str, access: Access, cls: type | None = None) -> list[Route]:
             given = await _arguments(request, found, named)
         except openapi.Malformed as e:
             return refusal(413 if isinstance(e, TooLarge) else 400, str(e), 2, None)
-        handle = handle_class(path)
         try:
-            value = await run_in_threadpool(getattr(handle, name), **given)
-        except Exception as e:  # a handle's refusal; anything else as the one refusal the library would make of it
-            error = refused(e, {"db": path})
-            return answer(error.as_json(), status_of(error), _warned(handle))
-        return answer(value, headers=_warned(handle))
+            value, lines = await run_in_threadpool(_called, handle, name, given)
+        except Refusal as e:  # a handle's refusal; anything else as the one refusal the library would make of it
+            error = refused(e.failure, {"db": path})
+            return answer(error.as_json(), status_of(error), _warned(e.lines))
+        return answer(value, headers=_warned(lines))
 
     async def nowhere(request: Request) -> Response:
         return refusal(404, f"Nothing is at {request.url.path}; the calls are under {openapi.PREFIX} "
@@ -245,9 +246,24 @@ def _wrong_method(allowed: list[str]) -> Response:
     return refusal(405, f"This route takes {' or '.join(allowed)}.", 2, None, {"Allow": ", ".join(allowed)})
 
 
-def _warned(handle: Any) -> dict[str, str]:
+class Refusal(Exception):
+    """A call's failure, with the warning lines it gave first (read in the worker thread that ran it)."""
+
+    def __init__(self, failure: Exception, lines: list[str]) -> None:
+        super().__init__(str(failure))
+        self.failure, self.lines = failure, lines
+
+
+def _called(handle: Any, name: str, given: dict[str, Any]) -> tuple[Any, list[str]]:
+    """Run one call in a worker thread: its answer and its warning lines (the handle keeps them per thread)."""
+    try:
+        return getattr(handle, name)(**given), list(handle.warnings)
+    except Exception as e:
+        raise Refusal(e, list(handle.warnings)) from None
+
+
+def _warned(lines: list[str]) -> dict[str, str]:
     """The call's warning lines (a stuck read table, a broken chain on a read), as a JSON header."""
-    lines = getattr(handle, "warnings", None)
     return {"X-Campaign-Warnings": json.dumps(lines)} if lines else {}
 
 
