@@ -9,7 +9,6 @@ CampaignError (campaign_ledger/errors.py) saying what, if anything, was recorded
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import uuid
 from typing import Any, Callable, Iterator, Mapping
@@ -23,6 +22,8 @@ Warn = Callable[[str], Any]  # takes one warning line (a stuck read table, a bro
 def digest(command: str, asked: Mapping[str, Any], override: str | None) -> str:
     """What a call was asked (its command, arguments and GM override), kept with its key: the same
     key with other arguments is another command, not a retry. The CLI digests its own words."""
+    import hashlib
+
     said = [["override", override], [command, sorted(asked.items())]]
     return hashlib.sha256(json.dumps(said, default=str).encode()).hexdigest()[:16]
 

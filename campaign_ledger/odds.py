@@ -15,7 +15,6 @@ prints: probabilities as exact fractions in strings ("767/1296"), since a float 
 from __future__ import annotations
 
 import inspect
-from fractions import Fraction
 from typing import Any, Callable, Mapping
 
 from campaign_ledger.handle import Core
@@ -28,6 +27,8 @@ DESCRIBED = {"relics": "relics", "decision-2d6": "decision", "action-dice": "act
 
 def jsonable(value: Any) -> Any:
     """Fractions become "n/d" strings, mapping keys strings, tuples lists; the rest as it is."""
+    from fractions import Fraction  # (imported by whatever made one: a call's start-up need not)
+
     if isinstance(value, Fraction):
         return str(value)
     if isinstance(value, Mapping):

@@ -13,7 +13,7 @@ import contextlib
 import os
 from typing import Any, Callable, ContextManager, Mapping, Sequence
 
-from campaign_ledger.ledger.dice import given_faces
+from campaign_ledger.ledger.values import given_faces
 from campaign_ledger.handle import Core, Theirs
 from campaign_ledger.shapes import Report, Row
 

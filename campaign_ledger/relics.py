@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from campaign_ledger.ledger.dice import given_faces
+from campaign_ledger.ledger.values import given_faces
 from campaign_ledger.relics_gm import RelicsGmCalls
 from campaign_ledger.relics_setup import RelicsSetupCalls
 from campaign_ledger.shapes import Report, Row

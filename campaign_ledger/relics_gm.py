@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from campaign_ledger.ledger.dice import given_faces
+from campaign_ledger.ledger.values import given_faces
 from campaign_ledger.handle import Core
 from campaign_ledger.shapes import Report
 

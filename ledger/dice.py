@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from campaign_ledger.ledger.errors import BadInput
 
@@ -39,17 +38,6 @@ def parse_faces(text: str) -> tuple[int, ...]:
         return tuple(int(p) for p in parts)
     except ValueError:
         raise BadInput(f"Faces must be whole numbers separated by commas, not '{text}'.") from None
-
-
-def given_faces(value: Any, what: str = "Faces") -> tuple[int, ...]:
-    """Faces a caller of the library gives (a list of whole numbers): anything else, a string
-    included, is refused as malformed, in one line, before it reaches a rule."""
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
-        raise BadInput(f"{what} must be a list of whole numbers, e.g. [1, 3, 3], not {value!r}.")
-    faces = tuple(value)
-    if not all(isinstance(f, int) and not isinstance(f, bool) for f in faces):
-        raise BadInput(f"{what} must be whole numbers, not {list(faces)!r}.")
-    return faces
 
 
 def entered(faces: tuple[int, ...], count: int, sides: int = 6) -> Roll:

@@ -115,3 +115,14 @@ _BREAKS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 def _short(value: int) -> str:
     digits = str(abs(value))
     return str(value) if len(digits) <= 20 else f"{'-' if value < 0 else ''}a {len(digits)}-digit number"
+
+
+def given_faces(value: Any, what: str = "Faces") -> tuple[int, ...]:
+    """Faces a caller of the library gives (a list of whole numbers): anything else, a string
+    included, is refused as malformed, in one line, before it reaches a rule."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise BadInput(f"{what} must be a list of whole numbers, e.g. [1, 3, 3], not {value!r}.")
+    faces = tuple(value)
+    if not all(isinstance(f, int) and not isinstance(f, bool) for f in faces):
+        raise BadInput(f"{what} must be whole numbers, not {list(faces)!r}.")
+    return faces
