@@ -1,5 +1,15 @@
 """Relics of the Moon on the command line: the rounds' turns (turns.py), the GM's named rules (gm.py),
 PCs, traits, Scenarios, Scenes, Events and Challenges (setup.py, corrections.py), rosters (roster.py)
 and what a GM reads (views.py)."""
-from campaign_ledger.commands.rulesets.relics import corrections, gm, roster, setup, turns, views  # noqa: F401  (their commands join the group)
-from campaign_ledger.commands.rulesets.relics.group import COMMANDS  # noqa: F401  (what commands/index.py names)
+from typing import Any
+
+
+def __getattr__(name: str) -> Any:
+    """`COMMANDS`, what commands/index.py names: every module's commands joined to the group, loaded
+    when a command of the ruleset is run (its views alone, for `campaign sheet`, load only views.py)."""
+    if name != "COMMANDS":
+        raise AttributeError(name)
+    from campaign_ledger.commands.rulesets.relics import corrections, gm, roster, setup, turns, views  # noqa: F401  (their commands join the group)
+    from campaign_ledger.commands.rulesets.relics.group import COMMANDS
+
+    return COMMANDS
