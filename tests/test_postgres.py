@@ -169,3 +169,30 @@ def test_a_postgresql_ledger_without_its_client_library_installed_is_named_in_on
     assert server_message(ModuleNotFoundError("No module named 'numpy'", name="numpy")) is None
     monkeypatch.setenv("PERSISTENCE_MODULE", "eventsourcing.sqlite")
     assert server_message(missing) is None
+
+
+def test_the_library_plays_on_a_postgresql_ledger_with_two_handles_and_the_cli(tmp_path, postgres_ledger):
+    """Issue 37: a PostgreSQL ledger works through the library as through the CLI (the same settings):
+    two long-lived handles on one read file write alternately, each sees the other's entries and the
+    CLI's, keys hold, and audit is clean."""
+    from campaign_ledger import CampaignError, new_campaign, open_campaign
+
+    path = tmp_path / "read.db"
+    first = new_campaign(path, "Server Heist")
+    second = open_campaign(path)
+    for i in range(3):
+        first.note(f"first {i}", key=f"f{i}")
+        second.note(f"second {i}", key=f"s{i}")
+    assert first.note("first 0", key="f0")["repeated"]  # the key, found on the server
+    Table(path)("note", "from the CLI")
+    lines = [h["line"] for h in first.history()]
+    assert [line for line in lines if line.startswith("Note:")] == [
+        "Note: first 0", "Note: second 0", "Note: first 1", "Note: second 1", "Note: first 2", "Note: second 2",
+        "Note: from the CLI"]
+    assert [h["line"] for h in second.history(limit=1)] == ["Note: from the CLI"]
+    with pytest.raises(CampaignError) as refused:
+        second.undo("No Such Unit")
+    assert refused.value.rule == "unknown-unit"
+    assert first.audit()["clean"] and _count(postgres_ledger[0], "ledger_chain") == len(lines)
+    first.close()
+    second.close()
