@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 
 from campaign_ledger.ledger.values import given_faces
 from campaign_ledger.handle import Core
-from campaign_ledger.shapes import Report, Row
+from campaign_ledger.shapes import ActionDiceSheet, Report, Row
 
 RULESET = "action-dice"
 
@@ -137,7 +137,7 @@ class ActionDiceCalls(Core):
         without a rating, the whole ladder. Reads nothing of the campaign."""
         return _before_opening(lambda: difficulty_ladder(rating, difficulty, advantages, disadvantages))
 
-    def action_dice_sheet(self, name: str | None = None) -> Any:
+    def action_dice_sheet(self, name: str | None = None) -> ActionDiceSheet | list[ActionDiceSheet]:
         """The character sheets (`campaign action-dice sheet --json`): NAME's as an object, else a list."""
         from campaign_ledger.projections.rulesets.action_dice import tables
         from campaign_ledger.views import known_character, one_or_all, only_ruleset

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from campaign_ledger.handle import Core
-from campaign_ledger.shapes import Report, Row
+from campaign_ledger.shapes import BeerRunSheet, Report, Row
 
 Abilities = Sequence[tuple[str, str, str]] | Mapping[str, Mapping[str, str]]
 Dice = Sequence[str | tuple[str | None, str]] | Mapping[str, str]  # "d8", (None, "d8"), ("Lock", "d8")
@@ -168,7 +168,7 @@ class BeerRunCalls(Core):
 
     # --- what a GM reads -----------------------------------------------------------------------
 
-    def beer_run_sheet(self, name: str | None = None) -> Any:
+    def beer_run_sheet(self, name: str | None = None) -> BeerRunSheet | list[BeerRunSheet]:
         """The character sheets (`campaign beer-run sheet --json`): NAME's as an object, else a list."""
         from campaign_ledger.projections.rulesets.beer_run import tables
         from campaign_ledger.views import known_character, one_or_all, only_ruleset

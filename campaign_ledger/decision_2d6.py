@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from campaign_ledger.ledger.values import given_faces
 from campaign_ledger.handle import Core
-from campaign_ledger.shapes import Report, Row
+from campaign_ledger.shapes import Decision2d6Sheet, Report, Row
 
 RULESET = "decision-2d6"
 Faces = Sequence[int]
@@ -170,7 +170,7 @@ class Decision2d6Calls(Core):
 
     # --- what the GM reads --------------------------------------------------------------------
 
-    def decision_2d6_sheet(self, name: str | None = None) -> Any:
+    def decision_2d6_sheet(self, name: str | None = None) -> Decision2d6Sheet | list[Decision2d6Sheet]:
         """The character sheets with Stress and Vitality (`campaign decision-2d6 sheet --json`): one
         dict for `name`, a list for all."""
         from campaign_ledger.projections.rulesets.decision_2d6 import tables

@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator, Mapping, TypeVar, cast
 
 from campaign_ledger import calls
 from campaign_ledger.errors import CampaignError, refused
-from campaign_ledger.shapes import HistoryLine, Report, Row, UndoPlan
+from campaign_ledger.shapes import HistoryLine, Pools, Report, Row, Session, Sheet, UndoPlan, UnitListed
 
 T = TypeVar("T")
 
@@ -148,7 +148,7 @@ class Core:
         """End the play session going on (`campaign session end`)."""
         return self._write("session end", {}, lambda app: app.end_session(), key=key)
 
-    def session_list(self) -> list[Row]:
+    def session_list(self) -> list[Session]:
         """Every play session and the entries it holds (`campaign session list --json`)."""
         from campaign_ledger.projections import sessions
 
@@ -190,7 +190,7 @@ class Core:
             checked = self._opened(plan, reading=False, key=key)
         return self._write("undo", asked, lambda app: app.undo(unit, cascade, checked=checked), key=key)
 
-    def undo_list(self, limit: int | None = None) -> list[Row]:
+    def undo_list(self, limit: int | None = None) -> list[UnitListed]:
         """The units undo can take, newest first, each with what `cascade` would take with it
         (`campaign undo --list --json`); the newest `limit` of them (default: all)."""
         from campaign_ledger.ledger import values
@@ -246,14 +246,14 @@ class Core:
         with theirs:
             return self._read(query)
 
-    def sheet(self, name: str | None = None, *, at: int | str | None = None) -> Any:
+    def sheet(self, name: str | None = None, *, at: int | str | None = None) -> Sheet | list[Sheet]:
         """One character's sheet (a dict), or every sheet (a list) (`campaign sheet [NAME] --json`),
         now or as it stood at `at` (an entry number or a time)."""
         from campaign_ledger import views
 
         return self._read(lambda app, db: views.sheet(app, db, name, at))
 
-    def pools(self, *, at: int | str | None = None) -> Row:
+    def pools(self, *, at: int | str | None = None) -> Pools:
         """The campaign's pools (Destiny and Doom, Intensity, supply dice...) (`campaign pools --json`),
         now or as they stood at `at` (an entry number or a time)."""
         from campaign_ledger import views

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Any, Callable, ContextManager, Mapping, Sequence
+from typing import Any, Callable, ContextManager, Mapping, Sequence, cast
 
 from campaign_ledger.ledger.values import given_faces
 from campaign_ledger.handle import Core, Theirs
-from campaign_ledger.shapes import Report, Row
+from campaign_ledger.shapes import AuditReport, Report, Row
 
 Progress = Callable[[int], ContextManager[Callable[[int], Any] | None]]
 Writer = Callable[[str], Any]  # takes each piece of an export as it is made (a stream's write)
@@ -25,7 +25,7 @@ Places = Mapping[str, Sequence[int]] | Sequence[tuple[str, Sequence[int]]]  # by
 class RecordCalls(Core):
     """What every campaign's record answers (`campaign audit`, `anchor`, `export`, `replay`, ...)."""
 
-    def audit(self, *, anchor: str | None = None, chain: bool = False) -> Row:
+    def audit(self, *, anchor: str | None = None, chain: bool = False) -> AuditReport:
         """Verify the hash chain, command log, snapshots and read tables; list overrides, house rules,
         reversals and dice (`campaign audit --json`; "clean" says whether all is well). `anchor`: a
         line `anchor()` gave, kept outside the file, the ledger must still extend; `chain`: only the
@@ -34,7 +34,8 @@ class RecordCalls(Core):
 
         if anchor is not None:
             self._valid(lambda: _parsed_anchor(anchor))
-        return self._opened(lambda app, db: audits.audit(app, db, anchor, chain, self._warning, self.path))
+        return cast(AuditReport, self._opened(lambda app, db: audits.audit(app, db, anchor, chain, self._warning,
+                                                                          self.path)))
 
     def anchor(self) -> Row:
         """The head of the hash chain as one line to keep outside the file (`campaign anchor --json`);

@@ -37,13 +37,138 @@ class Report(TypedDict, total=False):
     command: str
 
 
-class UndoPlan(TypedDict, total=False):
-    """What `undo` reversed, or with `dry_run` would reverse (`undo --dry-run --json`)."""
+class Reversal(TypedDict, total=False):
+    """One unit an undo reverses (or would): its entries and what changes, in the GM's words."""
 
     unit: str
     entries: list[int]
-    reversed: list[int]
-    changes: list[Any]
+    entry_range: list[int]
+    changes: list[str]
 
 
+class UndoPlan(TypedDict, total=False):
+    """What `undo` reversed, or with `dry_run` would reverse (`undo --dry-run --json`); a done undo
+    is also a Report (its entries, key and history)."""
+
+    dry_run: bool
+    reversed: list[Reversal]
+    detail: dict[str, Any]
+    needs_cascade: list[str]
+
+
+class UnitListed(TypedDict, total=False):
+    """A unit undo can take (`undo --list --json`), newest first."""
+
+    unit: str
+    first_entry: int
+    entries: list[int]
+    entry_range: list[int]
+    commands: list[str]
+    did: str
+    dependents: list[str]
+    cascade_refused: str | None
+
+
+class Session(TypedDict, total=False):
+    """A play session (`session list --json`)."""
+
+    number: int
+    title: str
+    started: str
+    ended: str | None
+    first_entry: int
+    last_entry: int | None
+
+
+class AuditReport(TypedDict, total=False):
+    """`audit --json`: `clean`, the chain's verdict and what the record holds (docs/json-contract.md)."""
+
+    clean: bool
+    chain: Any
+    entries: int
+    entry_count: int
+    broken_entry: int | None
+    broken_by_anchor: bool
+    broken_by_key: bool
+    stuck_entry: int | None
+    read_tables_differ: list[Any]
+    read_notes: list[Any]
+    signed_from: int | None
+    overrides: list[Any]
+    house_rules: list[Any]
+    reversals: list[Any]
+    corrections: list[Any]
+    dice: dict[str, Any]
+    undone_program_rolls: list[Any]
+
+
+class RelicsSheet(TypedDict, total=False):
+    """A Relics PC's sheet (`sheet --json`)."""
+
+    name: str
+    primary: str
+    expertise: dict[str, int]
+    stress: int
+    agony: int
+    status: str
+    retired: str | None
+    traits: list[dict[str, Any]]
+
+
+class BeerRunSheet(TypedDict, total=False):
+    """A Beer Run character's sheet (`beer-run sheet --json`)."""
+
+    name: str
+    kind: str
+    status: str
+    intensity: int
+    abilities: dict[str, dict[str, str]]
+    situation: list[Any]
+    penalties: list[Any]
+
+
+class ActionDiceSheet(TypedDict, total=False):
+    """An action-dice character's sheet (`action-dice sheet --json`)."""
+
+    name: str
+    rolls: int
+    assets: dict[str, str]
+    features: list[str]
+    conditions: list[dict[str, Any]]
+    incapacitated_for: list[str]
+
+
+class Decision2d6Sheet(TypedDict, total=False):
+    """A decision-2d6 character's sheet (`decision-2d6 sheet --json`)."""
+
+    name: str
+    level: int
+    will: int
+    fort: int
+    stress: int
+    vitality: int
+    stats: dict[str, int]
+    attributes: dict[str, int]
+
+
+Sheet = RelicsSheet | BeerRunSheet | ActionDiceSheet | Decision2d6Sheet  # `sheet`: the campaign's ruleset's
+
+
+class RelicsPools(TypedDict, total=False):
+    """Destiny and Doom (`pools --json` of a Relics campaign)."""
+
+    scenario: str | None
+    destiny: int
+    doom: int
+    cohort_traits: list[dict[str, Any]]
+
+
+class Decision2d6Pools(TypedDict, total=False):
+    """Supply dice and trackers (`pools --json` of a decision-2d6 campaign)."""
+
+    supplies: list[dict[str, Any]]
+    trackers: list[dict[str, Any]]
+
+
+Pools = RelicsPools | Decision2d6Pools | list[dict[str, Any]]  # a Beer Run campaign's: a row per character
 Row = dict[str, Any]  # one row of a read view (a sheet, a Challenge, a session): its fields are the ruleset's

@@ -79,3 +79,32 @@ def test_faces_given_as_anything_but_whole_numbers_are_refused_as_malformed(tmp_
             camp.cohort_turn("Guards", leader="Kira", faces=bad)  # type: ignore[arg-type]
         assert (refused.value.code, refused.value.rule) == (2, None) and "whole numbers" in str(refused.value)
     assert len(camp.history()) == before
+
+
+def test_the_typed_shapes_name_exactly_the_fields_the_calls_return(tmp_path: Path) -> None:
+    """The TypedDicts of campaign_ledger/shapes.py are what a bot's editor and mypy trust: each names
+    the very fields its call returns on each ruleset's demo, no fewer and no more."""
+    from typing import get_type_hints
+
+    from campaign_ledger import shapes
+    from campaign_ledger.campaign import demo_campaign
+
+    def fields(shape: type) -> set[str]:
+        return set(get_type_hints(shape))
+
+    sheets = {"relics": shapes.RelicsSheet, "beer-run": shapes.BeerRunSheet, "action-dice": shapes.ActionDiceSheet,
+              "decision-2d6": shapes.Decision2d6Sheet}
+    for ruleset, shape in sheets.items():
+        camp = demo_campaign(tmp_path / f"{ruleset}.db", ruleset)
+        rows = camp.sheet()
+        assert rows and all(set(row) == fields(shape) for row in rows), (ruleset, rows[0])
+        assert all(set(u) == fields(shapes.UnitListed) for u in camp.undo_list(3)), ruleset
+        plan = camp.undo(dry_run=True)
+        assert set(plan) <= fields(shapes.UndoPlan) and all(set(r) <= fields(shapes.Reversal) for r in plan["reversed"])
+        if ruleset == "relics":
+            assert set(camp.pools()) == fields(shapes.RelicsPools)
+            assert set(camp.session_list()[0]) == fields(shapes.Session)
+            assert set(camp.audit()) == fields(shapes.AuditReport)
+            assert all(set(h) == fields(shapes.HistoryLine) for h in camp.history(limit=5))
+        if ruleset == "decision-2d6":
+            assert set(camp.pools()) == fields(shapes.Decision2d6Pools)
