@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from campaign_ledger.handle import Core
+from campaign_ledger.ledger.values import given_faces
 from campaign_ledger.shapes import BeerRunSheet, Report, Row
 
 Abilities = Sequence[tuple[str, str, str]] | Mapping[str, Mapping[str, str]]
@@ -33,7 +34,8 @@ def _dice(dice: Dice) -> list[tuple[str | None, str]]:
 
 
 def _numbers(given: Sequence[int]) -> list[int]:
-    return [int(i) for i in given]
+    """Dice positions (numbered from 1), whole numbers as faces are."""
+    return list(given_faces(given, "Dice positions"))
 
 
 def _faces(faces: Faces, penalty: Faces, difficulty: Faces, roll: bool) -> Any:
@@ -41,7 +43,7 @@ def _faces(faces: Faces, penalty: Faces, difficulty: Faces, roll: bool) -> Any:
     from campaign_ledger.ledger.rulesets.beer_run.play import Faces as Given
 
     def read(given: Faces) -> tuple[int, ...] | None:
-        return None if given is None else tuple(_numbers(given))
+        return None if given is None else given_faces(given)  # a string or a name is refused, not split
     return Given(read(faces), read(penalty), read(difficulty), roll)
 
 

@@ -1,10 +1,10 @@
 """One call on a campaign, from a bot or the CLI alike: open the file, check the key, catch the read
 tables up, run the command, catch up again, say what was recorded, close everything.
 
-Nothing is held between calls: each opens the ledger and read tables and closes them before it
-returns, so a long-lived process (a bot) never holds a lock on the file and sees what other
-processes wrote (its catch-up reads their entries first). Every failure leaves as one
-CampaignError (campaign_ledger/errors.py) saying what, if anything, was recorded.
+No transaction, and so no lock, is held between calls: a long-lived handle keeps the ledger and
+read tables open per thread (`Kept`), the CLI opens and closes them per command, and each call's
+catch-up first reads what other processes wrote. Every failure leaves as one CampaignError
+(campaign_ledger/errors.py) saying what, if anything, was recorded.
 """
 from __future__ import annotations
 

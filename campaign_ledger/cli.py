@@ -1,4 +1,4 @@
-"""`campaign`: a thin click layer. Parse, call the ledger application, catch up, print.
+"""`campaign`: a thin click layer. Parse, call the library (campaign_ledger.campaign's handle), print.
 
 Every refusal becomes one `Error: ...` line on stderr and a non-zero exit (1 for a
 refused command, 2 for a malformed one; commands/root.py); no traceback reaches the table.

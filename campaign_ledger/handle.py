@@ -14,19 +14,49 @@ The calls of each ruleset are in its own module beside this one (relics.py, ...)
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 import threading
 from typing import Any, Callable, Iterator, Mapping, TypeVar, cast
 
 from campaign_ledger import calls
 from campaign_ledger.errors import CampaignError, refused
-from campaign_ledger.shapes import HistoryLine, Pools, Report, Row, Session, Sheet, UndoPlan, UnitListed
+from campaign_ledger.shapes import HistoryLine, Pools, Report, Session, Sheet, UndoPlan, UnitListed
 
 T = TypeVar("T")
 
 
+def one_refusal(method: Callable[..., T]) -> Callable[..., T]:
+    """A public call raises nothing but CampaignError: what its arguments' reading raises before the
+    call opens anything (`dict(None)`, `int("x")`, a BadInput of the ledger's values) becomes the
+    refusal of a malformed call (code 2) or the ledger's own refusal. What runs inside the call is
+    converted there already (calls.py); a caller's own function's error passes as it was raised."""
+    from campaign_ledger.ledger.errors import LedgerError
+
+    @functools.wraps(method)
+    def call(self: Any, *args: Any, **kwargs: Any) -> T:
+        try:
+            return method(self, *args, **kwargs)
+        except LedgerError as e:
+            raise refused(e, {"db": self.path}) from None
+        except (TypeError, ValueError) as e:
+            raise CampaignError(f"{method.__name__}: an argument is not of the kind it takes ({e}).", 2, None) from None
+    return call
+
+
+def _one_refusal_each(cls: type) -> None:
+    for name, value in list(vars(cls).items()):
+        if inspect.isfunction(value) and not name.startswith("_"):
+            setattr(cls, name, one_refusal(value))
+
+
 class Core:
     """The calls every campaign has, whatever its ruleset, and the machinery each call goes through."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _one_refusal_each(cls)  # each ruleset's calls too
 
     started: Mapping[str, Any] | None = None  # what made the file, when this handle did: `campaign new --json` or `import --json`
 
@@ -169,8 +199,8 @@ class Core:
              confirm: Callable[[UndoPlan], bool] | None = None, key: str | None = None) -> Report | UndoPlan:
         """Reverse the latest unit of play, or `unit` (a name from `undo_list`, e.g. "Vault Guards:2",
         or its first entry number), with new entries (`campaign undo`); `cascade` reverses the later
-        units that used it too. `dry_run` only says what would change (and, when later play used the
-        unit, what `cascade` would reverse, under "needs_cascade"). `confirm` is asked with the plan
+        units that used it too. `dry_run` only says what would change (when later play used the unit,
+        the plan is cascade's, with the refusal an undo without it would meet under "needs_cascade"). `confirm` is asked with the plan
         before anything is appended (a GM at a terminal); declined, nothing is (rule `not-confirmed`)."""
         if dry_run:
             return self._opened(lambda app, db: _preview(app, unit, cascade, _verified_head(app, db)))
@@ -259,6 +289,9 @@ class Core:
         from campaign_ledger import views
 
         return self._read(lambda app, db: views.pools(app, db, at))
+
+
+_one_refusal_each(Core)
 
 
 class Theirs:

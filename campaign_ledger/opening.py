@@ -3,8 +3,8 @@ cannot be written, and, for a read whose tables are current, without the ledger 
 
 The same for the library and the CLI. A call says what it opens with as `Opening`: the file, the
 GM's override reason, and where to leave what must be closed when the call is done (the CLI's
-`ctx.call_on_close`; a library call closes everything before it returns, so no handle holds the
-file, or a lock on it, between calls)."""
+`ctx.call_on_close`; a library handle's `Kept`, closed by `close()`; no transaction, so no lock,
+stays open between calls either way)."""
 from __future__ import annotations
 
 import os

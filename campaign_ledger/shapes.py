@@ -53,7 +53,7 @@ class UndoPlan(TypedDict, total=False):
     dry_run: bool
     reversed: list[Reversal]
     detail: dict[str, Any]
-    needs_cascade: list[str]
+    needs_cascade: str  # the refusal an undo without cascade would meet (later play used the unit)
 
 
 class UnitListed(TypedDict, total=False):

@@ -29,7 +29,7 @@ class LazyGroup(click.Group):
             command = getattr(module, "COMMANDS", click.Group()).commands.get(name)
             if command is None:
                 raise click.ClickException(f"the command index names {name} in {self.index[name][0]}, which lacks "
-                                           "it; run `python3 -m commands.index` to write the index again.")
+                                           "it; run `python3 -m campaign_ledger.commands.index` to write the index again.")
             self.add_command(command, name)
         return self.commands.get(name)
 

@@ -6,7 +6,7 @@ types the turn they are thinking of. A malformed option is exit 2, a rule's refu
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import click
 

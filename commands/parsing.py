@@ -24,13 +24,6 @@ def parse_pairs(text: str, what: str) -> dict[str, int]:
     return result
 
 
-def parse_trait_uses(values: tuple[str, ...]) -> list:
-    """--trait OWNER:TRAIT[=destiny|doom], read as the library reads a call's trait uses (one reading)."""
-    from campaign_ledger.relics import trait_uses
-
-    return trait_uses(values)
-
-
 def parse_throw(faces: str | None, roll: bool):
     from campaign_ledger.ledger.dice import parse_faces
     from campaign_ledger.ledger.rulesets.relics.turns import Throw
@@ -99,31 +92,3 @@ def parse_names(text: str) -> list[str]:
     return [n.strip() for n in text.split(",") if n.strip()]
 
 
-def parse_contest(first: str, second: str, favoured: str | None, bonuses: tuple[str, ...],
-                  penalties: tuple[str, ...], modifiers: tuple[str, ...]) -> tuple[tuple[Any, Any], tuple[str, str] | None]:
-    """A decision-2d6 contest as typed: `Billy:Stealth Ogre:Wits`, `--bonus Ogre=1`, `--advantage Billy=minor`
-    -> the two sides (each with its stated modifiers) and the side favoured, with the level."""
-    from campaign_ledger.ledger.rulesets.decision_2d6.commands import Side, Stated
-
-    stated = [(who.strip(), Stated(kind, value))
-              for kind, given in (("bonus", bonuses), ("penalty", penalties), ("modifier", modifiers))
-              for text in given for who, value in parse_pairs(text, f"a {kind}").items()]
-
-    def side(text: str) -> Any:
-        name, colon, stat = text.rpartition(":")
-        if not colon or not name.strip() or not stat.strip():
-            raise BadInput(f"Name a side as CHARACTER:STAT, e.g. Billy:Stealth, not '{text}'.")
-        return Side(name.strip(), stat.strip(),
-                    tuple(m for who, m in stated if who.casefold() == name.strip().casefold()))
-
-    sides = (side(first), side(second))
-    named = {s.name.casefold() for s in sides}
-    for who, _ in stated:
-        if who.casefold() not in named:
-            raise BadInput(f"{who} is not one of the two sides of this contest.")
-    if favoured is None:
-        return sides, None
-    who, eq, level = favoured.partition("=")
-    if not eq:
-        raise BadInput(f"Give advantage as NAME=minor or NAME=major, not '{favoured}'.")
-    return sides, (who.strip(), level.strip())

@@ -1,5 +1,5 @@
-"""The CLI's shared plumbing: open a campaign (commands/opening.py), write a command, read a view,
-print text or JSON.
+"""The CLI's shared plumbing: the library's handle for a command (`campaign_of`: its --db, --key,
+--gm-override and words), the shared options, and printing a report or a view as text or JSON.
 
 Every command module imports these; none imports another's private names."""
 from __future__ import annotations
@@ -13,8 +13,6 @@ import click
 
 from campaign_ledger import opening
 from campaign_ledger.ledger.errors import BadInput
-from campaign_ledger.opening import bind_read_file  # noqa: F401  (shared here too)
-from campaign_ledger.views import known_character, one_or_all, only_ruleset, ruleset_of  # noqa: F401  (shared here too)
 
 
 def opening_of(ctx: click.Context) -> opening.Opening:
@@ -26,10 +24,6 @@ def opening_of(ctx: click.Context) -> opening.Opening:
 def open_campaign(ctx: click.Context, must_exist: bool = True, reading: bool = False) -> tuple[Any, Any]:
     """The ledger and read tables of --db, closed when the command is done (campaign_ledger/opening.py)."""
     return opening.open_campaign(opening_of(ctx), must_exist, reading)
-
-
-def current_read_tables(ctx: click.Context) -> tuple[Any, Any] | None:
-    return opening.current_read_tables(opening_of(ctx))
 
 
 def override_option(f: Callable) -> Callable:
@@ -74,15 +68,6 @@ def show_report(ctx: click.Context, report: dict, text: Callable[[dict], str] | 
     emit(ctx, report, _repeated_text if report.get("repeated") else text or text_report)
 
 
-def write_command(ctx: click.Context, call: Callable[[Any], dict], must_exist: bool = True,
-           text: Callable[[dict], str] | None = None) -> None:
-    """Run one ledger command through the library (campaign_ledger/calls.py) and print what was appended."""
-    from campaign_ledger import calls
-
-    obj = ctx.find_root().obj  # the library fills in the key it used and the entries it recorded
-    show_report(ctx, calls.write(obj, call, warn, invocation=invocation(ctx), must_exist=must_exist), text)
-
-
 def warn(line: str) -> None:
     """A warning line on stderr: the read tables are stuck, or the chain is broken (a read still answers)."""
     click.echo(f"Warning: {line}", err=True)
@@ -110,52 +95,9 @@ def _repeated_text(report: dict) -> str:
     return f"Already recorded under key {report['key']} ({report['command']}: {shown}); nothing appended."
 
 
-def read_view(ctx: click.Context, query: Callable[[Any, Any], Any], text: Callable[[Any], str]) -> None:
-    """One read view through the library (campaign_ledger/calls.py), printed."""
-    from campaign_ledger import calls
-
-    emit(ctx, calls.read(ctx.find_root().obj, query, warn), text)
-
-
 def as_list(text: Callable[[list], str]) -> Callable[[Any], str]:
     """The text of a list of rows, for a view that answers one row as an object."""
     return lambda value: text(value if isinstance(value, list) else [value])
-
-
-def sheet_view(ctx: click.Context, ruleset: str, name: str | None, sheets: Callable[[Any, str | None], list],
-               text: Callable[[list], str]) -> None:
-    """A ruleset's own `sheet [NAME]`: refused on another ruleset's campaign, not found when NAME
-    names no one, one object for NAME and a list for all."""
-    def query(app: Any, db: Any) -> Any:
-        only_ruleset(db, ruleset)
-        return one_or_all(name, known_character(name, sheets(db, name), db))
-    read_view(ctx, query, as_list(text))
-
-
-def caught_up(ctx: click.Context) -> tuple[Any, Any]:
-    """The ledger and its read tables, caught up as far as they can go (a stuck entry warns). When
-    the tables already show every entry, the ledger is opened only if the command asks it something."""
-    current = current_read_tables(ctx)
-    if current is not None:
-        return current
-    app, db = open_campaign(ctx, reading=True)
-    catch_up_warning(app, db)
-    return app, db
-
-
-def catch_up_warning(app: Any, db: Any, writing: bool = False) -> None:
-    """Catch the read tables up, each warning a line on stderr (campaign_ledger/calls.py `catch_up`)."""
-    from campaign_ledger import calls
-
-    calls.catch_up(app, db, warn, click.get_current_context().find_root().obj["db"], writing)
-
-
-def noted(db: Any, before: int = 0) -> None:
-    """One warning line for each entry just applied by working around it (see projections/notes.py)."""
-    from campaign_ledger.projections import notes
-
-    for n in notes.since(db, before):
-        click.echo(f"Warning: entry #{n['entry']}: {n['note']}", err=True)
 
 
 def emit(ctx: click.Context, value: Any, text: Callable[[Any], str]) -> None:

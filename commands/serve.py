@@ -1,4 +1,5 @@
-"""`campaign serve`: the table's live view, a read-only page the players watch on their phones.
+"""`campaign serve`: the table's live view, a read-only page the players watch on their phones, and
+the HTTP JSON API under /api/ (web/api.py), whose writes need the GM token it prints.
 
 Starlette and uvicorn are imported only when the command runs, so `campaign --help` and every
 other command start as fast as before.
@@ -34,7 +35,8 @@ COMMANDS = click.Group()  # added to `campaign` by cli.py
 def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | None, gm_token: str | None) -> None:
     """Serve a live, read-only page of the campaign: pools, what is in play, the sheets, the last
     rounds and the notes, updated within a second of any command run in another window. The page
-    has no way to change the campaign. Stop it with Ctrl-C.
+    has no way to change the campaign; the HTTP API under /api/ writes only with the GM token this
+    prints. Stop it with Ctrl-C.
 
     On loopback (the default) only this computer can open it. To open it on a phone on the same
     network, run with --host 0.0.0.0 and open the printed URL (it carries the read token; without
@@ -56,12 +58,15 @@ def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | 
     if read_only:
         raise RuleViolation(f"{path} is on read-only media; the live view keeps its read tables current, so "
                             "copy the file (and its -wal file, if any) to a writable folder and serve the copy.")
-    shared = not _loopback(host)
+    from campaign_ledger.web.api import is_loopback
+
+    shared = not is_loopback(host)
     token = (token or secrets.token_urlsafe(16)) if shared else None
-    if gm_token is not None and len(gm_token) < 16:
+    if gm_token is not None and (len(gm_token) < 16 or gm_token == token):
         from campaign_ledger.ledger.errors import BadInput
 
-        raise BadInput("A GM token needs at least 16 characters (it writes to the campaign); leave it out for a random one.")
+        raise BadInput("A GM token needs at least 16 characters and must not be the read token (it writes to the "
+                       "campaign, and the read token travels in the table's URL); leave it out for a random one.")
     gm_token = gm_token or secrets.token_urlsafe(24)
     listener = _listen(host, port)
     root = f"http://{_shown_host(host, shared)}:{listener.getsockname()[1]}/"
@@ -72,7 +77,7 @@ def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | 
         import json
         click.echo(json.dumps(report))
     else:
-        click.echo(f"Serving {path} read-only at {url}" + (" (GM data shown)" if show_gm else ""))
+        click.echo(f"Serving {path}'s live page at {url}" + (" (GM data shown)" if show_gm else ""))
         if shared:
             click.echo("Open that URL on a phone on the same network; without the token the page answers 401.")
         click.echo(f"HTTP API at {root}api/ (described at {root}api/openapi.json); it writes with the GM token "
@@ -80,15 +85,6 @@ def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | 
         click.echo("Stop with Ctrl-C.")
     sys.stdout.flush()  # the URL reaches a pipe (a script, a test) before the server starts
     _run(listener, path, show_gm, token, gm_token)
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _listen(host: str, port: int) -> socket.socket:

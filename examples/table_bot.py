@@ -63,7 +63,9 @@ class TableBot:
         command = self.commands.get(name.lower())
         if command is None:
             return f"I do not know !{name}; try !help."
-        key = message_id or hashlib.sha256(f"{author}\x1f{text}".encode()).hexdigest()[:16]
+        # The chat's id for the message is its key: the same message delivered twice is recorded once,
+        # and the same words sent again later (a second `!undo`) are a new command.
+        key = hashlib.sha256(f"{author}\x1f{message_id or text}".encode()).hexdigest()[:16]
         try:
             return command(words, key)
         except CampaignError as e:  # the CLI's words and rule: what a bot can branch on
@@ -92,7 +94,9 @@ class TableBot:
         return self._said(report)
 
     def undo(self, words: list[str], key: str) -> str:
-        report = self.campaign.undo(words[0] if words else None, key=key)
+        report: Any = self.campaign.undo(words[0] if words else None, key=key)
+        if report.get("repeated"):
+            return self._said(report)
         return "Undone: " + ", ".join(r["unit"] for r in report.get("reversed", [])) + "."
 
     def history(self, words: list[str], key: str) -> str:
@@ -120,9 +124,9 @@ def main(argv: list[str]) -> int:
         return e.code
     bot = TableBot(campaign)
     with campaign:
-        for line in sys.stdin:
+        for number, line in enumerate(sys.stdin, 1):  # a chat service gives each message its own id
             author, colon, text = line.partition(":")
-            answer = bot.reply(author.strip(), text.strip()) if colon else None
+            answer = bot.reply(author.strip(), text.strip(), f"line-{number}") if colon else None
             if answer is not None:
                 print(f"bot> {answer}")
     return 0

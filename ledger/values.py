@@ -43,7 +43,10 @@ def text(value: str, what: str = "A reason") -> str:
 
 
 def integer(value: int, what: str, low: int = INT_MIN, high: int = INT_MAX) -> int:
-    """A whole number within the game's bounds, which never reach past SQLite's 64 bits."""
+    """A whole number within the game's bounds, which never reach past SQLite's 64 bits (a library
+    caller's "3" or 3.0 is no whole number: refused as malformed, not compared)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadInput(f"{what} must be a whole number, not {repr(value)[:40]}.")
     low, high = max(low, INT_MIN), min(high, INT_MAX)
     if low <= value <= high:
         return value

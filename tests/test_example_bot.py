@@ -54,13 +54,15 @@ def test_the_bot_as_a_script_reads_a_chat_from_standard_input_on_a_file_the_gm_p
     _table(path).close()
     subprocess.run([sys.executable, "-m", "campaign_ledger.cli", "--db", str(path), "note", "from the GM's window"],
                    check=True, capture_output=True)
-    chat = 'Ana: !turn "Vault Guards" leader=Kira faces=6,5,3,1\nGM: !history 12\nGM: !nope\n'
+    chat = ('Ana: !turn "Vault Guards" leader=Kira faces=6,5,3,1\nGM: !history 12\nGM: !nope\n'
+            'GM: !undo\nGM: !undo\n')  # the same words twice are two messages: two units undone
     done = subprocess.run([sys.executable, str(ROOT / "examples" / "table_bot.py"), str(path)], input=chat,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "bot> Vault Guards round 1: the Cohort turn begins" in done.stdout
     assert "the Cohort turn ends" in done.stdout and "bot> I do not know !nope; try !help." in done.stdout
     assert "Note: from the GM's window" in done.stdout  # the GM's entry, in the bot's history
+    assert "bot> Undone: Vault Guards:1.\nbot> Undone: note #1." in done.stdout
     missing = subprocess.run([sys.executable, str(ROOT / "examples" / "table_bot.py"), str(tmp_path / "none.db")],
                              input="", capture_output=True, text=True, timeout=120)
     assert missing.returncode == 1 and missing.stderr.startswith("Error: No campaign file at")

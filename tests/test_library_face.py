@@ -83,7 +83,8 @@ def test_faces_given_as_anything_but_whole_numbers_are_refused_as_malformed(tmp_
 
 def test_the_typed_shapes_name_exactly_the_fields_the_calls_return(tmp_path: Path) -> None:
     """The TypedDicts of campaign_ledger/shapes.py are what a bot's editor and mypy trust: each names
-    the very fields its call returns on each ruleset's demo, no fewer and no more."""
+    the very fields its call returns on each ruleset's demo, no fewer and no more (an undo plan's and
+    its reversals', all they may hold: a plan says `needs_cascade` only when later play used the unit)."""
     from typing import get_type_hints
 
     from campaign_ledger import shapes
@@ -108,3 +109,34 @@ def test_the_typed_shapes_name_exactly_the_fields_the_calls_return(tmp_path: Pat
             assert all(set(h) == fields(shapes.HistoryLine) for h in camp.history(limit=5))
         if ruleset == "decision-2d6":
             assert set(camp.pools()) == fields(shapes.Decision2d6Pools)
+
+
+def test_arguments_of_the_wrong_kind_are_one_malformed_refusal_never_a_python_error(tmp_path: Path) -> None:
+    """What a bot passes is read before the call opens anything (`dict(None)`, `int("x")`): every
+    public call raises nothing but CampaignError (campaign_ledger/handle.py `one_refusal`), code 2,
+    and nothing is appended."""
+    import pytest
+
+    from campaign_ledger import CampaignError, new_campaign
+
+    camp = new_campaign(tmp_path / "c.db", "Kinds")
+    before = len(camp.history())
+    for bad in (lambda: camp.pc_add("Kira", None, "Phantom"),  # type: ignore[arg-type]
+                lambda: camp.note("x", tags=None),  # type: ignore[arg-type]
+                lambda: camp.history(limit="3"),  # type: ignore[arg-type]
+                lambda: camp.session_list(3)):  # type: ignore[call-arg]
+        with pytest.raises(CampaignError) as refused:
+            bad()
+        assert (refused.value.code, refused.value.rule) == (2, None), refused.value
+    assert len(camp.history()) == before
+
+
+def test_beer_run_faces_given_as_a_string_are_refused_not_split(tmp_path: Path) -> None:
+    import pytest
+
+    from campaign_ledger import CampaignError, new_campaign
+
+    camp = new_campaign(tmp_path / "b.db", "Brawl", ruleset="beer-run")
+    with pytest.raises(CampaignError) as refused:
+        camp.beer_run_roll("Nowhere", "Ann", faces="246")  # type: ignore[arg-type]
+    assert refused.value.code == 2 and "whole numbers" in str(refused.value)

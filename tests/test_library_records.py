@@ -272,8 +272,9 @@ def test_a_new_or_imported_campaign_over_one_is_refused_as_the_cli_refuses_it(bo
 
 
 def test_two_handles_on_one_file_in_two_threads_write_alternately_and_lose_nothing(tmp_path):
-    """A bot and a notebook on one campaign: each call opens and closes the file, so each handle
-    sees the other's entries at its next call, and nothing either wrote is lost."""
+    """A bot and a notebook on one campaign: each handle keeps the file open but holds no lock
+    between calls, and each call catches up first, so each sees the other's entries at its next
+    call, and nothing either wrote is lost."""
     path = tmp_path / "shared.db"
     new_campaign(path, "Shared Heist")
     first, second = open_campaign(path), open_campaign(path)

@@ -195,10 +195,8 @@ def test_the_night_is_the_one_the_brief_asks_for(played: Played) -> None:
 
 
 def _statement(camp: Campaign, balance: str) -> Any:
-    """`statement` is the record's call (campaign_ledger/records.py); until it is a call, the CLI reads it."""
-    if hasattr(camp, "statement"):
-        return camp.statement(balance)
-    return Table(Path(camp.path)).json("statement", balance)
+    """`statement` is the record's call (campaign_ledger/records.py)."""
+    return camp.statement(balance)
 
 
 VIEWS: dict[str, tuple[Call, tuple[str, ...]]] = {

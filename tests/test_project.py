@@ -212,7 +212,7 @@ def _module_graph() -> dict[str, set[str]]:
                           for a in node.names}
             elif isinstance(node, ast.Import):
                 found |= {a.name for a in node.names if a.name in files}
-        graph[name] = {m for m in found if m in files and m != name and not name.startswith(m + ".")}
+        graph[name] = {m for m in found if m in files and m != name}
     return graph
 
 

@@ -14,12 +14,13 @@ with a bare 401 whatever came without a token; there the read token reads the AP
 --show-gm, because the calls return the GM's data (notes --gm-only, Challenges' own traits) that the
 page hides from the table: without it, reads too want the GM token.
 
-On loopback the API answers only a request whose Host is this computer (127.0.0.1, localhost, ::1),
-so a web page in the GM's browser cannot read it by pointing its own name at 127.0.0.1.
+On loopback a call is answered only when the request's Host is this computer (127.0.0.1, localhost,
+::1), so a web page in the GM's browser cannot run one by pointing its own name at 127.0.0.1 (the
+OpenAPI document, which holds nothing of the campaign, is served whatever the Host).
 
-Every refusal is the library's error body {"error", "code", "rule"} (CampaignError.as_json()), with
-the status `status_of` gives it; a call's warning lines come in an `X-Campaign-Warnings` header
-(a JSON list).
+Every refusal of the API's own is the library's error body {"error", "code", "rule"}
+(CampaignError.as_json()), with the status `status_of` gives it (the outer guard's bare 401 beyond
+loopback is not); a call's warning lines come in an `X-Campaign-Warnings` header (a JSON list).
 """
 from __future__ import annotations
 
@@ -100,10 +101,14 @@ class Access:
 def _loopback_host(conn: HTTPConnection) -> bool:
     """The request names this computer: a web page whose own name was pointed at 127.0.0.1 (DNS
     rebinding) would send its own name, and so cannot read the open loopback API from a browser."""
+    host = conn.headers.get("host", "")
+    return is_loopback(host[1:].partition("]")[0] if host.startswith("[") else host.partition(":")[0])
+
+
+def is_loopback(name: str) -> bool:
+    """A host name or address of this computer alone (`serve`'s default: no token asked)."""
     import ipaddress
 
-    host = conn.headers.get("host", "")
-    name = host[1:].partition("]")[0] if host.startswith("[") else host.partition(":")[0]  # less the port
     if name.lower() == "localhost":
         return True
     try:
@@ -235,8 +240,8 @@ async def _body(request: Request) -> dict[str, Any]:
         return {}
     try:
         given = json.loads(raw)
-    except ValueError as e:
-        raise openapi.Malformed(f"The request's body is not JSON ({e}).") from None
+    except (ValueError, RecursionError) as e:  # nested past the parser's depth is malformed too
+        raise openapi.Malformed(f"The request's body is not JSON ({type(e).__name__}).") from None
     if not isinstance(given, dict):
         raise openapi.Malformed("The request's body must be a JSON object of the call's arguments.")
     return given

@@ -2,13 +2,15 @@
 arguments' JSON Schema from the type hints, its words from the docstring, as an OpenAPI 3.1 document.
 
 Nothing here names a call: a method added to a ruleset's mixin (campaign_ledger/relics.py, ...) is a
-route the next time the server starts. The two rules that sort the methods are stated here, once:
+route the next time the server starts. The rules that sort the methods are stated here, once
+(with NOT_CALLS, the handle's housekeeping, and GM_ONLY, a read that needs the GM token):
 
 - a method is a **write** when it takes `key` (every write takes an idempotency key; no read does):
   `POST /api/calls/<method>` with the GM token; every other method is a **read**:
   `GET /api/calls/<method>?arg=value` or `POST` with a JSON body, with the read token;
-- a method with an argument that names a file on the server (typed `os.PathLike`, or named one of
-  FILE_ARGUMENTS) is **not served**: the GM token plays the campaign, it does not write the server's disk.
+- a method with a required argument that names a file on the server (typed `os.PathLike`, or named
+  one of FILE_ARGUMENTS), or that takes a callback, is **not served**: the GM token plays the
+  campaign, it does not write the server's disk; an optional one is left at its default.
 
 The same schemas check a request's arguments before the call (`check`), so a value of the wrong
 type is refused as malformed (400, code 2) in one line, never half-run.

@@ -6,7 +6,7 @@ import click
 
 from campaign_ledger.ledger.errors import BadInput
 from campaign_ledger.commands.parsing import parse_pairs
-from campaign_ledger.commands.plumbing import campaign_of, json_option, show_report
+from campaign_ledger.commands.plumbing import campaign_of, json_option
 from campaign_ledger.commands.rulesets.decision_2d6.group import decision_2d6
 from campaign_ledger.commands.rulesets.decision_2d6.words import d2d6_contest_words, d2d6_faces, d2d6_round
 from campaign_ledger.commands.rulesets.decision_2d6.views import d2d6_show

@@ -9,7 +9,6 @@ from campaign_ledger.commands.parsing import parse_pairs
 from campaign_ledger.commands.plumbing import campaign_of, json_option, show_report
 from campaign_ledger.commands.rulesets.relics.group import POLARITY, challenge, pc, trait
 
-COMMANDS = click.Group()  # nothing of its own at the top: its commands join the groups above
 
 REASON = click.option("--reason", required=True, help="Why: the history keeps it beside the correction.")
 

@@ -1,5 +1,5 @@
 """Relics of the Moon at the table: a round's turns, its roll, placements and Stress, and Pushing the
-Limit. The named rules the GM calls on around the rounds are in relics_gm.py."""
+Limit. The named rules the GM calls on around the rounds are in gm.py."""
 from __future__ import annotations
 
 import click
