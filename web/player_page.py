@@ -11,6 +11,18 @@ from campaign_ledger.web import page
 from campaign_ledger.web.pending import Waiting
 from campaign_ledger.web.view import TableView
 
+# The forms' own look, beside the live page's stylesheet (projections/ledger.css): thumb-sized
+# controls on a 390 px phone, one column, the result line where the thumb is.
+STYLE = ("<style>.player form.action label { display: block; font-size: .85rem; color: var(--muted); margin-top: .4rem; }"
+         ".player form.action input:not([type=checkbox]), .player form.action select { width: 100%; box-sizing: border-box;"
+         " font-size: 1rem; min-height: 2.6rem; padding: .3rem .5rem; border: 1px solid var(--rule); border-radius: 6px; }"
+         ".player button, .gm button { font-size: 1rem; min-height: 2.8rem; min-width: 6rem; margin-top: .5rem;"
+         " border: 0; border-radius: 6px; background: var(--accent); color: #fff; padding: .3rem 1rem; }"
+         ".player button:disabled, .gm button:disabled { opacity: .5; }"
+         ".player form.action.waiting { border-left: 4px solid #d97706; }"
+         ".player .said { min-height: 1.2rem; font-weight: 600; } .player .said.refused { color: #b42318; }"
+         ".player ul.pending { padding-left: 1.2rem; font-size: .9rem; } .player ul.pending .declined,"
+         " .player ul.pending .refused { color: #b42318; }</style>\n")
 SAID = {"pending": "waiting for the GM", "accepting": "being recorded", "accepted": "accepted",
         "declined": "turned down", "refused": "refused"}
 
@@ -40,7 +52,7 @@ def whole(view: TableView, seat: dict[str, Any], csrf: str, parts: dict[str, str
             f'<section class="wide"><h2>Last rounds</h2><div id="rounds">{parts["rounds"]}</div></section>\n')
     return page.layout(view, f"{seat['pc']}: {view.name}", parts["stage"], main,
                        f"Campaign Ledger: you act for {seat['pc']} alone; every entry names who made it.{confirm}",
-                       "/play/player.js", head=f'<meta name="csrf-token" content="{escape(csrf)}">\n',
+                       "/play/player.js", head=f'<meta name="csrf-token" content="{escape(csrf)}">\n{STYLE}',
                        body=f'class="live player" data-page="play" data-seat="{escape(seat["seat"])}"')
 
 
@@ -104,7 +116,7 @@ def gm_whole(view: TableView, csrf: str, items: list[Waiting]) -> str:
     return page.layout(view, f"{view.name}: players' actions", "", main,
                        "Campaign Ledger: accept records a player's action with you as its confirmer; "
                        "decline leaves no trace in the ledger.", "/play/player.js",
-                       head=f'<meta name="csrf-token" content="{escape(csrf)}">\n', body='class="live gm" data-page="gm"')
+                       head=f'<meta name="csrf-token" content="{escape(csrf)}">\n{STYLE}', body='class="live gm" data-page="gm"')
 
 
 def moved(to: str, text: str) -> str:
