@@ -13,6 +13,7 @@ confirmer) or declines it (recorded nowhere). Every refusal appends nothing and 
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from importlib import resources
 from typing import Any, AsyncIterator
@@ -70,7 +71,7 @@ def routes(handle: Any, gm_token: str, players: Players, hub: Hub) -> list[Route
             actions = await call(seating.actions, handle, seat)
         except CampaignError as e:  # the page still shows the table, and why no action is offered
             actions = []
-            view = type(view)(**{**vars(view), "warning": e.message})
+            view = dataclasses.replace(view, warning=e.message)
         return player_page.sections(view, seat, actions, players.pending.of_seat(seat["seat"]))
 
     async def stream(request: Request) -> Response:
