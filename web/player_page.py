@@ -122,7 +122,7 @@ def gm_whole(view: TableView, csrf: str, items: list[Waiting]) -> str:
 def moved(to: str, text: str) -> str:
     """A page that sends the browser on to `to` (a page of this site, so the SameSite=Strict cookie
     just set goes with it even when the link was opened from another app)."""
-    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">'
             f'<meta http-equiv="refresh" content="0; url={escape(to)}"><title>{escape(text)}</title></head>'
             f'<body><p><a href="{escape(to)}">{escape(text)}</a></p></body></html>\n')
 

@@ -1,14 +1,15 @@
 // A player's page (body data-page="play") and the GM's panel (data-page="gm"). The server renders
 // every section; this script follows the page's stream and posts the forms as JSON with the page's
-// CSRF token. Each submission carries its own key: a second tap before the table changes sends the
-// same key again (the server records it once); a refusal, an edit of the form or a new table
-// (the forms are drawn again) starts a new submission.
+// CSRF token. Each submission carries its own key: a second tap of the same form within REPEAT ms
+// of the first sends the same key again (the server records it once: a double tap is one entry);
+// after that, or after a refusal or an edit of the form, a tap is a new submission.
 (function () {
   "use strict";
   var body = document.body;
   var status = document.getElementById("status");
   var said = document.getElementById("said");
   var csrf = document.querySelector('meta[name="csrf-token"]').getAttribute("content");
+  var REPEAT = 2000;
 
   function say(element, text, bad) {
     if (!element) { return; }
@@ -47,7 +48,9 @@
   }
 
   function submit(form) {
-    if (!form.dataset.key) { form.dataset.key = newKey(); }
+    var now = Date.now();
+    if (!form.dataset.key || now - Number(form.dataset.sent) > REPEAT) { form.dataset.key = newKey(); }
+    form.dataset.sent = String(now);
     var fields = {};
     Array.prototype.forEach.call(form.querySelectorAll("[data-kind]"), function (input) {
       var v = value(input);
@@ -61,10 +64,44 @@
       });
   }
 
+  var shown = {};  // each section's HTML as last drawn from the stream
+
+  function kept(element) {
+    // What the player is typing, and each form's submission key, by action and field name.
+    var state = {};
+    Array.prototype.forEach.call(element.querySelectorAll("form[data-action]"), function (form) {
+      var values = {};
+      Array.prototype.forEach.call(form.querySelectorAll("[data-kind]"), function (input) {
+        values[input.name] = input.type === "checkbox" ? input.checked : input.value;
+      });
+      state[form.getAttribute("data-action")] = {values: values, key: form.dataset.key, sent: form.dataset.sent};
+    });
+    return state;
+  }
+
+  function restore(element, state) {
+    Array.prototype.forEach.call(element.querySelectorAll("form[data-action]"), function (form) {
+      var was = state[form.getAttribute("data-action")];
+      if (!was) { return; }
+      if (was.key) { form.dataset.key = was.key; form.dataset.sent = was.sent; }
+      Array.prototype.forEach.call(form.querySelectorAll("[data-kind]"), function (input) {
+        if (!(input.name in was.values)) { return; }
+        if (input.type === "checkbox") { input.checked = was.values[input.name]; }
+        else { input.value = was.values[input.name]; }
+      });
+    });
+  }
+
   function fill(sections) {
+    // A section is drawn again only when the server's HTML for it changed, and a form being
+    // filled in keeps its values (another player's action must not wipe what this one typed).
     Object.keys(sections).forEach(function (id) {
       var element = document.getElementById(id);
-      if (element && element.innerHTML !== sections[id]) { element.innerHTML = sections[id]; }
+      if (!element || shown[id] === sections[id]) { return; }
+      var state = kept(element);
+      element.innerHTML = sections[id];
+      restore(element, state);
+      shown[id] = sections[id];
     });
   }
 
