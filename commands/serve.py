@@ -34,7 +34,8 @@ COMMANDS = click.Group()  # added to `campaign` by cli.py
 @click.option("--players", type=click.Choice(["off", "on", "confirm"]), default="off", show_default=True,
               help="Players' actions from their seats' pages: off; on (recorded when the rules allow); confirm "
                    "(each waits for the GM to accept it at the printed GM panel).")
-@click.option("--certfile", type=click.Path(dir_okay=False), help="Serve HTTPS with this PEM certificate (and --keyfile).")
+@click.option("--certfile", type=click.Path(dir_okay=False),
+              help="Serve HTTPS with this PEM certificate (and --keyfile).")
 @click.option("--keyfile", type=click.Path(dir_okay=False), help="The PEM private key of --certfile.")
 @click.option("--qr", is_flag=True, help="Also print each seat's link as a QR code in the terminal.")
 @json_option
@@ -121,7 +122,8 @@ def _tls(certfile: str | None, keyfile: str | None) -> tuple[str, str | None] | 
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
     except ssl.SSLError as e:
         if e.reason == "KEY_VALUES_MISMATCH":
-            raise BadInput(f"the key in {keyfile or certfile} is not the key of the certificate in {certfile}.") from None
+            raise BadInput(f"the key in {keyfile or certfile} is not the key of the certificate in "
+                           f"{certfile}.") from None
         raise BadInput(f"{certfile}{' and ' + keyfile if keyfile else ''} do not hold a PEM certificate and its "
                        f"private key ({e.reason or e}).") from None
     except OSError as e:
@@ -140,9 +142,11 @@ def _seat_links(path: str) -> list[dict[str, Any]]:
 def _print_seats(seats: list[dict[str, Any]], players: str, qr: bool, panel: str) -> None:
     if players == "off":
         if seats:
-            click.echo(f"{len(seats)} seat(s); their invite links open a player's page with --players on or confirm.")
+            click.echo(f"{len(seats)} seat(s); their invite links open a player's page with --players on "
+                       "or confirm.")
         return
-    click.echo(f"Players' actions: {players}" + (f"; accept or decline them at {panel}" if players == "confirm" else "."))
+    where = f"; accept or decline them at {panel}" if players == "confirm" else "."
+    click.echo(f"Players' actions: {players}{where}")
     for seat in seats:
         click.echo(f"Seat {seat['seat']} ({seat['player']}): {seat['link']}")
         if qr:

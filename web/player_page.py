@@ -13,9 +13,10 @@ from campaign_ledger.web.view import TableView
 
 # The forms' own look, beside the live page's stylesheet (projections/ledger.css): thumb-sized
 # controls on a 390 px phone, one column, the result line where the thumb is.
-STYLE = ("<style>.player form.action label { display: block; font-size: .85rem; color: var(--muted); margin-top: .4rem; }"
-         ".player form.action input:not([type=checkbox]), .player form.action select { width: 100%; box-sizing: border-box;"
-         " font-size: 1rem; min-height: 2.6rem; padding: .3rem .5rem; border: 1px solid var(--rule); border-radius: 6px; }"
+STYLE = ("<style>.player form.action label { display: block; font-size: .85rem; color: var(--muted);"
+         " margin-top: .4rem; } .player form.action input:not([type=checkbox]), .player form.action select {"
+         " width: 100%; box-sizing: border-box; font-size: 1rem; min-height: 2.6rem; padding: .3rem .5rem;"
+         " border: 1px solid var(--rule); border-radius: 6px; }"
          ".player button, .gm button { font-size: 1rem; min-height: 2.8rem; min-width: 6rem; margin-top: .5rem;"
          " border: 0; border-radius: 6px; background: var(--accent); color: #fff; padding: .3rem 1rem; }"
          ".player button:disabled, .gm button:disabled { opacity: .5; }"
@@ -82,9 +83,11 @@ def _field(action: str, f: dict[str, Any]) -> str:
         return (f'{label}<input id="{ident}" name="{name}" data-kind="faces" inputmode="numeric" '
                 f'autocomplete="off" placeholder="{escape(hint)}; empty: the program rolls">')
     if kind == "int":
-        return f'{label}<input id="{ident}" name="{name}" data-kind="int" type="number" inputmode="numeric"{required}>'
+        return (f'{label}<input id="{ident}" name="{name}" data-kind="int" type="number" inputmode="numeric"'
+                f'{required}>')
     if kind == "flag":
-        return f'<label><input name="{name}" data-kind="flag" type="checkbox"> {escape(f.get("label") or f["name"])}</label>'
+        words = escape(f.get("label") or f["name"])
+        return f'<label><input name="{name}" data-kind="flag" type="checkbox"> {words}</label>'
     if kind == "choice":
         options = "".join(f'<option value="{escape(c)}">{escape(c)}</option>' for c in f.get("choices", []))
         blank = "" if f.get("required") else '<option value=""></option>'
@@ -116,7 +119,8 @@ def gm_whole(view: TableView, csrf: str, items: list[Waiting]) -> str:
     return page.layout(view, f"{view.name}: players' actions", "", main,
                        "Campaign Ledger: accept records a player's action with you as its confirmer; "
                        "decline leaves no trace in the ledger.", "/play/player.js",
-                       head=f'<meta name="csrf-token" content="{escape(csrf)}">\n{STYLE}', body='class="live gm" data-page="gm"')
+                       head=f'<meta name="csrf-token" content="{escape(csrf)}">\n{STYLE}',
+                       body='class="live gm" data-page="gm"')
 
 
 def moved(to: str, text: str) -> str:

@@ -138,7 +138,8 @@ async def _queue(players: Players, handle: Any, seat: dict[str, Any], token: str
         if offered["action"] == action:
             label = offered["label"]
     item = players.pending.add(seat, token, action, label, fields, key)
-    return answer({"state": item.state, "id": item.id, "said": f"{label}: sent to the GM, who accepts or declines it."}, 202, HEADERS)
+    said_now = f"{label}: sent to the GM, who accepts or declines it."
+    return answer({"state": item.state, "id": item.id, "said": said_now}, 202, HEADERS)
 
 
 def _denied(request: Request, seat: dict[str, Any] | None, token: str | None,
