@@ -13,7 +13,7 @@ from campaign_ledger.ledger.undo import labelled
 from campaign_ledger.ledger.words import CHANGES, listed, value
 from campaign_ledger.ledger.unit_log import round_name
 from campaign_ledger.ledger.units import ROUND
-from campaign_ledger.projections import campaign_notes, rulesets
+from campaign_ledger.projections import campaign_notes, rulesets, seats
 from campaign_ledger.projections.schema_cache import append, flush, memo
 
 
@@ -243,4 +243,5 @@ LINES: dict[type, Callable[[_Names, Any], str]] = {
     f"(was {_rule_value(e.previous)})" + (f": {e.reason}" if e.reason else ""),
     Campaign.SessionEnded: lambda n, e: f"Session {e.number} ends: {e.title}",
     Campaign.NoteTaken: lambda n, e: campaign_notes.line(e),
+    **seats.LINES,
 }
