@@ -31,6 +31,8 @@ ACTIVE, REVOKED = "active", "revoked"
 class Seat(Reversible):
     """One character's seat: who plays it, whether it is open, and which link opens it now."""
 
+    WORDS = {"token_hash": lambda held: f"{held[:8]}..."}  # an undo's lines: the hash's start is enough to tell two
+
     @staticmethod
     def create_id(character: str, name: str, player: str, seat: str, token_hash: str) -> Any:
         return seat_id(uuid.UUID(character))

@@ -189,7 +189,7 @@ def _watched(db: Any, modules: tuple) -> bool:
 def _watch_names(db: Any, modules: tuple) -> bool:
     """Ask the read store to forget the names kept on any write to a naming table."""
     present = dict(db.conn.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')").fetchall())
-    pairs = [pair for module in modules for pair in getattr(module, "NAMED", ()) if pair[0] in present]
+    pairs = [pair for module in (*modules, seats) for pair in getattr(module, "NAMED", ()) if pair[0] in present]
     if any(present[table] != "table" for table, _ in pairs):
         return False
     ref = weakref.ref(db)
@@ -212,7 +212,7 @@ def _named_sql(db: Database, modules: tuple) -> str:
     known = _NAMED_SQL.get(db)
     if known is None or known[0] != modules:
         present = {r[0] for r in db.conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
-        pairs = [pair for module in modules for pair in getattr(module, "NAMED", ()) if pair[0] in present]
+        pairs = [pair for module in (*modules, seats) for pair in getattr(module, "NAMED", ()) if pair[0] in present]
         parts = [f"SELECT {i} AS rank, [{column}] AS name FROM [{table}] WHERE id = ?1"
                  for i, (table, column) in enumerate(pairs)]
         known = (modules, f"SELECT name FROM ({' UNION ALL '.join(parts)}) ORDER BY rank LIMIT 1" if parts else "")
@@ -229,7 +229,7 @@ def _rule_value(value: Any) -> str:
 def _reversed(n: _Names, e: Any) -> str:
     if e.changes.get("unmade"):
         return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} unmade, as if never made"
-    words = {k: w for m in n.modules for k, w in getattr(m, "WORDS", {}).items()}  # the rulesets' own words
+    words = {k: w for m in (*n.modules, seats) for k, w in getattr(m, "WORDS", {}).items()}  # the rulesets' own words
     shown = listed([f"{labelled(k)} -> {value(v, words.get(k))}" for k, v in e.changes.items()], CHANGES)
     return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} {shown if e.changes else 'restored'}"
 

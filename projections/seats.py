@@ -15,6 +15,8 @@ HANDLED = (Seat.Added, Seat.Renewed, Seat.Revoked, Seat.Rotated, Reversible.Reve
 OWNED = {"seats": "id"}  # a seat undo unmade goes (its `seat add` never happened)
 # The seat's attributes an undo writes back into its row (by the column that shows each).
 RESTORED = {Seat: ("name", "player", "seat", "token_hash", "generation", "standing")}
+NAMED = (("seats", "seat"),)  # an undo's history line names the seat it reverses (projections/history.py)
+WORDS = Seat.WORDS  # and the hashes short
 COLUMNS = {"name": "seat", "player": "player", "seat": "seed", "token_hash": "token_hash",
            "generation": "generation", "standing": "state"}
 
