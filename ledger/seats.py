@@ -45,18 +45,18 @@ class Seat(Reversible):
         self.seat = seat  # the seat's own random id, which its token is derived from (never secret alone)
         self.token_hash = token_hash
         self.generation = 1
-        self.standing = ACTIVE
+        self.status = ACTIVE
 
     @event("Renewed")
     def renewed(self, name: str, player: str, seat: str, token_hash: str) -> None:
         """A character whose seat was revoked is seated again: a new seat id, so no old link opens it."""
         self.name, self.player, self.seat, self.token_hash = name, player, seat, token_hash
         self.generation = 1
-        self.standing = ACTIVE
+        self.status = ACTIVE
 
     @event("Revoked")
     def revoked(self, name: str, player: str) -> None:
-        self.standing = REVOKED
+        self.status = REVOKED
 
     @event("Rotated")
     def rotated(self, name: str, generation: int, token_hash: str) -> None:
@@ -93,7 +93,7 @@ def add(app: Any, pc: str, player: str, key: bytes, characters: list[str]) -> di
         id_ = seat_id(character.id)
         if t.exists(id_):
             seat = t.load(id_, "")
-            if seat.standing == ACTIVE:
+            if seat.status == ACTIVE:
                 raise RuleViolation(f"{seat.name} already has a seat, played by {seat.player}; "
                                     f"`campaign seat revoke {seat.name}` first, or `seat rotate` for a new link.", rule="seat-taken")
             seat.renewed(name, player, fresh, hashed)
@@ -135,7 +135,7 @@ def open_seat(t: Table, name: str) -> Seat:
     found = _seated(t, name)
     if found is None:
         raise NotFound(f"There is no seat for '{name}'; `campaign seat list` shows the seats.", rule="unknown-seat")
-    if found.standing != ACTIVE:
+    if found.status != ACTIVE:
         raise RuleViolation(f"The seat for {found.name} is revoked; `campaign seat add {found.name} --player NAME` "
                             "seats a player again.", rule="seat-revoked")
     return found

@@ -14,11 +14,11 @@ TABLES = ("seats",)
 HANDLED = (Seat.Added, Seat.Renewed, Seat.Revoked, Seat.Rotated, Reversible.Reversed)
 OWNED = {"seats": "id"}  # a seat undo unmade goes (its `seat add` never happened)
 # The seat's attributes an undo writes back into its row (by the column that shows each).
-RESTORED = {Seat: ("name", "player", "seat", "token_hash", "generation", "standing")}
+RESTORED = {Seat: ("name", "player", "seat", "token_hash", "generation", "status")}
 NAMED = (("seats", "seat"),)  # an undo's history line names the seat it reverses (projections/history.py)
 WORDS = Seat.WORDS  # and the hashes short
 COLUMNS = {"name": "seat", "player": "player", "seat": "seed", "token_hash": "token_hash",
-           "generation": "generation", "standing": "state"}
+           "generation": "generation", "status": "state"}
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
