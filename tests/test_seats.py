@@ -249,3 +249,28 @@ def _token_anywhere(folder: Path, token: str, t: Table) -> bool:
         if path.is_file() and not path.name.endswith(".seat-key") and token.encode() in path.read_bytes():
             return True
     return False
+
+
+@pytest.mark.parametrize("read", [None, "postgres"])
+def test_a_postgresql_campaign_seats_with_the_key_from_the_environment(tmp_path: Path, monkeypatch,
+                                                                        read: str | None) -> None:
+    """The ledger on PostgreSQL (and its read tables too, with CAMPAIGN_READ=postgres): refused without
+    $CAMPAIGN_SEAT_KEY, nothing appended; with it, seated, and the link made again from it."""
+    from tests.test_postgres import databases
+
+    made = databases(monkeypatch, read)
+    next(made)
+    try:
+        monkeypatch.delenv("CAMPAIGN_SEAT_KEY", raising=False)
+        t = Table(tmp_path / "read.db")
+        t("demo")
+        assert "$CAMPAIGN_SEAT_KEY" in t.refused("seat", "add", "Kira", "--player", "Ana")
+        monkeypatch.setenv("CAMPAIGN_SEAT_KEY", "the club's secret")
+        report = t.json("seat", "add", "Kira", "--player", "Ana", "--url", URL)
+        with open_campaign(t.path) as c:
+            assert c.seat_links()[0]["token"] == report["token"]
+            assert c.seat_by_token(report["token"])["seat"] == "Kira"
+        t("undo", "--yes")
+        assert t.json("seat", "list") == [] and not Path(t.path + ".seat-key").exists()
+    finally:
+        next(made, None)
