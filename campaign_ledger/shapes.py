@@ -22,6 +22,9 @@ class HistoryLine(TypedDict, total=False):
     unit: str  # the undo unit it belongs to
     reversed_at: int | None  # the entry that undid it
     reversed_by: str | None  # and that entry's unit
+    actor: str  # who wrote it: "gm" or "seat:<name>" (issue 38); "gm" for entries written before
+    channel: str  # how it came: cli, shell, page, api, import; "unrecorded" for entries written before
+    confirmed_by: str  # only for a player's action a GM accepted: "gm"
 
 
 class Report(TypedDict, total=False):
@@ -35,6 +38,9 @@ class Report(TypedDict, total=False):
     history: list[HistoryLine]
     repeated: bool
     command: str
+    actor: str  # who the call wrote as: "gm" or "seat:<name>"
+    channel: str  # and by what: cli, shell, page, api
+    confirmed_by: str  # only when a GM accepted a player's action: "gm"
 
 
 class Reversal(TypedDict, total=False):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaign_ledger.ledger.words import faces, said
+from campaign_ledger.projections import actors
 
 
 def history_text(rows: list[dict[str, Any]]) -> str:
@@ -18,7 +19,7 @@ NO_ENTRIES = "No entries."
 
 def history_line(r: dict[str, Any], width: int) -> str:
     """One entry's line, its number padded to `width` (the last number's length: the lines align)."""
-    return f"#{r['entry']:<{width}}  {r['time']}  {unit_tag(r)}{r['line']}"
+    return f"#{r['entry']:<{width}}  {r['time']}  {unit_tag(r)}{actors.tag(r)}{r['line']}"
 
 
 def unit_tag(row: dict[str, Any]) -> str:

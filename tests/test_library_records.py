@@ -14,7 +14,7 @@ from campaign_ledger.campaign import import_campaign
 from tests.conftest import Table
 
 # What differs between two files played alike: when each entry was made, the keys, the hashes.
-OWN = {"time", "key", "hash", "anchor", "previous_hash", "started", "ended"}
+OWN = {"time", "key", "hash", "anchor", "previous_hash", "started", "ended", "channel"}
 
 
 def alike(value: Any) -> Any:
