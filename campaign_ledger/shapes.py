@@ -73,6 +73,10 @@ class UnitListed(TypedDict, total=False):
     did: str
     dependents: list[str]
     cascade_refused: str | None
+    actor: str  # who wrote it: its first command's actor ("gm", "seat:Kira")
+    channel: str  # and how ("unrecorded" before issue 38)
+    confirmed_by: str  # only when a GM accepted a player's action
+    actors: list[str]  # only when more than one actor wrote its commands
 
 
 class Session(TypedDict, total=False):
@@ -106,6 +110,7 @@ class AuditReport(TypedDict, total=False):
     corrections: list[Any]
     dice: dict[str, Any]
     undone_program_rolls: list[Any]
+    actors: dict[str, int]  # entries per actor ("gm", "seat:Kira"), when the chain holds (not with `chain`)
 
 
 class RelicsSheet(TypedDict, total=False):

@@ -32,3 +32,17 @@ def tag(row: dict[str, Any]) -> str:
     """`[Kira · page] ` before a history line written by a player's seat; nothing for the GM's."""
     said = label(row)
     return f"[{said}] " if said else ""
+
+
+def counted(db: Any) -> dict[str, int]:
+    """Entries per actor (`audit`'s "actors"), the GM first: from the history rows, which the audit
+    has just held to a rebuild from the verified chain."""
+    rows = db.execute("SELECT coalesce(actor, 'gm') AS who, count(*) FROM history GROUP BY who").fetchall()
+    found = {who: n for who, n in rows}
+    return {**({GM: found.pop(GM)} if GM in found else {}), **dict(sorted(found.items()))}
+
+
+def counted_text(counts: dict[str, int]) -> str:
+    """`GM 62, seat Kira 3`: audit's line of entries per actor."""
+    return ", ".join(f"{'GM' if actor == GM else actor.replace(':', ' ', 1)} {n}" for actor, n in counts.items()) \
+        or "none"

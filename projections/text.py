@@ -185,6 +185,8 @@ def audit_text(r: dict[str, Any]) -> str:
     undone = r.get("undone_program_rolls", [])
     lines.append(f"Program rolls undone: {len(undone)}" + "".join(
         f"\n  #{u['entry']} {u['by']} rolled {faces(u['faces'])} ({u['unit']}, undone at #{u['undone_at']})" for u in undone))
+    if "actors" in r:
+        lines.append(f"Entries by actor: {actors.counted_text(r['actors'])}")
     lines.append("Dice entered at the table / rolled by the program:")
     lines += [f"  {who}: {d['entered']} entered, {d['rolled']} rolled" for who, d in r["dice"].items()]
     lines.append("Clean." if r["clean"] else "NOT clean.")
