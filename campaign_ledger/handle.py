@@ -139,7 +139,7 @@ class Core:
         self.warnings = []
         if self._bound is not None:  # the CLI's own dict, filled in as the call goes
             self._call = self._bound  # type: ignore[assignment]
-            self._bound.pop("confirmed_by", None)
+            self._call.pop("confirmed_by", None)  # (set again below when this handle's)
         else:
             self._call = {"db": self.path, "key": key, "override": override}
         self._call.update(self._who)
