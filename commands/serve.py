@@ -134,9 +134,14 @@ def _tls(certfile: str | None, keyfile: str | None) -> tuple[str, str | None] | 
 def _seat_links(path: str) -> list[dict[str, Any]]:
     """Each active seat's invite link, as the ledger stands (the links are derived, never stored)."""
     from campaign_ledger.campaign import Campaign
+    from campaign_ledger.errors import CampaignError
 
     with Campaign(path) as handle:
-        return list(getattr(handle, "seat_links", lambda: [])())  # stand-in until the seats are merged
+        try:
+            return list(handle.seat_links())
+        except CampaignError as e:  # the seat key unreadable, say: the page is still served, without seats
+            click.echo(f"Warning: no seat's link can be made ({e}).", err=True)
+            return []
 
 
 def _print_seats(seats: list[dict[str, Any]], players: str, qr: bool, panel: str) -> None:
