@@ -31,6 +31,8 @@ __all__ = ["actions", "perform", "check", "PlayerAction", "Field", "GM_ONLY", "N
 
 # The catalogue of each ruleset, by its id (each module's READERS has its action ids).
 MODULES = {"relics": "relics", "beer-run": "beer_run", "action-dice": "action_dice", "decision-2d6": "decision_2d6"}
+# The GM's words a page might send that are no Campaign call (or not on every branch: the seats').
+GM_WORDS = ("override", "gm_override", "seat_add", "seat_list", "seat_revoke", "seat_rotate", "seat_links")
 
 
 def actions(campaign: Any, seat: Mapping[str, Any]) -> list[PlayerAction]:
@@ -108,9 +110,8 @@ def _not_a_player_action(name: str, catalogue: ModuleType) -> CampaignError:
     prefix, _, words = name.rpartition(".")
     words = words.lower().replace("-", "_").replace(" ", "_")
     ours = _prefix(catalogue)
-    call = getattr(Campaign, words, None)
-    if prefix == ours and (words in ("override", "gm_override") or
-                           (not words.startswith("_") and inspect.isfunction(call))):
+    calls = [getattr(Campaign, w, None) for w in (words, f"{ours}_{words}") if not w.startswith("_")]
+    if prefix == ours and (words in GM_WORDS or any(inspect.isfunction(c) for c in calls)):
         return gm_only(f"'{words.replace('_', ' ')}'")
     return malformed(f"There is no player action '{name}' in this {ours.replace('_', '-')} campaign.")
 

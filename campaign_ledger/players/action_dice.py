@@ -61,8 +61,8 @@ def _refused_without_override(r: dict[str, Any]) -> None:
     from campaign_ledger.errors import CampaignError
     from campaign_ledger.refusals import rule_of_sentence
 
-    if r["refused_without_override"]:
-        why = r["refused_without_override"][0]
+    if r["refused_without_override"]:  # in the words the roll refuses it (ledger/rulesets/action_dice/commands.py)
+        why = r["refused_without_override"][0].rstrip(".") + " (the GM may allow it with --gm-override REASON)."
         raise CampaignError(why, 1, rule_of_sentence(why) or "game-rule")
 
 

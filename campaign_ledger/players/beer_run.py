@@ -47,6 +47,10 @@ def _roll_offer(campaign: Any, conflict: str, side: str) -> PlayerAction:
     fields = [one_of("conflict", "Conflict", [conflict]), *extras,
               field("faces", f"Faces of {pool} in that order, then any extra dice; empty: the program rolls", "faces",
                     dice=len(mine["dice"]) if mine else None)]
+    penalty = answer["r"]["sides"][1]["opposing_penalty"]["dice"] if "r" in answer else []
+    if penalty:  # the side's own penalty dice, rolled with its pool, join the other side's
+        fields.append(field("penalty_faces", f"Faces of your penalty dice {dice_words(penalty)} (they join the other "
+                                             "side's pool); with your faces only", "faces", dice=len(penalty)))
     cost = f" (costs {mine['cost']} Intensity of {mine['intensity']})" if mine and mine.get("cost") is not None else ""
     return offer("beer_run.roll", f"Roll in {conflict}{cost}", fields, odds=odds, waiting=True)
 
@@ -63,7 +67,8 @@ def _pips_offer(campaign: Any, conflict: str, due: dict[str, Any]) -> PlayerActi
 def _comparison_line(r: dict[str, Any]) -> str:
     """A comparison's exact odds in one line: both pools, the upper hand, a kept success or more."""
     mine, theirs = r["sides"]
-    return (f"{dice_words(mine['dice'])} vs {theirs['side']}'s {dice_words(theirs['dice'])}: upper hand "
+    pool = f"rolled {', '.join(map(str, theirs['faces']))}" if theirs["rolled"] else dice_words(theirs["dice"])
+    return (f"{dice_words(mine['dice'])} vs {theirs['side']}'s {pool}: upper hand "
             f"{chance(r['upper_hand']['first'])}, at least 1 kept success {chance(r['kept_at_least']['first'].get('1', '0'))}")
 
 
@@ -77,8 +82,8 @@ def _conflict(campaign: Any, given: Given) -> dict[str, Any] | None:
 def _roll(campaign: Any, pc: str, given: Given) -> Ready:
     named = given.text("conflict", required=True)
     extra = [name for name in given.names("extra:") if given.flag(f"extra:{name}")]
-    faces = given.faces()
-    return Ready(lambda key: campaign.beer_run_roll(named, pc, extra=extra, faces=faces, key=key),
+    faces, penalty = given.faces(), given.faces("penalty_faces")
+    return Ready(lambda key: campaign.beer_run_roll(named, pc, extra=extra, faces=faces, penalty_faces=penalty, key=key),
                  lambda: campaign.odds(named, pc, extra=extra))
 
 

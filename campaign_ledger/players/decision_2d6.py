@@ -11,6 +11,7 @@ restocking, setting), and the override that uses an Empty item or a tracker at 0
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from campaign_ledger.players.common import (Given, Reader, Ready, chance, field, gm_only, not_yours, odds_or_none,
@@ -50,7 +51,7 @@ def _roll_offer(campaign: Any, pc: str, stat: str, value: int) -> PlayerAction:
 def _decision_line(r: dict[str, Any]) -> str:
     """A decision roll at Neutral: its mean and the chance of each named difficulty, exactly."""
     at = ", ".join(f"{name} ({n}+) {chance(r['at_least'].get(str(n), '0'))}" for name, n in DIFFICULTIES.items())
-    return f"{r['decision_dice']}d6 exploding {r['stat_value']:+d}: mean {r['mean']}; {at}"
+    return f"{r['decision_dice']}d6 exploding {r['stat_value']:+d}: mean {r['mean']} ({float(Fraction(r['mean'])):.1f}); {at}"
 
 
 def _supply_offer(campaign: Any, item: str, die: str) -> PlayerAction:

@@ -1,0 +1,328 @@
+"""The player actions catalogue (campaign_ledger/players/): on each ruleset's demo, a seat's player is
+offered what the rules leave to them for their own character, with the exact odds of a pool about to
+be rolled; `perform` records the faces they entered or the program's roll; everything else (another's
+character, the GM's calls, an action that does not exist) is refused and appends nothing."""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from campaign_ledger import CampaignError
+from campaign_ledger.campaign import demo_campaign
+from campaign_ledger.players import actions, check, perform
+from campaign_ledger.players.common import GM_ONLY, NOT_YOUR_CHARACTER, SEAT_INACTIVE
+
+
+def seat(pc: str, state: str = "active") -> dict[str, Any]:
+    """A seat as `seat_list` gives it (h2's SeatListed)."""
+    return {"seat": pc, "pc": pc, "player": f"{pc}'s player", "state": state, "generation": 1, "actor": f"seat:{pc}"}
+
+
+def head(camp: Any) -> int:
+    """The ledger's last entry: what a refusal must leave as it was."""
+    return camp.history(limit=1)[0]["entry"]
+
+
+def lines(report: dict[str, Any]) -> list[str]:
+    return [h["line"] for h in report["history"]]
+
+
+def offered(camp: Any, pc: str, action: str) -> list[dict[str, Any]]:
+    return [a for a in actions(camp, seat(pc)) if a["action"] == action]
+
+
+def percent_free(fraction: str) -> str:
+    """The exact fraction an odds call answered, as the action's odds line must carry it."""
+    return str(Fraction(fraction))
+
+
+# --- Relics -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def relics(tmp_path):
+    camp = demo_campaign(tmp_path / "relics.db", "relics")
+    camp.scene_start("The kennels")
+    camp.challenge_open("Dogs", threat="Minor", type="Phantom", rating=3)
+    yield camp
+    camp.close()
+
+
+def test_a_relics_pc_who_may_lead_is_offered_the_huddle_with_their_own_traits_and_its_exact_odds(relics):
+    kira = offered(relics, "Kira", "relics.cohort_turn")
+    assert len(kira) == 1 and not kira[0]["waiting"]
+    names = [f["name"] for f in kira[0]["fields"]]
+    assert names == ["challenge", "trait:Shadowstep", "destiny", "faces", "best"]  # Smoke Bomb is on the Challenge's pool
+    odds = relics.odds("Dogs", leader="Kira")
+    assert percent_free(odds["at_least"]["1"]) in kira[0]["odds"] and percent_free(odds["disaster"]) in kira[0]["odds"]
+    assert next(f for f in kira[0]["fields"] if f["name"] == "faces")["dice"] == odds["pool"]["roll"]
+    bo = offered(relics, "Bo", "relics.cohort_turn")[0]
+    assert next(f for f in bo["fields"] if f["name"] == "trait:Steady Hands")["choices"] == ["destiny", "doom"]
+    assert offered(relics, "Ash", "relics.cohort_turn") == []  # Phantom 1: Ash cannot lead against Phantom
+
+
+def test_the_leader_activates_a_trait_spends_destiny_and_enters_the_faces_rolled(relics):
+    destiny = relics.pools()["destiny"]
+    report = perform(relics, seat("Kira"), "relics.cohort_turn",
+                     {"challenge": "Dogs", "trait:Shadowstep": True, "destiny": 1, "faces": "6,5,3,2,2,1"}, "k1")
+    said = "\n".join(lines(report))
+    assert "1 Destiny spent for +1d6 on Dogs" in said and "Kira:Shadowstep" in said
+    assert "Cohort dice show 6, 5, 3, 2, 2, 1 (entered from the table)" in said
+    assert relics.pools()["destiny"] == destiny - 1
+    assert [row["line"] for row in relics.history(limit=len(report["entries"]))] == lines(report)
+    # Shadowstep's Simple modifier waits to be placed: the leader's page now waits on that, first.
+    first = actions(relics, seat("Kira"))[0]
+    assert (first["action"], first["waiting"]) == ("relics.place", True)
+    placed = perform(relics, seat("Kira"), "relics.place", {"challenge": "Dogs"}, "k2")
+    assert any("Cohort result" in line for line in lines(placed))
+
+
+def test_a_pool_waiting_on_its_roll_waits_on_the_leader_first_and_the_program_rolls_it(relics):
+    relics.cohort_turn("Dogs", leader="Kira")  # the GM builds the pool; it waits for the roll
+    first = actions(relics, seat("Kira"))[0]
+    assert (first["action"], first["waiting"]) == ("relics.roll", True)
+    waiting = relics.odds("Dogs")
+    assert next(f for f in first["fields"] if f["name"] == "faces")["dice"] == waiting["pool"]["roll"] == 5
+    assert percent_free(waiting["at_least"]["1"]) in first["odds"]
+    assert offered(relics, "Bo", "relics.roll") == []  # Kira leads: the Cohort's roll is hers
+    report = perform(relics, seat("Kira"), "relics.roll", {"challenge": "Dogs"}, "k3")
+    assert any("(rolled by the program)" in line for line in lines(report))
+    assert relics.status()["challenges"][0]["phase"] == "challenge"
+
+
+def test_a_stressed_out_pc_is_offered_push_the_limit_and_nothing_else(relics):
+    relics.challenge_open("Wolves", threat="Minor", type="Phantom", rating=5)
+    for _ in range(2):  # two rounds of 5 Stress each, all on Bo
+        relics.cohort_turn("Wolves", leader="Kira", faces=[2, 3, 4, 2, 3])
+        relics.challenge_turn("Wolves", faces=[6, 6, 6, 6, 6], stress={"Bo": 5})
+    assert relics.sheet("Bo")["status"] == "Stressed Out"
+    bo = actions(relics, seat("Bo"))
+    assert [(a["action"], a["waiting"]) for a in bo] == [("relics.push", True)]
+    report = perform(relics, seat("Bo"), "relics.push", {}, "k4")
+    assert relics.sheet("Bo")["agony"] == 2 and any("Push" in line or "push" in line for line in lines(report))
+
+
+def test_check_this_out_is_paid_with_the_destiny_the_player_chose(relics):
+    destiny = relics.pools()["destiny"]
+    perform(relics, seat("Ash"), "relics.check_this_out",
+            {"trait": "Loose grating", "modifier": "-1 / 1d", "pay": "destiny", "against": "Dogs"}, "k5")
+    assert relics.pools()["destiny"] == destiny - 1
+
+
+@pytest.mark.parametrize("pc, action, fields, rule", [
+    ("Bo", "relics.cohort_turn", {"challenge": "Dogs", "leader": "Kira"}, NOT_YOUR_CHARACTER),
+    ("Bo", "relics.cohort_turn", {"challenge": "Dogs", "trait:Kira:Shadowstep": True}, NOT_YOUR_CHARACTER),
+    ("Kira", "relics.push", {"pc": "Bo"}, NOT_YOUR_CHARACTER),
+    ("Kira", "relics.cohort_turn", {"challenge": "Dogs", "override": "the GM said so"}, GM_ONLY),
+    ("Kira", "relics.challenge_open", {"name": "Cats"}, GM_ONLY),
+    ("Kira", "challenge-turn", {"challenge": "Dogs"}, GM_ONLY),
+    ("Kira", "undo", {}, GM_ONLY),
+    ("Kira", "house_rule_set", {"rule": "lead_dice", "value": "9"}, GM_ONLY),
+    ("Kira", "relics.trait_add", {}, GM_ONLY),
+    ("Kira", "note", {"text": "x", "gm_only": True}, GM_ONLY),
+    ("Kira", "seat_add", {}, GM_ONLY),
+    ("Kira", "relics.fly", {}, None),
+    ("Kira", "beer_run.roll", {}, None),
+    ("Kira", "relics.cohort_turn", {"challenge": "Dogs", "bogus": 1}, None),
+    ("Kira", "relics.cohort_turn", {"challenge": "Dogs", "faces": "six"}, None),
+])
+def test_relics_refusals_append_nothing(relics, pc, action, fields, rule):
+    before = head(relics)
+    for attempt in (lambda: check(relics, seat(pc), action, fields),
+                    lambda: perform(relics, seat(pc), action, fields, "k6")):
+        with pytest.raises(CampaignError) as refused:
+            attempt()
+        assert (refused.value.code, refused.value.rule) == ((2, None) if rule is None else (1, rule))
+        assert "\n" not in str(refused.value)
+    assert head(relics) == before
+
+
+def test_another_leaders_pool_and_the_challenges_roll_are_not_a_players(relics):
+    relics.cohort_turn("Dogs", leader="Kira")
+    before = head(relics)
+    with pytest.raises(CampaignError) as theirs:
+        perform(relics, seat("Bo"), "relics.roll", {"challenge": "Dogs"}, "k7")
+    assert theirs.value.rule == NOT_YOUR_CHARACTER and "Kira leads Dogs" in str(theirs.value)
+    relics.roll("Dogs", faces=[2, 3, 4, 2, 3])
+    relics.challenge_turn("Dogs")  # the Challenge's pool waits for the GM's roll
+    after = head(relics)
+    with pytest.raises(CampaignError) as gm:
+        perform(relics, seat("Kira"), "relics.roll", {"challenge": "Dogs"}, "k8")
+    assert gm.value.rule == GM_ONLY
+    assert head(relics) == after > before
+
+
+def test_check_runs_the_huddle_as_a_what_if_and_writes_nothing(relics):
+    before = head(relics)
+    check(relics, seat("Kira"), "relics.cohort_turn", {"challenge": "Dogs", "destiny": 1})
+    with pytest.raises(CampaignError) as short:  # more Destiny than the pool holds: the turn's own refusal
+        check(relics, seat("Kira"), "relics.cohort_turn", {"challenge": "Dogs", "destiny": 50})
+    with pytest.raises(CampaignError) as same:
+        perform(relics, seat("Kira"), "relics.cohort_turn", {"challenge": "Dogs", "destiny": 50}, "k9")
+    assert (short.value.code, short.value.rule, str(short.value)) == (same.value.code, same.value.rule, str(same.value))
+    assert head(relics) == before
+
+
+def test_a_seat_no_longer_active_has_no_actions_and_is_refused(relics):
+    gone = seat("Kira", "revoked")
+    assert actions(relics, gone) == []
+    before = head(relics)
+    with pytest.raises(CampaignError) as refused:
+        perform(relics, gone, "relics.cohort_turn", {"challenge": "Dogs"}, "k10")
+    assert refused.value.rule == SEAT_INACTIVE and head(relics) == before
+
+
+# --- Beer Run ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def beer_run(tmp_path):
+    camp = demo_campaign(tmp_path / "beer.db", "beer-run")
+    camp.beer_run_conflict_open("Front Door", ["Ann", "Bouncer"])
+    yield camp
+    camp.close()
+
+
+def test_beer_run_rolls_with_entered_faces_and_extra_dice_then_the_winner_lands_the_pips(beer_run):
+    assert [a["action"] for a in actions(beer_run, seat("Ann"))] == ["beer_run.cede"]  # no goal stated yet
+    beer_run.beer_run_goal("Front Door", "Ann", "get the beer in")
+    beer_run.beer_run_goal("Front Door", "Bouncer", "keep Ann out")
+    ann = actions(beer_run, seat("Ann"))[0]
+    assert (ann["action"], ann["waiting"]) == ("beer_run.roll", True)
+    odds = beer_run.odds("Front Door", "Ann")
+    assert percent_free(odds["upper_hand"]["first"]) in ann["odds"]
+    assert "extra:Health" in [f["name"] for f in ann["fields"]]
+    intensity = beer_run.beer_run_sheet("Ann")["intensity"]
+    report = perform(beer_run, seat("Ann"), "beer_run.roll",
+                     {"conflict": "Front Door", "extra:Health": True, "faces": [6, 5, 3, 2]}, "b1")
+    assert any("6, 5, 3, 2 (entered from the table)" in line for line in lines(report))
+    assert beer_run.beer_run_sheet("Ann")["intensity"] == intensity - 2  # the base pool and one extra die
+    bouncer = actions(beer_run, seat("Bouncer"))[0]
+    assert "penalty_faces" in [f["name"] for f in bouncer["fields"]]  # the outcome d4 the demo inflicted
+    perform(beer_run, seat("Bouncer"), "beer_run.roll", {"conflict": "Front Door"}, "b2")  # the program rolls all
+    due = beer_run.beer_run_status("Front Door")[0]["next_pips"]
+    winner, loser = due["by"], due["on"]
+    first = actions(beer_run, seat(winner))[0]
+    assert (first["action"], first["waiting"]) == ("beer_run.pips", True)
+    with pytest.raises(CampaignError) as theirs:
+        perform(beer_run, seat(loser), "beer_run.pips", {"conflict": "Front Door"}, "b3")
+    assert theirs.value.rule == NOT_YOUR_CHARACTER
+    target = next(f["name"] for f in first["fields"] if f["name"].startswith("pips:"))
+    landed = perform(beer_run, seat(winner), "beer_run.pips", {"conflict": "Front Door", target: due["kept"]}, "b4")
+    assert any(f"lands {due['kept']} pip" in line for line in lines(landed))
+
+
+def test_beer_run_cede_between_rounds(beer_run):
+    report = perform(beer_run, seat("Bouncer"), "beer_run.cede", {"conflict": "Front Door"}, "b5")
+    assert report["entries"] and beer_run.beer_run_status("Front Door")[0]["sides"]["Bouncer"]["out"] == "ceded"
+
+
+@pytest.mark.parametrize("action, fields, rule", [
+    ("beer_run.roll", {"conflict": "Front Door", "side": "Bouncer"}, NOT_YOUR_CHARACTER),
+    ("beer_run.cede", {"conflict": "Front Door", "by": "Bouncer"}, NOT_YOUR_CHARACTER),
+    ("beer_run.roll", {"conflict": "Front Door", "override": "short of Intensity"}, GM_ONLY),
+    ("beer_run.intensity", {"gain": 5}, GM_ONLY),
+    ("beer_run.conflict_end", {}, GM_ONLY),
+    ("beer_run.goal", {}, GM_ONLY),
+    ("beer_run.sing", {}, None),
+])
+def test_beer_run_refusals_append_nothing(beer_run, action, fields, rule):
+    before = head(beer_run)
+    with pytest.raises(CampaignError) as refused:
+        perform(beer_run, seat("Ann"), action, fields, "b6")
+    assert (refused.value.code, refused.value.rule) == ((2, None) if rule is None else (1, rule))
+    assert head(beer_run) == before
+
+
+# --- action dice --------------------------------------------------------------------------------
+
+@pytest.fixture
+def action_dice(tmp_path):
+    camp = demo_campaign(tmp_path / "archive.db", "action-dice")
+    yield camp
+    camp.close()
+
+
+def test_an_action_roll_for_ones_own_character_entered_or_rolled(action_dice):
+    mara = actions(action_dice, seat("Mara"))
+    assert [a["action"] for a in mara] == ["action_dice.roll"]
+    odds = action_dice.odds("Mara", "an action", difficulty=1, assets=["Nerve", "Athletics", "Lockpicks"])
+    assert percent_free(odds["test_passes_at"]["4"]) in mara[0]["odds"]
+    assert {"asset:Athletics", "asset:Nerve", "feature:Cat-like"} <= {f["name"] for f in mara[0]["fields"]}
+    entered = perform(action_dice, seat("Mara"), "action_dice.roll",
+                      {"action": "climb", "rating": "D6", "asset:Athletics": True, "faces": "7,3,2"}, "a1")
+    assert "Athletics d8=7, d4=3, d4=2 (entered from the table)" in lines(entered)[0]
+    rolled = perform(action_dice, seat("Mara"), "action_dice.roll",
+                     {"action": "sneak", "rating": "D4", "circumstances": "advantage"}, "a2")
+    assert "(rolled by the program)" in lines(rolled)[0]
+    assert [r["action"] for r in action_dice.action_dice_rolls("Mara", limit=2)] == ["climb", "sneak"]
+
+
+def test_an_incapacitated_roll_is_refused_by_check_as_perform_refuses_it(action_dice):
+    action_dice.action_dice_condition("Mara", "Sprained Ankle", level=3, impacts=["climb"])
+    before = head(action_dice)
+    fields = {"action": "climb", "rating": "D6"}
+    with pytest.raises(CampaignError) as checked:
+        check(action_dice, seat("Mara"), "action_dice.roll", fields)
+    with pytest.raises(CampaignError) as performed:
+        perform(action_dice, seat("Mara"), "action_dice.roll", fields, "a3")
+    assert (checked.value.code, checked.value.rule, str(checked.value)) == \
+        (performed.value.code, performed.value.rule, str(performed.value))
+    assert head(action_dice) == before
+
+
+@pytest.mark.parametrize("action, fields, rule", [
+    ("action_dice.roll", {"action": "climb", "character": "Tobin"}, NOT_YOUR_CHARACTER),
+    ("action_dice.roll", {"action": "climb", "override": "Tobin holds the rope"}, GM_ONLY),
+    ("action_dice.condition", {}, GM_ONLY),
+    ("action_dice.treat", {}, GM_ONLY),
+    ("action_dice.roll", {"action": "climb", "faces": [1.5, 2, 3]}, None),
+])
+def test_action_dice_refusals_append_nothing(action_dice, action, fields, rule):
+    before = head(action_dice)
+    with pytest.raises(CampaignError) as refused:
+        perform(action_dice, seat("Mara"), action, fields, "a4")
+    assert (refused.value.code, refused.value.rule) == ((2, None) if rule is None else (1, rule))
+    assert head(action_dice) == before
+
+
+# --- decision-2d6 -------------------------------------------------------------------------------
+
+@pytest.fixture
+def decision(tmp_path):
+    camp = demo_campaign(tmp_path / "gate.db", "decision-2d6")
+    camp.decision_2d6_item_add("Rope", die="D8", holder="Billy")
+    camp.decision_2d6_item_add("Cart", die="D8")
+    yield camp
+    camp.close()
+
+
+def test_a_decision_roll_per_stat_with_its_exact_odds_and_the_faces_entered_or_rolled(decision):
+    billy = actions(decision, seat("Billy"))
+    assert [a["label"] for a in billy] == ["Roll Strength (+0)", "Roll Agility (+1)", "Roll Stealth (+2)",
+                                           "Supply roll: Rope (D8)"]  # the Empty torches and the spent arrows: none
+    odds = decision.odds("Billy", "Strength")
+    assert percent_free(odds["at_least"]["12"]) in billy[0]["odds"]
+    entered = perform(decision, seat("Billy"), "decision_2d6.roll",
+                      {"stat": "Strength", "difficulty": "challenging", "faces": [3, 6, 6, 2]}, "d1")
+    assert "= 17 vs 12" in lines(entered)[0] and "(entered)" in lines(entered)[0]
+    rolled = perform(decision, seat("Billy"), "decision_2d6.roll", {"stat": "Agility", "target": 8}, "d2")
+    assert "(rolled by the program)" in lines(rolled)[0]
+    supply = perform(decision, seat("Billy"), "decision_2d6.supply_roll", {"item": "Rope", "faces": [2]}, "d3")
+    assert "lowered to D6" in lines(supply)[-1]
+
+
+@pytest.mark.parametrize("pc, action, fields, rule", [
+    ("Ogre", "decision_2d6.supply_roll", {"item": "Rope"}, NOT_YOUR_CHARACTER),
+    ("Billy", "decision_2d6.supply_roll", {"item": "Cart"}, GM_ONLY),
+    ("Billy", "decision_2d6.roll", {"stat": "Wits", "name": "Ogre"}, NOT_YOUR_CHARACTER),
+    ("Billy", "decision_2d6.contest", {}, GM_ONLY),
+    ("Billy", "decision_2d6.restock", {}, GM_ONLY),
+    ("Billy", "decision_2d6.roll", {"stat": "Strength", "advantage": "huge"}, None),
+])
+def test_decision_refusals_append_nothing(decision, pc, action, fields, rule):
+    before = head(decision)
+    with pytest.raises(CampaignError) as refused:
+        perform(decision, seat(pc), action, fields, "d4")
+    assert (refused.value.code, refused.value.rule) == ((2, None) if rule is None else (1, rule))
+    assert head(decision) == before
