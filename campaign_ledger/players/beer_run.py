@@ -74,11 +74,6 @@ def _comparison_line(r: dict[str, Any]) -> str:
 
 # --- reading and running each action ------------------------------------------------------------
 
-def _conflict(campaign: Any, given: Given) -> dict[str, Any] | None:
-    named = given.text("conflict", required=True)
-    return next((c for c in campaign.beer_run_status() if same(c["conflict"], named)), None)
-
-
 def _roll(campaign: Any, pc: str, given: Given) -> Ready:
     named = given.text("conflict", required=True)
     extra = [name for name in given.names("extra:") if given.flag(f"extra:{name}")]
@@ -88,12 +83,12 @@ def _roll(campaign: Any, pc: str, given: Given) -> Ready:
 
 
 def _pips(campaign: Any, pc: str, given: Given) -> Ready:
-    c = _conflict(campaign, given)
-    due = c["next_pips"] if c else None
+    named = given.text("conflict", required=True)
+    c = next((c for c in campaign.beer_run_status() if same(c["conflict"], named)), None)
+    due = c["next_pips"] if c else None  # none: the library refuses in its own words
     if due and not same(due["by"], pc):
-        raise not_yours(f"The pips due in {c['conflict']} are {due['by']}'s to land, not {pc}'s.")  # type: ignore[index]
+        raise not_yours(f"The pips due in {named} are {due['by']}'s to land, not {pc}'s.")
     split = {name: n for name in given.names("pips:") if (n := given.number(f"pips:{name}", low=0))}
-    named = c["conflict"] if c else given.values["conflict"]
     return Ready(lambda key: campaign.beer_run_pips(named, pc, split, on=due["on"] if due else None, key=key))
 
 
