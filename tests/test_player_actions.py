@@ -38,6 +38,19 @@ def percent_free(fraction: str) -> str:
     return str(Fraction(fraction))
 
 
+def assert_refused(camp: Any, pc: str, action: str, fields: dict[str, Any], rule: str | None) -> None:
+    """`check` and `perform` both refuse in one line, by `rule` (None: malformed, code 2), and the
+    ledger is as it was."""
+    before = head(camp)
+    for attempt in (lambda: check(camp, seat(pc), action, fields),
+                    lambda: perform(camp, seat(pc), action, fields, "refused")):
+        with pytest.raises(CampaignError) as refused:
+            attempt()
+        assert (refused.value.code, refused.value.rule) == ((2, None) if rule is None else (1, rule))
+        assert "\n" not in str(refused.value)
+    assert head(camp) == before
+
+
 # --- Relics -----------------------------------------------------------------------------------
 
 @pytest.fixture
@@ -128,14 +141,7 @@ def test_check_this_out_is_paid_with_the_destiny_the_player_chose(relics):
     ("Kira", "relics.cohort_turn", {"challenge": "Dogs", "faces": "six"}, None),
 ])
 def test_relics_refusals_append_nothing(relics, pc, action, fields, rule):
-    before = head(relics)
-    for attempt in (lambda: check(relics, seat(pc), action, fields),
-                    lambda: perform(relics, seat(pc), action, fields, "k6")):
-        with pytest.raises(CampaignError) as refused:
-            attempt()
-        assert (refused.value.code, refused.value.rule) == ((2, None) if rule is None else (1, rule))
-        assert "\n" not in str(refused.value)
-    assert head(relics) == before
+    assert_refused(relics, pc, action, fields, rule)
 
 
 def test_another_leaders_pool_and_the_challenges_roll_are_not_a_players(relics):
@@ -227,11 +233,7 @@ def test_beer_run_cede_between_rounds(beer_run):
     ("beer_run.sing", {}, None),
 ])
 def test_beer_run_refusals_append_nothing(beer_run, action, fields, rule):
-    before = head(beer_run)
-    with pytest.raises(CampaignError) as refused:
-        perform(beer_run, seat("Ann"), action, fields, "b6")
-    assert (refused.value.code, refused.value.rule) == ((2, None) if rule is None else (1, rule))
-    assert head(beer_run) == before
+    assert_refused(beer_run, "Ann", action, fields, rule)
 
 
 # --- action dice --------------------------------------------------------------------------------
@@ -279,11 +281,7 @@ def test_an_incapacitated_roll_is_refused_by_check_as_perform_refuses_it(action_
     ("action_dice.roll", {"action": "climb", "faces": [1.5, 2, 3]}, None),
 ])
 def test_action_dice_refusals_append_nothing(action_dice, action, fields, rule):
-    before = head(action_dice)
-    with pytest.raises(CampaignError) as refused:
-        perform(action_dice, seat("Mara"), action, fields, "a4")
-    assert (refused.value.code, refused.value.rule) == ((2, None) if rule is None else (1, rule))
-    assert head(action_dice) == before
+    assert_refused(action_dice, "Mara", action, fields, rule)
 
 
 # --- decision-2d6 -------------------------------------------------------------------------------
@@ -321,8 +319,4 @@ def test_a_decision_roll_per_stat_with_its_exact_odds_and_the_faces_entered_or_r
     ("Billy", "decision_2d6.roll", {"stat": "Strength", "advantage": "huge"}, None),
 ])
 def test_decision_refusals_append_nothing(decision, pc, action, fields, rule):
-    before = head(decision)
-    with pytest.raises(CampaignError) as refused:
-        perform(decision, seat(pc), action, fields, "d4")
-    assert (refused.value.code, refused.value.rule) == ((2, None) if rule is None else (1, rule))
-    assert head(decision) == before
+    assert_refused(decision, pc, action, fields, rule)
