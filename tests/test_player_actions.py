@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from campaign_ledger import CampaignError
-from campaign_ledger.campaign import demo_campaign
+from campaign_ledger.campaign import Campaign, demo_campaign
 from campaign_ledger.players import actions, check, perform
 from campaign_ledger.players.common import GM_ONLY, NOT_YOUR_CHARACTER, SEAT_INACTIVE
 
@@ -101,6 +101,8 @@ def test_a_pool_waiting_on_its_roll_waits_on_the_leader_first_and_the_program_ro
     assert offered(relics, "Bo", "relics.roll") == []  # Kira leads: the Cohort's roll is hers
     report = perform(relics, seat("Kira"), "relics.roll", {"challenge": "Dogs"}, "k3")
     assert any("(rolled by the program)" in line for line in lines(report))
+    again = perform(relics, seat("Kira"), "relics.roll", {"challenge": "Dogs"}, "k3")  # a double tap
+    assert again["repeated"] and again["entries"] == report["entries"] and head(relics) == report["entries"][-1]
     assert offered(relics, "Kira", "relics.roll") == []  # rolled: the turn went on (or resolved Dogs)
 
 
@@ -210,12 +212,16 @@ def test_beer_run_rolls_with_entered_faces_and_extra_dice_then_the_winner_lands_
     winner, loser = due["by"], due["on"]
     first = actions(beer_run, seat(winner))[0]
     assert (first["action"], first["waiting"]) == ("beer_run.pips", True)
-    with pytest.raises(CampaignError) as theirs:
-        perform(beer_run, seat(loser), "beer_run.pips", {"conflict": "Front Door"}, "b3")
-    assert theirs.value.rule == NOT_YOUR_CHARACTER
+    before = head(beer_run)
+    with pytest.raises(CampaignError) as theirs:  # the pips are landed by the seat's own side: not the one due
+        perform(beer_run, seat(loser), "beer_run.pips", {"conflict": "Front Door", "pips:Health": 1}, "b3")
+    assert theirs.value.rule == "turn-waiting" and f"waiting for {winner} to land" in str(theirs.value)
+    assert head(beer_run) == before
     target = next(f["name"] for f in first["fields"] if f["name"].startswith("pips:"))
     landed = perform(beer_run, seat(winner), "beer_run.pips", {"conflict": "Front Door", target: due["kept"]}, "b4")
     assert any(f"lands {due['kept']} pip" in line for line in lines(landed))
+    again = perform(beer_run, seat(winner), "beer_run.pips", {"conflict": "Front Door", target: due["kept"]}, "b4")
+    assert again["repeated"] and again["entries"] == landed["entries"]  # a double tap: one entry
 
 
 def test_beer_run_cede_between_rounds(beer_run):
@@ -320,3 +326,42 @@ def test_a_decision_roll_per_stat_with_its_exact_odds_and_the_faces_entered_or_r
 ])
 def test_decision_refusals_append_nothing(decision, pc, action, fields, rule):
     assert_refused(decision, pc, action, fields, rule)
+
+
+# --- through a seat's own handle: the entries name the seat and the page -------------------------
+
+ONE_ACTION = {  # per ruleset: the demo's character, a setup by the GM, and an action entered from a phone
+    "relics": ("Kira", lambda camp: camp.challenge_open("Dogs", threat="Minor", type="Phantom", rating=3),
+               "relics.cohort_turn", {"challenge": "Dogs", "faces": [2, 3, 4, 2, 3]}),
+    "beer-run": ("Ann", lambda camp: (camp.beer_run_conflict_open("Front Door", ["Ann", "Bouncer"]),
+                                      camp.beer_run_goal("Front Door", "Ann", "get in")),
+                 "beer_run.roll", {"conflict": "Front Door", "faces": [6, 5, 3]}),
+    "action-dice": ("Mara", lambda camp: None, "action_dice.roll", {"action": "climb", "rating": "D6", "faces": [4, 3, 2]}),
+    "decision-2d6": ("Billy", lambda camp: None, "decision_2d6.roll", {"stat": "Agility", "target": 8, "faces": [3, 4]}),
+}
+
+
+@pytest.mark.skipif(not hasattr(Campaign, "seat_add") or not hasattr(Campaign, "acting"),
+                    reason="seats (h2) and actors (h1) arrive with the integ branch")
+@pytest.mark.parametrize("ruleset", list(ONE_ACTION))
+def test_an_action_through_the_seats_handle_is_recorded_as_the_seat_on_the_page(tmp_path, ruleset):
+    pc, setup, action, fields = ONE_ACTION[ruleset]
+    camp = demo_campaign(tmp_path / "demo.db", ruleset)
+    setup(camp)
+    camp.seat_add(pc, "Ana")
+    mine = next(s for s in camp.seat_list() if s["pc"] == pc)
+    assert mine["actor"] == f"seat:{pc}" and [a["action"] for a in actions(camp, mine)][:1] == [action]
+    report = perform(camp.acting(mine["actor"], "page"), mine, action, fields, "phone-1")
+    rows = camp.history(limit=len(report["entries"]))
+    assert [r["entry"] for r in rows] == report["entries"]
+    assert {(r["actor"], r["channel"]) for r in rows} == {(f"seat:{pc}", "page")}
+    assert any("entered" in r["line"] for r in rows)
+    again = perform(camp.acting(mine["actor"], "page"), mine, action, fields, "phone-1")  # a double tap
+    assert again["repeated"] and camp.history(limit=1)[0]["entry"] == report["entries"][-1]
+    camp.seat_revoke(mine["seat"])
+    gone = next(s for s in camp.seat_list() if s["pc"] == pc)
+    before = head(camp)
+    with pytest.raises(CampaignError) as refused:
+        perform(camp.acting(gone["actor"], "page"), gone, action, fields, "phone-2")
+    assert refused.value.rule == SEAT_INACTIVE and head(camp) == before
+    camp.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaign_ledger.players.common import (Given, Reader, Ready, chance, dice_words, field, not_yours, odds_or_none,
+from campaign_ledger.players.common import (Given, Reader, Ready, chance, dice_words, field, odds_or_none,
                                             offer, one_of, same)
 from campaign_ledger.players.shapes import PlayerAction
 
@@ -83,13 +83,11 @@ def _roll(campaign: Any, pc: str, given: Given) -> Ready:
 
 
 def _pips(campaign: Any, pc: str, given: Given) -> Ready:
+    """Pips landed `by` the seat's own character: the library refuses them unless they are the ones due
+    (no check here of whose turn it is, so a repeated submission is answered as a repeat)."""
     named = given.text("conflict", required=True)
-    c = next((c for c in campaign.beer_run_status() if same(c["conflict"], named)), None)
-    due = c["next_pips"] if c else None  # none: the library refuses in its own words
-    if due and not same(due["by"], pc):
-        raise not_yours(f"The pips due in {named} are {due['by']}'s to land, not {pc}'s.")
     split = {name: n for name in given.names("pips:") if (n := given.number(f"pips:{name}", low=0))}
-    return Ready(lambda key: campaign.beer_run_pips(named, pc, split, on=due["on"] if due else None, key=key))
+    return Ready(lambda key: campaign.beer_run_pips(named, pc, split, key=key))
 
 
 def _cede(campaign: Any, pc: str, given: Given) -> Ready:

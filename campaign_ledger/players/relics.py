@@ -127,7 +127,7 @@ def _challenge(campaign: Any, given: Given) -> dict[str, Any]:
 
 
 def _led_by_me(ch: dict[str, Any], pc: str, step: str) -> None:
-    if ch["phase"] in ("challenge-roll", "challenge-place", "challenge"):
+    if ch["phase"] in ("challenge-roll", "challenge-place"):
         raise gm_only(f"The Challenge's {step} on {ch['name']}")
     if ch["leader"] and not same(ch["leader"], pc):
         raise not_yours(f"{ch['leader']} leads {ch['name']}: the Cohort's {step} is theirs, not {pc}'s.")
