@@ -15,9 +15,10 @@ from campaign_ledger.decision_2d6 import Decision2d6Calls
 from campaign_ledger.odds import OddsCalls
 from campaign_ledger.records import RecordCalls
 from campaign_ledger.relics import RelicsCalls
+from campaign_ledger.seats import SeatCalls
 
 
-class Campaign(RelicsCalls, BeerRunCalls, ActionDiceCalls, Decision2d6Calls, OddsCalls, RecordCalls):
+class Campaign(RelicsCalls, BeerRunCalls, ActionDiceCalls, Decision2d6Calls, OddsCalls, RecordCalls, SeatCalls):
     """One campaign file, by its path: `open_campaign(path)` or `new_campaign(path, name)` give one.
     A call of another ruleset than the campaign's is refused in one line (rule `wrong-ruleset`)."""
 

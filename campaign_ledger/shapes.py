@@ -37,6 +37,28 @@ class Report(TypedDict, total=False):
     command: str
 
 
+class SeatListed(TypedDict):
+    """A player's seat (`seat list --json`): the character it is for, who plays it, whether its link
+    opens it ("active") or not ("revoked"), how many links it has had, and the actor its entries name."""
+
+    seat: str
+    pc: str
+    player: str
+    state: str  # "active" | "revoked"
+    generation: int
+    actor: str  # "seat:<seat>"
+
+
+class SeatLink(TypedDict):
+    """An active seat's invite link (`seat_links`): `link_path` after the server's address opens it."""
+
+    seat: str
+    pc: str
+    player: str
+    link_path: str
+    token: str
+
+
 class Reversal(TypedDict, total=False):
     """One unit an undo reverses (or would): its entries and what changes, in the GM's words."""
 

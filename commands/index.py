@@ -44,6 +44,7 @@ INDEX: dict[str, tuple[str, str]] = {
     'roster': ('campaign_ledger.commands.rulesets.relics', "Rosters: a campaign's PCs, their traits and its bestiary, as a TOML file."),
     'scenario': ('campaign_ledger.commands.rulesets.relics', 'Scenarios.'),
     'scene': ('campaign_ledger.commands.rulesets.relics', 'Scenes: a Scene holds Events and free-flowing narrative; recovery comes at its end.'),
+    'seat': ('campaign_ledger.commands.seats', "Player seats: a player's own link to the live page, acting for their character only."),
     'serve': ('campaign_ledger.commands.serve', 'Serve a live, read-only page of the campaign: pools, what is in play, the sheets, the last rounds and the notes, updated within a second of any command run in another window.'),
     'session': ('campaign_ledger.commands.campaign', 'Play sessions: the real-world sittings of the table.'),
     'sheet': ('campaign_ledger.commands.campaign', "Show the character sheets (or one character's), now or as they stood --at an entry or time."),

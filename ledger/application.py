@@ -263,6 +263,21 @@ class CampaignLedger(Application):
         from campaign_ledger.ledger import notes
         return notes.take(self, text, tags, about, round_, entry, gm_only)
 
+    # --- player seats (ledger/seats.py) -----------------------------------------------------------
+
+    def seat_add(self, pc: str, player: str, key: bytes, characters: list[str]) -> Report:
+        """Seat a player at their character; `key` is the seat key its link is derived from."""
+        from campaign_ledger.ledger import seats
+        return seats.add(self, pc, player, key, characters)
+
+    def seat_revoke(self, name: str) -> Report:
+        from campaign_ledger.ledger import seats
+        return seats.revoke(self, name)
+
+    def seat_rotate(self, name: str, key: bytes) -> Report:
+        from campaign_ledger.ledger import seats
+        return seats.rotate(self, name, key)
+
     # --- undo ----------------------------------------------------------------------------------
 
     def undo(self, key: str | None, cascade: bool, dry_run: bool = False, checked: tuple | None = None) -> Report:

@@ -16,3 +16,9 @@ def pc_id(name: str) -> UUID:
 
 def challenge_id(name: str) -> UUID:
     return uuid5(_ROOT, "challenge:" + name.strip().casefold())
+
+
+def seat_id(character_id: UUID) -> UUID:
+    """A player's seat at the table, one per character: from the character's own id, so a renamed
+    character keeps its seat and two GMs seating the same character at once collide in the ledger."""
+    return uuid5(_ROOT, f"seat:{character_id.hex}")

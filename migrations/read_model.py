@@ -201,3 +201,11 @@ def m018_motto_words(db: Database) -> None:
     if db.execute("SELECT 1 FROM history WHERE line LIKE '%s''s temporary trait %' OR line LIKE '%s''s Growth Test%' "
                   "OR line LIKE '%becomes %s''s trait %' LIMIT 1").fetchone():
         rederive(db)
+
+
+@migrations()
+def m019_seats(db: Database) -> None:
+    """The players' seats (issue 38): who plays each seated character, whether the seat is open, and
+    the sha256 of its current token (`seed` and `generation`: what the token is derived from)."""
+    db["seats"].create({"id": str, "seat": str, "pc": str, "player": str, "seed": str, "token_hash": str,
+                        "generation": int, "state": str, "entry": int}, pk="id")

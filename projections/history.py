@@ -13,7 +13,7 @@ from campaign_ledger.ledger.undo import labelled
 from campaign_ledger.ledger.words import CHANGES, listed, value
 from campaign_ledger.ledger.unit_log import round_name
 from campaign_ledger.ledger.units import ROUND
-from campaign_ledger.projections import campaign_notes, rulesets
+from campaign_ledger.projections import campaign_notes, rulesets, seats
 from campaign_ledger.projections.schema_cache import append, flush, memo
 
 
@@ -189,7 +189,7 @@ def _watched(db: Any, modules: tuple) -> bool:
 def _watch_names(db: Any, modules: tuple) -> bool:
     """Ask the read store to forget the names kept on any write to a naming table."""
     present = dict(db.conn.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')").fetchall())
-    pairs = [pair for module in modules for pair in getattr(module, "NAMED", ()) if pair[0] in present]
+    pairs = [pair for module in (*modules, seats) for pair in getattr(module, "NAMED", ()) if pair[0] in present]
     if any(present[table] != "table" for table, _ in pairs):
         return False
     ref = weakref.ref(db)
@@ -212,7 +212,7 @@ def _named_sql(db: Database, modules: tuple) -> str:
     known = _NAMED_SQL.get(db)
     if known is None or known[0] != modules:
         present = {r[0] for r in db.conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
-        pairs = [pair for module in modules for pair in getattr(module, "NAMED", ()) if pair[0] in present]
+        pairs = [pair for module in (*modules, seats) for pair in getattr(module, "NAMED", ()) if pair[0] in present]
         parts = [f"SELECT {i} AS rank, [{column}] AS name FROM [{table}] WHERE id = ?1"
                  for i, (table, column) in enumerate(pairs)]
         known = (modules, f"SELECT name FROM ({' UNION ALL '.join(parts)}) ORDER BY rank LIMIT 1" if parts else "")
@@ -229,7 +229,7 @@ def _rule_value(value: Any) -> str:
 def _reversed(n: _Names, e: Any) -> str:
     if e.changes.get("unmade"):
         return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} unmade, as if never made"
-    words = {k: w for m in n.modules for k, w in getattr(m, "WORDS", {}).items()}  # the rulesets' own words
+    words = {k: w for m in (*n.modules, seats) for k, w in getattr(m, "WORDS", {}).items()}  # the rulesets' own words
     shown = listed([f"{labelled(k)} -> {value(v, words.get(k))}" for k, v in e.changes.items()], CHANGES)
     return f"Undo {e.unit} (entries #{e.entries[0]}-#{e.entries[-1]}): {n.me} {shown if e.changes else 'restored'}"
 
@@ -243,4 +243,5 @@ LINES: dict[type, Callable[[_Names, Any], str]] = {
     f"(was {_rule_value(e.previous)})" + (f": {e.reason}" if e.reason else ""),
     Campaign.SessionEnded: lambda n, e: f"Session {e.number} ends: {e.title}",
     Campaign.NoteTaken: lambda n, e: campaign_notes.line(e),
+    **seats.LINES,
 }

@@ -21,7 +21,7 @@ from sqlite_utils import Database
 from campaign_ledger.ledger.errors import BadInput, ReadModelStuck
 from campaign_ledger.ledger.reversible import Reversible, creation_event, unmaking
 from campaign_ledger.migrations import migrations
-from campaign_ledger.projections import balances, campaign, campaign_notes, history, notes, rulesets, schema_repair, sessions, units
+from campaign_ledger.projections import balances, campaign, campaign_notes, history, notes, rulesets, schema_repair, seats, sessions, units
 from campaign_ledger.projections.bulk import indexes_built_after, rows_rewritten
 from campaign_ledger.projections.schema_cache import BatchMemo, ReadDatabase, flush, memo
 from campaign_ledger.projections.verifying import Stored, Verifying, check_position, verified, whole_chain
@@ -38,7 +38,7 @@ def refresh() -> None:
     registered later calls this again; see rulesets.use_campaign); the history comes last, so its lines
     can name what the others made."""
     global MODULES, PROJECTIONS, OWNED, READ_TABLES
-    MODULES = (campaign, balances, sessions, *rulesets.loaded(), notes, campaign_notes, history)
+    MODULES = (campaign, balances, sessions, seats, *rulesets.loaded(), notes, campaign_notes, history)
     history.forget_modules()
     PROJECTIONS = tuple(m.apply for m in MODULES)
     OWNED = tuple((table, column) for m in MODULES for table, column in getattr(m, "OWNED", {}).items())

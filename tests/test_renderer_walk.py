@@ -36,6 +36,22 @@ modifier = "-1 / 1d"
 cost = "doom"
 """
 
+# Every seat event (ledger/seats.py), undone and made again, played on the Relics campaign.
+URL = ("--url", "http://table.test:8000")
+SEATS: list[tuple[str, ...]] = [
+    ("seat", "add", "Kira", "--player", "Ana", *URL),
+    ("seat", "rotate", "Kira", *URL),
+    ("undo", "seat rotate Kira #1", "--yes"),
+    ("seat", "revoke", "Kira"),
+    ("undo", "seat revoke Kira #1", "--yes"),
+    ("seat", "revoke", "Kira"),
+    ("seat", "add", "Kira", "--player", "Cy", *URL),
+    ("undo", "seat add Kira #2", "--yes"),
+    ("seat", "add", "Bo", "--player", "Di", *URL),
+    ("undo", "seat add Bo #1", "--yes"),
+    ("seat", "add", "Bo", "--player", "Di", *URL),
+]
+
 # After each ruleset's demo: the commands that play what the demo leaves out.
 SCRIPTS: dict[str, list[tuple[str, ...]]] = {
     "relics": [
@@ -85,6 +101,7 @@ SCRIPTS: dict[str, list[tuple[str, ...]]] = {
         ("undo", "--yes"),
         ("house-rule", "set", "agony_out_at", "1", "--reason", "a deadly night"),
         ("push", "Bo", "--gm-override", "the GM allows it"),
+        *SEATS,
         ("session", "end"),
     ],
     "action-dice": [
@@ -229,6 +246,15 @@ def played_events(path: str) -> set[str]:
 def test_the_walk_plays_every_event_type_of_every_ruleset(campaigns: dict[str, str], system: str) -> None:
     missing = defined_events(system) - played_events(campaigns[system]) - set(UNREACHABLE)
     assert not missing, f"no command of the walk plays {sorted(missing)}: add one to SCRIPTS[{system!r}]"
+
+
+def test_the_walk_plays_every_seat_event(campaigns: dict[str, str]) -> None:
+    from eventsourcing.domain import Aggregate
+
+    from campaign_ledger.ledger.seats import Seat
+
+    missing = _events_of(Seat, Aggregate) - played_events(campaigns["relics"])
+    assert not missing, f"no command of the walk plays {sorted(missing)}: add one to SEATS"
 
 
 def test_the_walk_plays_every_event_type_of_the_campaign_itself(campaigns: dict[str, str]) -> None:

@@ -27,7 +27,7 @@ WHY = ("--reason", "the GM says so")
 # (`new` makes the campaign; an undo is undone by nothing).
 NO_UNIT = {("new",), ("undo",), ("demo",), ("import",), ("export",), ("serve",), ("shell",), ("anchor",),
            ("audit",), ("rebuild",), ("history",), ("odds",), ("sheet",), ("status",), ("pools",), ("statement",),
-           ("session", "list"), ("roster", "dump"),
+           ("session", "list"), ("roster", "dump"), ("seat", "list"),
            ("action-dice", "sheet"), ("action-dice", "rolls"), ("action-dice", "difficulty"),
            ("beer-run", "sheet"), ("beer-run", "pools"), ("beer-run", "statement"), ("beer-run", "status"),
            ("beer-run", "conflicts"),
@@ -81,6 +81,9 @@ SCRIPTS: dict[str, list[tuple[str, ...]]] = {
         ("recover", "apply", "--stress", "Kira=1", *GM),
         ("downtime",),
         ("roster", "load", ROSTER),
+        ("seat", "add", "Kira", "--player", "Ana", "--url", "http://table.test:8000"),
+        ("seat", "rotate", "Kira", "--url", "http://table.test:8000"),
+        ("seat", "revoke", "Kira"),
         ("session", "end"),
     ],
     "beer-run": [
@@ -104,6 +107,7 @@ SCRIPTS: dict[str, list[tuple[str, ...]]] = {
         ("beer-run", "conflict", "open", "Chase", "--side", "Ann", "--side", "Bob"),
         ("beer-run", "goal", "Chase", "Ann", "catch him"),
         ("beer-run", "cede", "Chase", "Bob"),
+        ("seat", "add", "Ann", "--player", "Ana", "--url", "http://table.test:8000"),
     ],
     "action-dice": [
         ("action-dice", "character", "Mara", "--asset", "Athletics=d8"),
@@ -114,6 +118,7 @@ SCRIPTS: dict[str, list[tuple[str, ...]]] = {
         ("action-dice", "ease", "Mara", "Bruised"),
         ("action-dice", "treat", "Mara", "Bruised"),
         ("action-dice", "roll", "Mara", "climb", "--rating", "D6", "--asset", "Athletics", "--faces", "2,3,4"),
+        ("seat", "add", "Mara", "--player", "Ana", "--url", "http://table.test:8000"),
     ],
     "decision-2d6": [
         ("decision-2d6", "pc-add", "Billy", "--level", "3", "--will", "2", "--fort", "3", "--stat", "Strength=1"),
@@ -127,6 +132,7 @@ SCRIPTS: dict[str, list[tuple[str, ...]]] = {
         ("decision-2d6", "tracker-set", "Arrows", "5", *WHY),
         ("decision-2d6", "roll", "Billy", "Strength", "--target", "8", "--faces", "3,4"),
         ("decision-2d6", "contest", "Billy:Strength", "Ogre:Strength", "--faces", "5,5/1,2"),
+        ("seat", "add", "Billy", "--player", "Ana", "--url", "http://table.test:8000"),
     ],
 }
 

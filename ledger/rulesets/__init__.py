@@ -44,6 +44,9 @@ class Ruleset:
     is_default: bool = False  # what `campaign new` and `demo` play without --ruleset / --system
     # "module:function(name) -> id": the things a GM's note can be about (`campaign note --about`).
     named: tuple[str, ...] = ()
+    # "module:function(name) -> id": the player's character a seat can be given to (`campaign seat add`),
+    # its aggregate recording the character's `name`; "" when no player has a character of their own.
+    seated: str = ""
     # Modules moved since ledgers were written: old dotted name -> module name in the package.
     # Stored events name their classes by module, so old names must keep resolving.
     moved: Mapping[str, str] = field(default_factory=dict)

@@ -9,6 +9,7 @@ RULESET = register(Ruleset(
     demo="commands:play_demo", demo_name="The Drowned Archive",
     replay_roll="replay:roll",
     named=("character:pc_id",),
+    seated="character:pc_id",
     moved={
     "ledger.systems.action_dice": "commands",
     "ledger.systems.action_dice_character": "character",

@@ -10,6 +10,7 @@ RULESET = register(Ruleset(
     round_commands=frozenset({"beer_run_goal", "beer_run_help", "beer_run_roll", "beer_run_pips", "beer_run_cede"}),
     command_prefix="beer_run_",
     named=("character:character_id", "conflict:conflict_id"),
+    seated="character:character_id",
     moved={
     "ledger.systems.beer_run": "commands",
     "ledger.systems.beer_run_character": "character",

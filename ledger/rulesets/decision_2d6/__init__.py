@@ -10,6 +10,7 @@ RULESET = register(Ruleset(
     command_prefix="d2d6_",
     replay_roll="replay:roll",
     named=("model:hero_id", "model:item_id", "model:tracker_id"),
+    seated="model:hero_id",
     moved={
     "ledger.systems.decision_2d6": "commands",
     "ledger.systems.decision_2d6_model": "model",

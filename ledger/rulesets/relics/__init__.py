@@ -12,6 +12,7 @@ RULESET = register(Ruleset(
     replay_round="replay",
     read_by_every_campaign=True,  # its pools and history lines project the core Campaign's events
     named=("character:pc_id", "challenge:challenge_id"),
+    seated="character:pc_id",
     moved={
     "ledger.rules.relics": "rules",
     "ledger.character": "character",
