@@ -15,9 +15,15 @@ from campaign_ledger.players import actions, check, perform
 from campaign_ledger.players.common import GM_ONLY, NOT_YOUR_CHARACTER, SEAT_INACTIVE
 
 
-def seat(pc: str, state: str = "active") -> dict[str, Any]:
-    """A seat as `seat_list` gives it (h2's SeatListed)."""
-    return {"seat": pc, "pc": pc, "player": f"{pc}'s player", "state": state, "generation": 1, "actor": f"seat:{pc}"}
+def seated(camp: Any, *pcs: str) -> None:
+    """A seat for each of these characters (`seat_add`), made before any count of entries."""
+    for pc in pcs:
+        camp.seat_add(pc, f"{pc}'s player")
+
+
+def seat(camp: Any, pc: str) -> Any:
+    """The character's seat as `seat_list` gives it: {"seat", "pc", "player", "state", "generation", "actor"}."""
+    return next(s for s in camp.seat_list() if s["pc"] == pc)
 
 
 def head(camp: Any) -> int:
@@ -30,7 +36,7 @@ def lines(report: dict[str, Any]) -> list[str]:
 
 
 def offered(camp: Any, pc: str, action: str) -> list[dict[str, Any]]:
-    return [a for a in actions(camp, seat(pc)) if a["action"] == action]
+    return [a for a in actions(camp, seat(camp, pc)) if a["action"] == action]
 
 
 def percent_free(fraction: str) -> str:
@@ -42,8 +48,9 @@ def assert_refused(camp: Any, pc: str, action: str, fields: dict[str, Any], rule
     """`check` and `perform` both refuse in one line, by `rule` (None: malformed, code 2), and the
     ledger is as it was."""
     before = head(camp)
-    for attempt in (lambda: check(camp, seat(pc), action, fields),
-                    lambda: perform(camp, seat(pc), action, fields, "refused")):
+    mine = seat(camp, pc)
+    for attempt in (lambda: check(camp, mine, action, fields),
+                    lambda: perform(camp, mine, action, fields, "refused")):
         with pytest.raises(CampaignError) as refused:
             attempt()
         assert (refused.value.code, refused.value.rule) == ((2, None) if rule is None else (1, rule))
@@ -56,6 +63,7 @@ def assert_refused(camp: Any, pc: str, action: str, fields: dict[str, Any], rule
 @pytest.fixture
 def relics(tmp_path):
     camp = demo_campaign(tmp_path / "relics.db", "relics")
+    seated(camp, "Kira", "Bo", "Ash")
     camp.scene_start("The kennels")
     camp.challenge_open("Dogs", threat="Minor", type="Phantom", rating=3)
     yield camp
@@ -77,7 +85,7 @@ def test_a_relics_pc_who_may_lead_is_offered_the_huddle_with_their_own_traits_an
 
 def test_the_leader_activates_a_trait_spends_destiny_and_enters_the_faces_rolled(relics):
     destiny = relics.pools()["destiny"]
-    report = perform(relics, seat("Kira"), "relics.cohort_turn",
+    report = perform(relics, seat(relics, "Kira"), "relics.cohort_turn",
                      {"challenge": "Dogs", "trait:Shadowstep": True, "destiny": 1, "faces": "6,5,3,2,2,1"}, "k1")
     said = "\n".join(lines(report))
     assert "1 Destiny spent for +1d6 on Dogs" in said and "Kira:Shadowstep" in said
@@ -85,23 +93,23 @@ def test_the_leader_activates_a_trait_spends_destiny_and_enters_the_faces_rolled
     assert relics.pools()["destiny"] == destiny - 1
     assert [row["line"] for row in relics.history(limit=len(report["entries"]))] == lines(report)
     # Shadowstep's Simple modifier waits to be placed: the leader's page now waits on that, first.
-    first = actions(relics, seat("Kira"))[0]
+    first = actions(relics, seat(relics, "Kira"))[0]
     assert (first["action"], first["waiting"]) == ("relics.place", True)
-    placed = perform(relics, seat("Kira"), "relics.place", {"challenge": "Dogs"}, "k2")
+    placed = perform(relics, seat(relics, "Kira"), "relics.place", {"challenge": "Dogs"}, "k2")
     assert any("Cohort result" in line for line in lines(placed))
 
 
 def test_a_pool_waiting_on_its_roll_waits_on_the_leader_first_and_the_program_rolls_it(relics):
     relics.cohort_turn("Dogs", leader="Kira")  # the GM builds the pool; it waits for the roll
-    first = actions(relics, seat("Kira"))[0]
+    first = actions(relics, seat(relics, "Kira"))[0]
     assert (first["action"], first["waiting"]) == ("relics.roll", True)
     waiting = relics.odds("Dogs")
     assert next(f for f in first["fields"] if f["name"] == "faces")["dice"] == waiting["pool"]["roll"] == 5
     assert percent_free(waiting["at_least"]["1"]) in first["odds"]
     assert offered(relics, "Bo", "relics.roll") == []  # Kira leads: the Cohort's roll is hers
-    report = perform(relics, seat("Kira"), "relics.roll", {"challenge": "Dogs"}, "k3")
+    report = perform(relics, seat(relics, "Kira"), "relics.roll", {"challenge": "Dogs"}, "k3")
     assert any("(rolled by the program)" in line for line in lines(report))
-    again = perform(relics, seat("Kira"), "relics.roll", {"challenge": "Dogs"}, "k3")  # a double tap
+    again = perform(relics, seat(relics, "Kira"), "relics.roll", {"challenge": "Dogs"}, "k3")  # a double tap
     assert again["repeated"] and again["entries"] == report["entries"] and head(relics) == report["entries"][-1]
     assert offered(relics, "Kira", "relics.roll") == []  # rolled: the turn went on (or resolved Dogs)
 
@@ -112,15 +120,15 @@ def test_a_stressed_out_pc_is_offered_push_the_limit_and_nothing_else(relics):
         relics.cohort_turn("Wolves", leader="Kira", faces=[2, 3, 4, 2, 3])
         relics.challenge_turn("Wolves", faces=[6, 6, 6, 6, 6], stress={"Bo": 5})
     assert relics.sheet("Bo")["status"] == "Stressed Out"
-    bo = actions(relics, seat("Bo"))
+    bo = actions(relics, seat(relics, "Bo"))
     assert [(a["action"], a["waiting"]) for a in bo] == [("relics.push", True)]
-    report = perform(relics, seat("Bo"), "relics.push", {}, "k4")
+    report = perform(relics, seat(relics, "Bo"), "relics.push", {}, "k4")
     assert relics.sheet("Bo")["agony"] == 2 and any("Push" in line or "push" in line for line in lines(report))
 
 
 def test_check_this_out_is_paid_with_the_destiny_the_player_chose(relics):
     destiny = relics.pools()["destiny"]
-    perform(relics, seat("Ash"), "relics.check_this_out",
+    perform(relics, seat(relics, "Ash"), "relics.check_this_out",
             {"trait": "Loose grating", "modifier": "-1 / 1d", "pay": "destiny", "against": "Dogs"}, "k5")
     assert relics.pools()["destiny"] == destiny - 1
 
@@ -150,35 +158,55 @@ def test_another_leaders_pool_and_the_challenges_roll_are_not_a_players(relics):
     relics.cohort_turn("Dogs", leader="Kira")
     before = head(relics)
     with pytest.raises(CampaignError) as theirs:
-        perform(relics, seat("Bo"), "relics.roll", {"challenge": "Dogs"}, "k7")
+        perform(relics, seat(relics, "Bo"), "relics.roll", {"challenge": "Dogs"}, "k7")
     assert theirs.value.rule == NOT_YOUR_CHARACTER and "Kira leads Dogs" in str(theirs.value)
     relics.roll("Dogs", faces=[2, 3, 4, 2, 3])
     relics.challenge_turn("Dogs")  # the Challenge's pool waits for the GM's roll
     after = head(relics)
     with pytest.raises(CampaignError) as gm:
-        perform(relics, seat("Kira"), "relics.roll", {"challenge": "Dogs"}, "k8")
+        perform(relics, seat(relics, "Kira"), "relics.roll", {"challenge": "Dogs"}, "k8")
     assert gm.value.rule == GM_ONLY
     assert head(relics) == after > before
 
 
 def test_check_runs_the_huddle_as_a_what_if_and_writes_nothing(relics):
     before = head(relics)
-    check(relics, seat("Kira"), "relics.cohort_turn", {"challenge": "Dogs", "destiny": 1})
+    check(relics, seat(relics, "Kira"), "relics.cohort_turn", {"challenge": "Dogs", "destiny": 1})
     with pytest.raises(CampaignError) as short:  # more Destiny than the pool holds: the turn's own refusal
-        check(relics, seat("Kira"), "relics.cohort_turn", {"challenge": "Dogs", "destiny": 50})
+        check(relics, seat(relics, "Kira"), "relics.cohort_turn", {"challenge": "Dogs", "destiny": 50})
     with pytest.raises(CampaignError) as same:
-        perform(relics, seat("Kira"), "relics.cohort_turn", {"challenge": "Dogs", "destiny": 50}, "k9")
+        perform(relics, seat(relics, "Kira"), "relics.cohort_turn", {"challenge": "Dogs", "destiny": 50}, "k9")
     assert (short.value.code, short.value.rule, str(short.value)) == (same.value.code, same.value.rule, str(same.value))
     assert head(relics) == before
 
 
 def test_a_seat_no_longer_active_has_no_actions_and_is_refused(relics):
-    gone = seat("Kira", "revoked")
-    assert actions(relics, gone) == []
+    held = seat(relics, "Kira")
+    relics.seat_revoke("Kira")
+    gone = seat(relics, "Kira")
+    assert (held["state"], gone["state"]) == ("active", "revoked") and actions(relics, gone) == []
     before = head(relics)
     with pytest.raises(CampaignError) as refused:
         perform(relics, gone, "relics.cohort_turn", {"challenge": "Dogs"}, "k10")
     assert refused.value.rule == SEAT_INACTIVE and head(relics) == before
+    with pytest.raises(CampaignError) as stale:  # a page still holding the seat as it was: read again, refused
+        perform(relics, held, "relics.cohort_turn", {"challenge": "Dogs"}, "k11")
+    assert stale.value.rule == SEAT_INACTIVE and head(relics) == before
+
+
+def test_a_rotated_seat_acts_only_as_it_stands_now(relics):
+    before_rotate = seat(relics, "Bo")
+    relics.seat_rotate("Bo")
+    now = seat(relics, "Bo")
+    assert now["generation"] == before_rotate["generation"] + 1
+    assert actions(relics, before_rotate) == [] and actions(relics, now)
+    before = head(relics)
+    with pytest.raises(CampaignError) as stale:
+        perform(relics, before_rotate, "relics.check_this_out",
+                {"trait": "Loose grating", "modifier": "+1 / 1d", "pay": "doom"}, "k12")
+    assert stale.value.rule == SEAT_INACTIVE and head(relics) == before
+    perform(relics, now, "relics.check_this_out", {"trait": "Loose grating", "modifier": "+1 / 1d", "pay": "doom"}, "k12")
+    assert head(relics) > before
 
 
 # --- Beer Run ---------------------------------------------------------------------------------
@@ -186,46 +214,47 @@ def test_a_seat_no_longer_active_has_no_actions_and_is_refused(relics):
 @pytest.fixture
 def beer_run(tmp_path):
     camp = demo_campaign(tmp_path / "beer.db", "beer-run")
+    seated(camp, "Ann", "Bouncer")
     camp.beer_run_conflict_open("Front Door", ["Ann", "Bouncer"])
     yield camp
     camp.close()
 
 
 def test_beer_run_rolls_with_entered_faces_and_extra_dice_then_the_winner_lands_the_pips(beer_run):
-    assert [a["action"] for a in actions(beer_run, seat("Ann"))] == ["beer_run.cede"]  # no goal stated yet
+    assert [a["action"] for a in actions(beer_run, seat(beer_run, "Ann"))] == ["beer_run.cede"]  # no goal stated yet
     beer_run.beer_run_goal("Front Door", "Ann", "get the beer in")
     beer_run.beer_run_goal("Front Door", "Bouncer", "keep Ann out")
-    ann = actions(beer_run, seat("Ann"))[0]
+    ann = actions(beer_run, seat(beer_run, "Ann"))[0]
     assert (ann["action"], ann["waiting"]) == ("beer_run.roll", True)
     odds = beer_run.odds("Front Door", "Ann")
     assert percent_free(odds["upper_hand"]["first"]) in ann["odds"]
     assert "extra:Health" in [f["name"] for f in ann["fields"]]
     intensity = beer_run.beer_run_sheet("Ann")["intensity"]
-    report = perform(beer_run, seat("Ann"), "beer_run.roll",
+    report = perform(beer_run, seat(beer_run, "Ann"), "beer_run.roll",
                      {"conflict": "Front Door", "extra:Health": True, "faces": [6, 5, 3, 2]}, "b1")
     assert any("6, 5, 3, 2 (entered from the table)" in line for line in lines(report))
     assert beer_run.beer_run_sheet("Ann")["intensity"] == intensity - 2  # the base pool and one extra die
-    bouncer = actions(beer_run, seat("Bouncer"))[0]
+    bouncer = actions(beer_run, seat(beer_run, "Bouncer"))[0]
     assert "penalty_faces" in [f["name"] for f in bouncer["fields"]]  # the outcome d4 the demo inflicted
-    perform(beer_run, seat("Bouncer"), "beer_run.roll", {"conflict": "Front Door"}, "b2")  # the program rolls all
+    perform(beer_run, seat(beer_run, "Bouncer"), "beer_run.roll", {"conflict": "Front Door"}, "b2")  # the program rolls all
     due = beer_run.beer_run_status("Front Door")[0]["next_pips"]
     winner, loser = due["by"], due["on"]
-    first = actions(beer_run, seat(winner))[0]
+    first = actions(beer_run, seat(beer_run, winner))[0]
     assert (first["action"], first["waiting"]) == ("beer_run.pips", True)
     before = head(beer_run)
     with pytest.raises(CampaignError) as theirs:  # the pips are landed by the seat's own side: not the one due
-        perform(beer_run, seat(loser), "beer_run.pips", {"conflict": "Front Door", "pips:Health": 1}, "b3")
+        perform(beer_run, seat(beer_run, loser), "beer_run.pips", {"conflict": "Front Door", "pips:Health": 1}, "b3")
     assert theirs.value.rule == "turn-waiting" and f"waiting for {winner} to land" in str(theirs.value)
     assert head(beer_run) == before
     target = next(f["name"] for f in first["fields"] if f["name"].startswith("pips:"))
-    landed = perform(beer_run, seat(winner), "beer_run.pips", {"conflict": "Front Door", target: due["kept"]}, "b4")
+    landed = perform(beer_run, seat(beer_run, winner), "beer_run.pips", {"conflict": "Front Door", target: due["kept"]}, "b4")
     assert any(f"lands {due['kept']} pip" in line for line in lines(landed))
-    again = perform(beer_run, seat(winner), "beer_run.pips", {"conflict": "Front Door", target: due["kept"]}, "b4")
+    again = perform(beer_run, seat(beer_run, winner), "beer_run.pips", {"conflict": "Front Door", target: due["kept"]}, "b4")
     assert again["repeated"] and again["entries"] == landed["entries"]  # a double tap: one entry
 
 
 def test_beer_run_cede_between_rounds(beer_run):
-    report = perform(beer_run, seat("Bouncer"), "beer_run.cede", {"conflict": "Front Door"}, "b5")
+    report = perform(beer_run, seat(beer_run, "Bouncer"), "beer_run.cede", {"conflict": "Front Door"}, "b5")
     assert report["entries"] and beer_run.beer_run_status("Front Door")[0]["sides"]["Bouncer"]["out"] == "ceded"
 
 
@@ -247,20 +276,21 @@ def test_beer_run_refusals_append_nothing(beer_run, action, fields, rule):
 @pytest.fixture
 def action_dice(tmp_path):
     camp = demo_campaign(tmp_path / "archive.db", "action-dice")
+    seated(camp, "Mara", "Tobin")
     yield camp
     camp.close()
 
 
 def test_an_action_roll_for_ones_own_character_entered_or_rolled(action_dice):
-    mara = actions(action_dice, seat("Mara"))
+    mara = actions(action_dice, seat(action_dice, "Mara"))
     assert [a["action"] for a in mara] == ["action_dice.roll"]
     odds = action_dice.odds("Mara", "an action", difficulty=1, assets=["Nerve", "Athletics", "Lockpicks"])
     assert percent_free(odds["test_passes_at"]["4"]) in mara[0]["odds"]
     assert {"asset:Athletics", "asset:Nerve", "feature:Cat-like"} <= {f["name"] for f in mara[0]["fields"]}
-    entered = perform(action_dice, seat("Mara"), "action_dice.roll",
+    entered = perform(action_dice, seat(action_dice, "Mara"), "action_dice.roll",
                       {"action": "climb", "rating": "D6", "asset:Athletics": True, "faces": "7,3,2"}, "a1")
     assert "Athletics d8=7, d4=3, d4=2 (entered from the table)" in lines(entered)[0]
-    rolled = perform(action_dice, seat("Mara"), "action_dice.roll",
+    rolled = perform(action_dice, seat(action_dice, "Mara"), "action_dice.roll",
                      {"action": "sneak", "rating": "D4", "circumstances": "advantage"}, "a2")
     assert "(rolled by the program)" in lines(rolled)[0]
     assert [r["action"] for r in action_dice.action_dice_rolls("Mara", limit=2)] == ["climb", "sneak"]
@@ -271,9 +301,9 @@ def test_an_incapacitated_roll_is_refused_by_check_as_perform_refuses_it(action_
     before = head(action_dice)
     fields = {"action": "climb", "rating": "D6"}
     with pytest.raises(CampaignError) as checked:
-        check(action_dice, seat("Mara"), "action_dice.roll", fields)
+        check(action_dice, seat(action_dice, "Mara"), "action_dice.roll", fields)
     with pytest.raises(CampaignError) as performed:
-        perform(action_dice, seat("Mara"), "action_dice.roll", fields, "a3")
+        perform(action_dice, seat(action_dice, "Mara"), "action_dice.roll", fields, "a3")
     assert (checked.value.code, checked.value.rule, str(checked.value)) == \
         (performed.value.code, performed.value.rule, str(performed.value))
     assert head(action_dice) == before
@@ -297,22 +327,23 @@ def decision(tmp_path):
     camp = demo_campaign(tmp_path / "gate.db", "decision-2d6")
     camp.decision_2d6_item_add("Rope", die="D8", holder="Billy")
     camp.decision_2d6_item_add("Cart", die="D8")
+    seated(camp, "Billy", "Ogre")
     yield camp
     camp.close()
 
 
 def test_a_decision_roll_per_stat_with_its_exact_odds_and_the_faces_entered_or_rolled(decision):
-    billy = actions(decision, seat("Billy"))
+    billy = actions(decision, seat(decision, "Billy"))
     assert [a["label"] for a in billy] == ["Roll Strength (+0)", "Roll Agility (+1)", "Roll Stealth (+2)",
                                            "Supply roll: Rope (D8)"]  # the Empty torches and the spent arrows: none
     odds = decision.odds("Billy", "Strength")
     assert percent_free(odds["at_least"]["12"]) in billy[0]["odds"]
-    entered = perform(decision, seat("Billy"), "decision_2d6.roll",
+    entered = perform(decision, seat(decision, "Billy"), "decision_2d6.roll",
                       {"stat": "Strength", "difficulty": "challenging", "faces": [3, 6, 6, 2]}, "d1")
     assert "= 17 vs 12" in lines(entered)[0] and "(entered)" in lines(entered)[0]
-    rolled = perform(decision, seat("Billy"), "decision_2d6.roll", {"stat": "Agility", "target": 8}, "d2")
+    rolled = perform(decision, seat(decision, "Billy"), "decision_2d6.roll", {"stat": "Agility", "target": 8}, "d2")
     assert "(rolled by the program)" in lines(rolled)[0]
-    supply = perform(decision, seat("Billy"), "decision_2d6.supply_roll", {"item": "Rope", "faces": [2]}, "d3")
+    supply = perform(decision, seat(decision, "Billy"), "decision_2d6.supply_roll", {"item": "Rope", "faces": [2]}, "d3")
     assert "lowered to D6" in lines(supply)[-1]
 
 

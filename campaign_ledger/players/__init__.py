@@ -19,13 +19,16 @@ from __future__ import annotations
 
 import inspect
 from types import ModuleType
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from campaign_ledger.errors import CampaignError
 from campaign_ledger.players.common import (GM_ONLY, NOT_YOUR_CHARACTER, SEAT_INACTIVE, Given, Ready, gm_only,
                                             malformed)
 from campaign_ledger.players.shapes import Field, PlayerAction
-from campaign_ledger.shapes import Report
+from campaign_ledger.shapes import Report, SeatListed
+
+if TYPE_CHECKING:
+    from campaign_ledger.campaign import Campaign
 
 __all__ = ["actions", "perform", "check", "PlayerAction", "Field", "GM_ONLY", "NOT_YOUR_CHARACTER", "SEAT_INACTIVE"]
 
@@ -35,26 +38,29 @@ MODULES = {"relics": "relics", "beer-run": "beer_run", "action-dice": "action_di
 GM_WORDS = ("override", "gm_override", "seat_add", "seat_list", "seat_revoke", "seat_rotate", "seat_links")
 
 
-def actions(campaign: Any, seat: Mapping[str, Any]) -> list[PlayerAction]:
+def actions(campaign: Campaign, seat: SeatListed) -> list[PlayerAction]:
     """What the seat's player may do now for their own character, those the table waits on first
     (`waiting`), each with its fields and, for a roll, the exact odds of the pool (one odds call each).
-    A seat not active has none."""
-    if seat.get("state") != "active":
+    A seat no longer open (revoked, or rotated since `seat` was read) has none."""
+    try:
+        pc = _seated(campaign, seat)
+    except CampaignError:
         return []
-    found = _catalogue(campaign).actions(campaign, seat["pc"])
+    found = _catalogue(campaign).actions(campaign, pc)
     return sorted(found, key=lambda a: not a["waiting"])
 
 
-def perform(campaign: Any, seat: Mapping[str, Any], action: str, fields: Mapping[str, Any],
+def perform(campaign: Campaign, seat: SeatListed, action: str, fields: Mapping[str, Any],
             key: str | None) -> Report:
     """Run `action` for the seat's own character with the values the page sent (`campaign` is the
     handle acting as the seat: `camp.acting(seat["actor"], "page")`). Refused, appending nothing:
     code 2 for an unknown action or a malformed field; rule `not-your-character` for a field naming
-    another character, `gm-only` for what the rules leave to the GM, and the library's own rules."""
+    another character, `gm-only` for what the rules leave to the GM, `seat-inactive` for a seat
+    revoked or rotated since it was read, and the library's own rules."""
     return _ready(campaign, seat, action, fields).run(key)
 
 
-def check(campaign: Any, seat: Mapping[str, Any], action: str, fields: Mapping[str, Any]) -> None:
+def check(campaign: Campaign, seat: SeatListed, action: str, fields: Mapping[str, Any]) -> None:
     """The refusals `perform` would meet, without writing (before an action waits on the GM's
     confirmation). It checks the action, the fields, whose character it is and what is the GM's,
     and, where the library has a what-if for the call, runs it: the odds call of a Relics Cohort
@@ -71,22 +77,31 @@ def check(campaign: Any, seat: Mapping[str, Any], action: str, fields: Mapping[s
                 raise
 
 
-def _ready(campaign: Any, seat: Mapping[str, Any], action: str, fields: Mapping[str, Any]) -> Ready:
-    if seat.get("state") != "active":
-        raise CampaignError(f"The seat of {seat.get('pc')} is {seat.get('state')}; ask the GM for a new link.", 1,
-                            SEAT_INACTIVE)
+def _ready(campaign: Campaign, seat: SeatListed, action: str, fields: Mapping[str, Any]) -> Ready:
+    pc = _seated(campaign, seat)
     catalogue = _catalogue(campaign)
     name = _action_id(action, catalogue)
     reader = catalogue.READERS.get(name)
     if reader is None:
         raise _not_a_player_action(name, catalogue)
-    given = Given(fields, seat["pc"])
-    ready: Ready = reader(campaign, seat["pc"], given)
+    given = Given(fields, pc)
+    ready: Ready = reader(campaign, pc, given)
     given.done()
     return ready
 
 
-def _catalogue(campaign: Any) -> ModuleType:
+def _seated(campaign: Campaign, seat: SeatListed) -> str:
+    """The seat's character, read again from the campaign: a seat revoked, or given a new link, since
+    the caller read it (a page left open, a request racing the GM) is refused."""
+    now = next((s for s in campaign.seat_list() if s["seat"] == seat.get("seat")), None)
+    if now is None or now["state"] != "active" or now["generation"] != seat.get("generation") or \
+            seat.get("state") != "active":
+        raise CampaignError(f"The seat of {seat.get('pc')} is closed (revoked, or given a new link); ask the GM for "
+                            "the link as it stands.", 1, SEAT_INACTIVE)
+    return str(now["pc"])
+
+
+def _catalogue(campaign: Campaign) -> ModuleType:
     import importlib
 
     ruleset = campaign.ruleset()
