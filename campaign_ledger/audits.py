@@ -14,8 +14,14 @@ def audit(app: Any, db: Any, anchor: str | None, chain_only: bool, warn: Warn, p
 
     schema_repair.refuse_missing(db)  # a dropped read table: named, with what restores it
     if chain_only or app.read_only:
-        return _apart(app, db, anchor, chain_only, warn, path)
-    return _in_one_pass(app, db, anchor)
+        report = _apart(app, db, anchor, chain_only, warn, path)
+    else:
+        report = _in_one_pass(app, db, anchor)
+    if not chain_only and report["broken_entry"] is None:
+        from campaign_ledger.projections import actors
+
+        report["actors"] = actors.counted(db)  # entries per actor (issue 38)
+    return report
 
 
 def _in_one_pass(app: Any, db: Any, anchor: str | None) -> dict[str, Any]:

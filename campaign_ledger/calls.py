@@ -28,6 +28,16 @@ def digest(command: str, asked: Mapping[str, Any], override: str | None) -> str:
     return hashlib.sha256(json.dumps(said, default=str).encode()).hexdigest()[:16]
 
 
+def as_actor(invocation: str, actor: str | None) -> str:
+    """The invocation digest of a call made as `actor`: a key a player's call used is refused to
+    another actor's (the GM's digests stay as they were, so keys kept before still match)."""
+    import hashlib
+
+    if not actor or actor == "gm":
+        return invocation
+    return hashlib.sha256(f"{invocation}\x1f{actor}".encode()).hexdigest()[:16]
+
+
 def new_key(asked: str | None) -> str:
     """The key this call's entries are logged under: the caller's, or a fresh one."""
     from campaign_ledger.ledger import values
@@ -62,7 +72,8 @@ def opened(facts: dict[str, Any], must_exist: bool = True, reading: bool = False
     if kept is None:
         closers: list[Callable[[], Any]] = []
         try:
-            yield open_campaign(Opening(facts["db"], facts.get("override"), closers.append), must_exist, reading)
+            pair = open_campaign(Opening(facts["db"], facts.get("override"), closers.append), must_exist, reading)
+            yield acting(pair, facts)
         finally:
             for close in reversed(closers):
                 close()
@@ -71,12 +82,29 @@ def opened(facts: dict[str, Any], must_exist: bool = True, reading: bool = False
         kept.pair = open_campaign(Opening(facts["db"], None, kept.closers.append), must_exist, reading)
     kept.pair[0].gm_override = facts.get("override")  # this call's, not the first call's
     try:
-        yield kept.pair
+        yield acting(kept.pair, facts)
     except LedgerError:
         raise  # a rule refused the call: what is open is as good as before
     except BaseException:
         kept.close()
         raise
+
+
+def acting(pair: tuple[Any, Any], facts: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The ledger set to record this call's actor and channel (ledger/actors.py) with every command
+    it runs: a kept ledger serves handles acting for others, so each call sets its own."""
+    app = pair[0]
+    app.command_actor = facts.get("actor") or "gm"
+    app.command_channel = facts.get("channel") or "api"
+    app.command_confirmed_by = facts.get("confirmed_by")
+    return pair
+
+
+def who(facts: Mapping[str, Any]) -> dict[str, str]:
+    """A report's "actor" and "channel" (and "confirmed_by" when set): who this call wrote as."""
+    from campaign_ledger.ledger import actors
+
+    return actors.recorded(facts.get("actor") or "gm", facts.get("channel") or "api", facts.get("confirmed_by"))
 
 
 def keepable(path: str) -> bool:
@@ -104,6 +132,7 @@ def write(facts: dict[str, Any], call: Callable[[Any], dict[str, Any]], warn: Wa
             catch_up(app, db, warn, facts["db"], writing=True)
             report = call(app)
             report.setdefault("key", facts["key_used"])
+            report.update(who(facts))
             facts["recorded"] = report.get("entries", [])  # what an error after this point must not deny
             try:
                 runner.catch_up(app, db)

@@ -54,7 +54,8 @@ def cli(ctx: click.Context, db: str, as_json: bool, key: str | None, timeout: in
 
     Example: campaign --db heist.db new "The Moon Heist"
     """
-    ctx.obj = {"db": db, "json": as_json, "key": key}
+    given = ctx.obj if isinstance(ctx.obj, dict) else {}  # the shell runs each line with its channel
+    ctx.obj = {"db": db, "json": as_json, "key": key, "channel": given.get("channel") or "cli"}
     if timeout is not None:
         os.environ["POSTGRES_CONNECT_TIMEOUT"] = str(timeout)
 

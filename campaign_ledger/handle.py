@@ -14,6 +14,7 @@ The calls of each ruleset are in its own module beside this one (relics.py, ...)
 """
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import os
@@ -68,6 +69,9 @@ class Core:
         self.path = os.fspath(path)
         self._warn = warn
         self._bound = bound
+        # Who this handle writes as (ledger/actors.py): the GM, by the CLI (its own bound facts may say
+        # "shell") or, for a library handle, by the API; `acting` gives a handle writing as another.
+        self._who = {"actor": "gm", "channel": (bound or {}).get("channel") or ("cli" if bound is not None else "api")}
         # Per thread, so one handle serves a server's worker threads: the campaign kept open between
         # calls (calls.Kept), the last call's warning lines and its facts (what it recorded, its key).
         self._threads = threading.local()
@@ -114,14 +118,31 @@ class Core:
     def __repr__(self) -> str:
         return f"<Campaign {self.path}>"
 
+    def acting(self, actor: str, channel: str, confirmed_by: str | None = None) -> Any:
+        """A handle on the same campaign whose writes record `actor` ("gm" or "seat:<name>") and
+        `channel` (cli, shell, page, api, import) in each entry's command row, inside the hash chain;
+        `confirmed_by` ("gm") when the GM accepted a player's pending action. It shares this handle's
+        open campaign; a malformed actor or channel is refused (code 2)."""
+        from campaign_ledger.ledger import actors
+
+        def check() -> dict[str, str]:
+            return actors.recorded(actors.actor(actor), actors.channel(channel),
+                                   actors.actor(confirmed_by, "Who confirmed") if confirmed_by is not None else None)
+        who = self._valid(check)
+        other = copy.copy(self)  # the same path, threads (what each keeps open) and warnings
+        other._who = who
+        return other
+
     # --- the machinery -------------------------------------------------------------------------
 
     def _facts(self, key: str | None, override: str | None) -> dict[str, Any]:
         self.warnings = []
         if self._bound is not None:  # the CLI's own dict, filled in as the call goes
             self._call = self._bound  # type: ignore[assignment]
+            self._call.pop("confirmed_by", None)  # (set again below when this handle's)
         else:
             self._call = {"db": self.path, "key": key, "override": override}
+        self._call.update(self._who)
         return self._call
 
     def _warning(self, line: str) -> None:
@@ -130,7 +151,8 @@ class Core:
             self._warn(line)
 
     def _invocation(self, command: str, asked: Mapping[str, Any], facts: Mapping[str, Any]) -> str:
-        return facts.get("invocation") or calls.digest(command, asked, facts.get("override"))
+        said = facts.get("invocation") or calls.digest(command, asked, facts.get("override"))
+        return calls.as_actor(said, facts.get("actor"))
 
     def _write(self, command: str, asked: Mapping[str, Any], call: Callable[[Any], Any], *,
                key: str | None = None, override: str | None = None, must_exist: bool = True) -> Report:

@@ -153,7 +153,7 @@ class RecordCalls(Core):
             runner.catch_up(app, db)  # the read tables were built while the import was checked
             bind_read_file(self.path, app, db)
         self._opened(caught_up, reading=False)
-        self.started = report
+        self.started = {**report, "actor": "gm", "channel": "import"}  # the entries keep the actors they were written by
 
 
 def _demo(app: Any, db: Any, ruleset: str | None, facts: dict[str, Any], existed: bool,

@@ -22,6 +22,9 @@ class HistoryLine(TypedDict, total=False):
     unit: str  # the undo unit it belongs to
     reversed_at: int | None  # the entry that undid it
     reversed_by: str | None  # and that entry's unit
+    actor: str  # who wrote it: "gm" or "seat:<name>" (issue 38); "gm" for entries written before
+    channel: str  # how it came: cli, shell, page, api, import; "unrecorded" for entries written before
+    confirmed_by: str  # only for a player's action a GM accepted: "gm"
 
 
 class Report(TypedDict, total=False):
@@ -35,6 +38,9 @@ class Report(TypedDict, total=False):
     history: list[HistoryLine]
     repeated: bool
     command: str
+    actor: str  # who the call wrote as: "gm" or "seat:<name>"
+    channel: str  # and by what: cli, shell, page, api
+    confirmed_by: str  # only when a GM accepted a player's action: "gm"
 
 
 class SeatListed(TypedDict):
@@ -89,6 +95,10 @@ class UnitListed(TypedDict, total=False):
     did: str
     dependents: list[str]
     cascade_refused: str | None
+    actor: str  # who wrote it: its first command's actor ("gm", "seat:Kira")
+    channel: str  # and how ("unrecorded" before issue 38)
+    confirmed_by: str  # only when a GM accepted a player's action
+    actors: list[str]  # only when more than one actor wrote its commands
 
 
 class Session(TypedDict, total=False):
@@ -122,6 +132,7 @@ class AuditReport(TypedDict, total=False):
     corrections: list[Any]
     dice: dict[str, Any]
     undone_program_rolls: list[Any]
+    actors: dict[str, int]  # entries per actor ("gm", "seat:Kira"), when the chain holds (not with `chain`)
 
 
 class RelicsSheet(TypedDict, total=False):

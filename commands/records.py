@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from campaign_ledger.ledger.errors import BadInput
+from campaign_ledger.ledger.words import who
 from campaign_ledger.commands.plumbing import campaign_of, emit, json_option, show_report
 
 COMMANDS = click.Group()  # added to `campaign` by cli.py
@@ -59,7 +60,8 @@ def _units_text(units: list[dict[str, Any]]) -> str:
         return "Nothing to undo."
     lines = []
     for u in units:
-        lines.append(f"#{u['entries'][0]}-#{u['entries'][1]}  {u['unit']}: {u['did']}")
+        by = who(u.get("actor"), u.get("channel"), u.get("confirmed_by"))
+        lines.append(f"#{u['entries'][0]}-#{u['entries'][1]}  {u['unit']}{f' [{by}]' if by else ''}: {u['did']}")
         if u.get("cascade_refused"):
             lines.append(f"    --cascade refused: {u['cascade_refused']}")
         elif u["dependents"]:

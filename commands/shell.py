@@ -139,7 +139,7 @@ def run_line(group: click.Command, prefix: list[str], line: str) -> int:
         click.echo("Error: this is already the campaign shell.", err=True)
         return 1
     try:
-        group.main(args=prefix + argv, prog_name="campaign", standalone_mode=False)
+        group.main(args=prefix + argv, prog_name="campaign", standalone_mode=False, obj={"channel": "shell"})
     except SystemExit as e:  # a refusal (its Error: line is printed) or --help
         return e.code if isinstance(e.code, int) else 1
     except click.exceptions.Exit as e:

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError, OperationalError
 
-from campaign_ledger.ledger import command_keys, server_waits, storage_faults, values
+from campaign_ledger.ledger import actors, command_keys, server_waits, storage_faults, values
 from campaign_ledger.ledger import undo as undoing
 from campaign_ledger.ledger import units
 from campaign_ledger.ledger.campaign import Campaign
@@ -42,6 +42,9 @@ class CampaignLedger(Application):
     gm_override: str | None = None  # the GM's reason for letting the next commands break a rule
     command_key: str | None = None  # the idempotency key of the next command (see `run`)
     command_invocation: str | None = None  # a digest of the command and its arguments, kept with the key
+    command_actor: str = "gm"  # who writes the next commands: "gm" or "seat:<name>" (ledger/actors.py)
+    command_channel: str = "api"  # how they came: cli, shell, page, api, import (set per call by the library)
+    command_confirmed_by: str | None = None  # the GM, when a player's pending action was accepted
     read_only = False  # opened from a file that cannot be written: its read tables are not caught up
 
     def construct_repository(self) -> Any:
@@ -174,8 +177,10 @@ class CampaignLedger(Application):
         raise Conflict(KEPT_CHANGING)
 
     def _keyed(self, detail: dict | None) -> dict | None:
-        """The command's detail for the command log, with its key and invocation (see command_keys)."""
-        return command_keys.keyed(detail, self.command_key, self.command_invocation)
+        """The command's detail for the command log, with who wrote it (ledger/actors.py) and its key
+        and invocation (see command_keys): the one place a command's detail is made."""
+        who = actors.recorded(self.command_actor, self.command_channel, self.command_confirmed_by)
+        return command_keys.keyed({**(detail or {}), **who}, self.command_key, self.command_invocation)
 
     def already_recorded(self, key: str, name: str) -> Report | None:
         """A retry of a command the log already holds (see command_keys); a later run in this process is another."""

@@ -54,7 +54,9 @@ def load(app: Any, lines: Iterable[str],
                 if group is not None:
                     rows.command(group, entry - 1, checker.v2_from())
                 c_ = row.get("command") if isinstance(row.get("command"), dict) else {}
-                group = [entry, command, c_.get("name", "import"), c_.get("unit"), c_.get("detail"), number]
+                # entries the source filed under no command (a version-1 file's first): the import's own row, by its channel
+                made = {} if c_ else {"detail": {"channel": "import"}}
+                group = [entry, command, c_.get("name", "import"), c_.get("unit"), {**c_, **made}.get("detail"), number]
             rows.entry(entry, aggregate_id, row["version"], row["type"], state, row["hash"])
         count = checker.finish()
         if group is not None:

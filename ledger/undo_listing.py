@@ -4,6 +4,7 @@ A listing asks the same questions of unit after unit (each listed unit's depende
 later units), so each unit's effects and each aggregate's class are worked out once (`known`)."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from campaign_ledger.ledger.undo import aggregate_class, cascade_refusal, dependents, labelled, unit_effects
@@ -25,8 +26,29 @@ def listing(app: Any, limit: int | None = None, units: Newest | None = None) -> 
         rows.append({"unit": unit.key, "first_entry": unit.first, "entries": [unit.first, unit.last],
                      "entry_range": [unit.first, unit.last],  # `entries` (the same pair) is kept for old scripts
                      "commands": list(unit.commands), "did": did, "dependents": [u.key for u in deps],
-                     "cascade_refused": cascade_refusal(unit, deps)})
+                     "cascade_refused": cascade_refusal(unit, deps), **_who(app, unit)})
     return rows
+
+
+def _who(app: Any, unit: Unit) -> dict[str, Any]:
+    """Who wrote the unit (ledger/actors.py): its first command's "actor" and "channel"; "actors",
+    every actor among its commands in order, when more than one wrote it (a round the GM opened
+    and a player rolled). Each command's row is found by its first entry, an indexed probe."""
+    from campaign_ledger.ledger import actors
+    from campaign_ledger.ledger.chain import chained
+
+    log, found = chained(app.recorder), []
+    for first, _ in unit.ranges:
+        rows = log.command_rows_in_order(first, first)
+        found.append(actors.of(json.loads(rows[0][4] or "{}") if rows else None))
+    actor, channel, confirmed_by = found[0] if found else actors.of(None)
+    who: dict[str, Any] = {"actor": actor, "channel": channel}
+    if confirmed_by:
+        who["confirmed_by"] = confirmed_by
+    every = list(dict.fromkeys(a for a, _, _ in found))
+    if len(every) > 1:
+        who["actors"] = every
+    return who
 
 
 def _did(app: Any, unit: Unit, known: dict[Any, Any] | None = None) -> str:

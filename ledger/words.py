@@ -122,3 +122,16 @@ def _item(value: Any) -> str:
     if _many(value):
         return " ".join(_item(v) for v in value) or "none"
     return said(value)
+
+
+def who(actor: str | None, channel: str | None = None, confirmed_by: str | None = None) -> str:
+    """Who wrote an entry, as every display shows it (history, exports, the live page, undo's list):
+    nothing for the GM's own entries (most of a campaign), `Kira · page` for a player's seat, and
+    `Kira · page · confirmed by GM` for a player's action the GM accepted (ledger/actors.py)."""
+    if not actor or actor == "gm":
+        return ""
+    name = actor.split(":", 1)[1] if actor.startswith("seat:") else actor
+    said = f"{name} · {channel}" if channel and channel != "unrecorded" else name
+    if confirmed_by:
+        said += f" · confirmed by {'GM' if confirmed_by == 'gm' else who(confirmed_by)}"
+    return said

@@ -209,3 +209,14 @@ def m019_seats(db: Database) -> None:
     the sha256 of its current token (`seed` and `generation`: what the token is derived from)."""
     db["seats"].create({"id": str, "seat": str, "pc": str, "player": str, "seed": str, "token_hash": str,
                         "generation": int, "state": str, "entry": int}, pk="id")
+
+
+@migrations()
+def m020_who_wrote(db: Database) -> None:
+    """Who wrote each entry (issue 38): its actor ("gm" or "seat:<name>"), channel and, for a player's
+    action the GM accepted, who confirmed it, from its command's row in the command log (kept
+    with the namer's state, `whos`, as units are). Rows of files written before hold none and
+    read as the GM's, by an unrecorded channel (projections/actors.py): nothing to derive again."""
+    for column in ("actor", "channel", "confirmed_by"):
+        db["history"].add_column(column, str)
+    db["unit_namer"].add_column("whos", str)

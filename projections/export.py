@@ -8,7 +8,7 @@ from typing import Iterator
 
 from sqlite_utils import Database
 
-from campaign_ledger.projections import export_notes, session_log, views
+from campaign_ledger.projections import actors, export_notes, session_log, views
 
 
 def markdown_chunks(db: Database, first: int, last: int, title: str, gm_notes: bool = False) -> Iterator[str]:
@@ -23,7 +23,7 @@ def markdown_chunks(db: Database, first: int, last: int, title: str, gm_notes: b
         heading = f"~~{group.title}~~ (reversed at #{undone})" if undone else group.title
         yield f"\n## {heading}\n\n{session_log.summary_of(db, group)}\n\n"
         for row in group.rows:
-            line = _md(row["line"])
+            line = _md(actors.tag(row) + row["line"])
             if row.get("reversed_at"):
                 line = f"~~{line}~~ (reversed at #{row['reversed_at']})"
             yield f"- #{row['entry']} `{row['time'][11:19]}` {line}\n"
@@ -38,9 +38,11 @@ def _md(text: str) -> str:
 
 def csv_chunks(db: Database, first: int, last: int, gm_notes: bool = False) -> Iterator[str]:
     """The history rows, a CSV line per entry (the header first)."""
-    yield _csv_line(["entry", "time", "type", "round", "line"])
+    yield _csv_line(["entry", "time", "type", "round", "line", "actor", "channel", "confirmed_by"])
     for row in export_notes.rows(db, first, last, gm_notes):
-        yield _csv_line([row["entry"], row["time"], row["type"], row["round"] or "", row["line"]])
+        actors.shaped(row)
+        yield _csv_line([row["entry"], row["time"], row["type"], row["round"] or "", row["line"], row["actor"],
+                         row["channel"], row.get("confirmed_by") or ""])
 
 
 def _csv_line(values: list) -> str:

@@ -12,7 +12,8 @@ from typing import Any, Iterable, Iterator
 
 from sqlite_utils import Database
 
-from campaign_ledger.projections import long_reads, session_log
+from campaign_ledger.ledger import words
+from campaign_ledger.projections import actors, long_reads, session_log
 from campaign_ledger.projections.campaign_notes import hidden_sql
 from campaign_ledger.projections.export_notes import InlineNotes
 
@@ -50,7 +51,8 @@ def cards(db: Database, first: int, last: int, day: str = "", gm_notes: bool = F
     before = db.execute("SELECT destiny, doom FROM balances WHERE entry < ? ORDER BY entry DESC LIMIT 1",
                         [first]).fetchone() or (0, 0)
     pools = tuple(before)
-    rows = long_reads.cursor(db, "SELECT h.entry, h.time, h.line, h.round, h.reversed_at, b.destiny, b.doom FROM "
+    rows = long_reads.cursor(db, "SELECT h.entry, h.time, h.line, h.round, h.reversed_at, b.destiny, b.doom, "
+                             "h.actor, h.channel, h.confirmed_by FROM "
                              "history h LEFT JOIN balances b ON b.entry = h.entry WHERE h.entry BETWEEN ? AND ? "
                              f"AND {hidden_sql(gm_notes, 'h.entry')} ORDER BY h.entry", [first, last])
     changes = _Peek(long_reads.cursor(
@@ -65,9 +67,9 @@ def cards(db: Database, first: int, last: int, day: str = "", gm_notes: bool = F
     def note_row(h: dict[str, Any]) -> dict[str, Any]:
         return {"entry": h["entry"], "round": None, "reversed_at": h["reversed_at"], "note": True, "notes": [],
                 "html": _row(h["entry"], h["time"] or "", h["line"] or "", [], shown["day"], h["reversed_at"],
-                             "note")}
+                             "note", actors.label(h))}
 
-    for entry, time, line, round_, undone, destiny, doom in rows:
+    for entry, time, line, round_, undone, destiny, doom, *wrote in rows:
         if entry in notes.moved or entry in hidden:
             continue
         now = (destiny, doom) if destiny is not None else pools
@@ -81,7 +83,8 @@ def cards(db: Database, first: int, last: int, day: str = "", gm_notes: bool = F
                 chips.append(_chip(what, f"{who} {what.capitalize()} {delta:+d}"))
         row = {"entry": entry, "round": round_, "reversed_at": undone, "before": pools, "after": now,
                "notes": moved, "html": _row(entry, time or "", line or "", chips, shown["day"], undone,
-                                            "note" if (line or "").startswith("Note ") and round_ is None else "")}
+                                            "note" if (line or "").startswith("Note ") and round_ is None else "",
+                                            words.who(*wrote))}
         pools = now
         if time and time[:10] != shown["day"]:
             shown["day"] = time[:10]
@@ -131,14 +134,19 @@ def _chip(kind: str, text: str) -> str:
 
 
 def _row(entry: int, time: str, line: str, chips: list[str], day: str, undone: int | None = None,
-         kind: str = "") -> str:
+         kind: str = "", by: str = "") -> str:
+    """One entry's row; `by`, who wrote it when not the GM (ledger/words.py `who`), before its line."""
     shown = time[11:19] if time[:10] == day else when(time)
     cls = "t" if time[:10] == day else "t day"
     kinds = " ".join(k for k in (kind, "reversed" if undone else "") if k)
     mark = (f' class="{kinds}"' if kinds else "") + (f' title="reversed at #{undone}"' if undone else "")
     return (f'<tr id="entry-{entry}"{mark}><td class="n">#{entry}</td>'
             f'<td class="{cls}"><time datetime="{escape(time)}">{escape(shown)}</time></td>'
-            f'<td class="l">{escape(line)}</td><td class="c">{"".join(chips)}</td></tr>\n')
+            f'<td class="l">{_by(by)}{escape(line)}</td><td class="c">{"".join(chips)}</td></tr>\n')
+
+
+def _by(by: str) -> str:
+    return f'<span class="who">{escape(by)}</span> ' if by else ""
 
 
 class _Peek:

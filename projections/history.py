@@ -31,8 +31,9 @@ def apply(db: Database, entry: int, e: Any) -> None:
     units = kept.get(UNITS) if kept is not None else None  # the catch-up's namer: the unit with the row
     played = _round_of(db, entry, e, names)
     unit = units.unit_at(db, entry) if units is not None else None
+    who = units.who_at(entry) if units is not None else NOBODY
     append(db, INSERT, (entry, _time(e.timestamp), kind.__qualname__, line, _round_name(played, unit, units, entry),
-                        about, unit), kept)
+                        about, unit, *who), kept)
     if isinstance(e, Reversible.Reversed) and e.entries:
         flush(db)
         entries = json.dumps(list(e.entries))
@@ -62,7 +63,9 @@ def _time(timestamp: Any) -> str:
 _LAST_TIME: list[Any] = [None, ""]
 
 
-INSERT = "INSERT INTO history (entry, time, type, line, round, about, unit) VALUES (?, ?, ?, ?, ?, ?, ?)"
+INSERT = ("INSERT INTO history (entry, time, type, line, round, about, unit, actor, channel, confirmed_by) "
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+NOBODY = (None, None, None)  # no namer: the row's actor is filled in with its unit (projections/units.py `fill`)
 UNITS = "history.units"  # a catch-up's projections.units.UnitNames, in the read file's memo
 _MODULES: list[Any] = [None]
 

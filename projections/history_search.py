@@ -15,7 +15,7 @@ from sqlite_utils import Database
 
 from campaign_ledger.ledger.errors import BadInput, NotFound
 from campaign_ledger.ledger.notes import no_round
-from campaign_ledger.projections import long_reads
+from campaign_ledger.projections import actors, long_reads
 from campaign_ledger.projections.fts_query import match_query, words_query
 
 KINDS = {  # --kind: which history lines each names, by the event type the line came from
@@ -62,7 +62,7 @@ def rows(db: Database, f: Filters, limit: int | None = None) -> list[dict[str, A
     found = list(_dicts(db, sql, args))
     found = found[::-1] if limit else found
     for row in found:
-        row["unit"] = row.get("unit") or None
+        actors.shaped(row)
     return found
 
 
@@ -74,8 +74,7 @@ def stream(db: Database, f: Filters) -> tuple[int | None, Iterator[dict[str, Any
 
     def rows() -> Iterator[dict[str, Any]]:
         for row in _dicts(db, sql, args):
-            row["unit"] = row.get("unit") or None
-            yield row
+            yield actors.shaped(row)
     return (last["entry"] if last else None), rows()
 
 

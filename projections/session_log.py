@@ -52,7 +52,8 @@ class Group:
 
 def rows(db: Database, first: int, last: int, gm_notes: bool = False) -> Iterator[dict[str, Any]]:
     """The history rows of a stretch, GM-only notes left out unless the GM asks for them."""
-    cursor = long_reads.cursor(db, "SELECT entry, time, type, round, line, reversed_at FROM history "
+    cursor = long_reads.cursor(db, "SELECT entry, time, type, round, line, reversed_at, actor, channel, confirmed_by "
+                               "FROM history "
                                f"WHERE entry BETWEEN ? AND ? AND {hidden_sql(gm_notes)} ORDER BY entry", [first, last])
     names = [d[0] for d in cursor.description]
     for row in cursor:

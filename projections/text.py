@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaign_ledger.ledger.words import faces, said
+from campaign_ledger.projections import actors
 
 
 def history_text(rows: list[dict[str, Any]]) -> str:
@@ -18,7 +19,7 @@ NO_ENTRIES = "No entries."
 
 def history_line(r: dict[str, Any], width: int) -> str:
     """One entry's line, its number padded to `width` (the last number's length: the lines align)."""
-    return f"#{r['entry']:<{width}}  {r['time']}  {unit_tag(r)}{r['line']}"
+    return f"#{r['entry']:<{width}}  {r['time']}  {unit_tag(r)}{actors.tag(r)}{r['line']}"
 
 
 def unit_tag(row: dict[str, Any]) -> str:
@@ -184,6 +185,8 @@ def audit_text(r: dict[str, Any]) -> str:
     undone = r.get("undone_program_rolls", [])
     lines.append(f"Program rolls undone: {len(undone)}" + "".join(
         f"\n  #{u['entry']} {u['by']} rolled {faces(u['faces'])} ({u['unit']}, undone at #{u['undone_at']})" for u in undone))
+    if "actors" in r:
+        lines.append(f"Entries by actor: {actors.counted_text(r['actors'])}")
     lines.append("Dice entered at the table / rolled by the program:")
     lines += [f"  {who}: {d['entered']} entered, {d['rolled']} rolled" for who, d in r["dice"].items()]
     lines.append("Clean." if r["clean"] else "NOT clean.")

@@ -32,6 +32,7 @@ from campaign_ledger.ledger.units import NOT_UNITS, OWN_COUNT, REOPENS, ROUND
 from campaign_ledger.projections.current import NAME as POSITION
 from campaign_ledger.projections.schema_cache import flush  # the read tables' position (runner.NAME; runner imports this)
 
+NOBODY = (None, None, None)  # who wrote an entry whose command kept no actor (see who_at)
 NO_UNIT = ""  # stored for entries outside every unit (`new`, an undo's own entries); read back as null
 PAGE = 2000  # entries of the command log read at a time
 
@@ -50,7 +51,8 @@ class UnitNames:
         if self.db is db:
             return
         self.db, self.known = db, Known(db)
-        kept = db.execute("SELECT at, covered, spans, reversers FROM unit_namer WHERE name = ?", [NAMER]).fetchone()
+        kept = db.execute("SELECT at, covered, spans, reversers, whos FROM unit_namer WHERE name = ?",
+                          [NAMER]).fetchone()
         at = db.execute("SELECT entry FROM position WHERE name = ?", [POSITION]).fetchone()
         if kept is None or at is None or not kept[0] or kept[0] != at[0]:
             self._restart()
@@ -61,6 +63,8 @@ class UnitNames:
         self.reversers = {int(first): (label, [(name, unit_first) for name, unit_first in units],
                                        [tuple(b) for b in back[0]] if back else [])  # (kept before m015: no back)
                           for first, (label, units, *back) in json.loads(kept[3]).items()}
+        self.whos = [tuple(w) for w in json.loads(kept[4] or "[]")]  # (kept before m020: none; none recorded then)
+        self.who_starts = [w[0] for w in self.whos]
 
     def _restart(self) -> None:
         self.covered = 0  # commands starting at or before this entry have been read
@@ -68,6 +72,8 @@ class UnitNames:
         self.starts: list[int] = []  # first entries of the spans read and not yet let go, in order
         self.spans: list[tuple[int, int, str]] = []  # (first, last, unit name), same order
         self.reversers: dict[int, tuple[str, list[tuple[str, int]], list]] = {}  # first entry -> (label, units, back)
+        self.who_starts: list[int] = []  # first entries of the commands that say who wrote them, not yet let go
+        self.whos: list[tuple] = []  # (first, last, actor, channel, confirmed_by), same order (ledger/actors.py)
         # units not reversed (their rows are found by their name in the history when reversed, so
         # they hold no ranges), names given and counts of each command: in the read file, see Known
         assert self.known is not None
@@ -77,10 +83,11 @@ class UnitNames:
         """Where the namer stopped, beside the rows it named (see _attach)."""
         assert self.known is not None
         self.known.write()
-        db.execute("INSERT INTO unit_namer (name, at, covered, spans, reversers) VALUES (?, ?, ?, ?, ?) "
+        db.execute("INSERT INTO unit_namer (name, at, covered, spans, reversers, whos) VALUES (?, ?, ?, ?, ?, ?) "
                    "ON CONFLICT(name) DO UPDATE SET at = excluded.at, covered = excluded.covered, "
-                   "spans = excluded.spans, reversers = excluded.reversers",
-                   [NAMER, self.named_to, self.covered, json.dumps(self.spans), json.dumps(self.reversers)])
+                   "spans = excluded.spans, reversers = excluded.reversers, whos = excluded.whos",
+                   [NAMER, self.named_to, self.covered, json.dumps(self.spans), json.dumps(self.reversers),
+                    json.dumps(self.whos)])
 
     def fill(self, db: Database) -> None:
         """Name every history row not named yet; mark the rows a newly applied undo reversed; keep
@@ -92,8 +99,8 @@ class UnitNames:
             if unnamed[0] <= self.named_to:  # a row before those named (not in a catch-up's order): read again
                 self._restart()
             self._read_to(unnamed[-1], unnamed[0])
-            db.conn.executemany("UPDATE history SET unit = ? WHERE entry = ?",
-                                [(self._unit_of(e), e) for e in unnamed])
+            db.conn.executemany("UPDATE history SET unit = ?, actor = ?, channel = ?, confirmed_by = ? WHERE entry = ?",
+                                [(self._unit_of(e), *self.who_at(e), e) for e in unnamed])
             for entry in unnamed:
                 if entry in self.reversers:
                     self._mark(db, entry)
@@ -117,6 +124,15 @@ class UnitNames:
             self._let_go(entry)
         return self._unit_of(entry)
 
+    def who_at(self, entry: int) -> tuple[str | None, str | None, str | None]:
+        """(actor, channel, confirmed_by) as the command holding `entry` recorded them (after
+        `unit_at` or `fill` read it); Nones for a command that kept none (written before issue 38),
+        which the history reads as the GM's, by an unrecorded channel (projections/actors.py)."""
+        i = bisect.bisect_right(self.who_starts, entry) - 1
+        if i >= 0 and self.whos[i][0] <= entry <= self.whos[i][1]:
+            return self.whos[i][2:]  # type: ignore[return-value]
+        return NOBODY
+
     def _mark(self, db: Database, entry: int) -> None:
         """The rows of the units the command at `entry` reversed: those named so from the unit's
         first entry up to the reversal and not marked yet (an earlier unit of the same name was
@@ -135,6 +151,10 @@ class UnitNames:
         while gone < len(self.spans) and self.spans[gone][1] < before:
             gone += 1
         del self.starts[:gone], self.spans[:gone]
+        gone = 0
+        while gone < len(self.whos) and self.whos[gone][1] < before:
+            gone += 1
+        del self.who_starts[:gone], self.whos[:gone]
         if self.reversers:
             self.reversers = {first: r for first, r in self.reversers.items() if first >= before}
 
@@ -159,6 +179,9 @@ class UnitNames:
         """One command of the log, as `ledger.units.every_unit` takes it: the units it reverses
         are closed (their rows learn what reversed them; an undone correction's own reversed units
         stand again), then it is a unit itself, or none."""
+        if "actor" in detail or "channel" in detail:
+            self.who_starts.append(first)
+            self.whos.append((first, last, detail.get("actor"), detail.get("channel"), detail.get("confirmed_by")))
         closed = [pair for key in detail.get("reverses", []) for pair in self.known.close(key)]
         back = [(name, unit_first, by_first, by) for by, (_, by_first) in closed if command in REOPENS
                 for name, unit_first in self.known.reopen(by_first)]

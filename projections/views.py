@@ -6,6 +6,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from campaign_ledger.projections import actors
+
 EXPERTISE = ("scav", "venger", "phantom", "stallion", "sparrow")
 # A trait row held at entry `at`: seen by then and not yet ended (an ended temporary trait keeps its row).
 _HELD = "{} AND entry <= ? AND (ended IS NULL OR ended > ?)"
@@ -129,7 +131,7 @@ def history(db: Database, first: int | None = None, last: int | None = None,
     else:
         rows = list(db.table("history").rows_where(where, args, order_by="entry"))
     for row in rows:  # an entry outside every unit (`new`, an undo's own) is stored "" so it is named once
-        row["unit"] = row.get("unit") or None
+        actors.shaped(row)
     return rows
 
 

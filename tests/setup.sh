@@ -2,10 +2,12 @@
 # The project's own virtual environment, .venv, made when missing; both Quick start commands use it,
 # so a system Python that refuses pip (PEP 668: Debian's and Ubuntu's own python3) is never touched.
 #   sh tests/setup.sh app   the project alone (enough for `campaign`)
-#   sh tests/setup.sh       the project with its test extras, and Debian's chromium for the page test
+#   sh tests/setup.sh       the project with its test extras, and Debian's chromium for the page tests
+#                           (Playwright drives it through executable_path: no browser is downloaded)
 # Run again, it installs only when pyproject.toml changed (a stamp in .venv says what it installed).
 set -e
 cd "$(dirname "$0")/.."
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1   # never `playwright install`: the browser is Debian's
 PYTHON=${PYTHON:-python3}
 MODE=${1:-test}
 SUDO=""

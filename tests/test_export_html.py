@@ -1,9 +1,8 @@
 """The session log as standalone HTML: its structure, a real headless Chromium, and flat memory.
 
-The browser tests drive Debian's `chromium` (/usr/bin/chromium) over the DevTools protocol on
-`--remote-debugging-pipe` (file descriptors 3 and 4, NUL-separated JSON), with the standard
-library only: nothing is downloaded at run time and no driver package is needed. A missing
-browser fails the tests (it must be installed: `apt-get install -y chromium`).
+The browser tests drive Debian's `chromium` (/usr/bin/chromium) through Playwright (tests/browser.py,
+`executable_path`): no browser is downloaded. A missing browser fails the tests (it must be
+installed: `apt-get install -y chromium`, which `sh tests/setup.sh` does).
 """
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ import re
 import shutil
 import sqlite3
 import struct
-import subprocess
 import tracemalloc
 import xml.etree.ElementTree as ET
 import zlib
@@ -21,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser
 from sqlite_utils import Database
 
 from campaign_ledger.projections import runner
 from campaign_ledger.projections.export_html import html_chunks
 from campaign_ledger.projections.sessions import entries_of
-from tests.browser import FLAGS, Browser as _Browser, chromium as _chromium
+from tests.browser import browser, phone, screen, visit  # noqa: F401  (browser: the module's fixture)
 from tests.conftest import Table
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -142,12 +141,10 @@ def test_a_long_range_streams_in_flat_memory_with_small_charts(tmp_path: Path) -
 
 # --- a real headless Chromium ---------------------------------------------------------------------
 
-def test_chromium_dumps_the_rendered_log_and_charts(demo: dict[str, Any], tmp_path: Path) -> None:
-    chromium = _chromium()
-    done = subprocess.run([chromium, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
-                           demo["path"].as_uri()], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr[-2000:]
-    dom = done.stdout
+def test_chromium_dumps_the_rendered_log_and_charts(demo: dict[str, Any], browser: Browser) -> None:
+    """The DOM chromium built from the file, serialized again (as `--dump-dom` would print it)."""
+    with screen(browser) as context:
+        dom = visit(context, demo["path"].as_uri()).page.content()
     assert '<h1 id="campaign-name">The Moon Heist</h1>' in dom
     for _, line, _ in demo["rows"]:
         assert _serialized(line) in dom, line
@@ -157,19 +154,19 @@ def test_chromium_dumps_the_rendered_log_and_charts(demo: dict[str, Any], tmp_pa
         assert svg and len(re.findall(r'<polyline [^>]*points="[^"]+"', svg.group(0))) >= 2, ident
 
 
-def test_chromium_renders_it_with_no_console_errors_and_no_network(demo: dict[str, Any], tmp_path: Path) -> None:
-    chromium = _chromium()
-    with _Browser(chromium, tmp_path / "profile") as browser:
+def test_chromium_renders_it_with_no_console_errors_and_no_network(demo: dict[str, Any], browser: Browser,
+                                                                    tmp_path: Path) -> None:
+    with screen(browser) as context:
         # first prove the listener hears errors: a page that logs one, throws one and misses an image
         bad = tmp_path / "bad.html"
         bad.write_text('<!DOCTYPE html><title>bad</title><img src="missing.png" alt="">'
                        '<script>console.error("logged on purpose"); undefined_function();</script>')
-        heard = browser.visit(bad.as_uri())
-        kinds = {kind for kind, _ in heard.errors}
-        assert {"console.error", "exception", "log"} <= kinds, heard.errors
+        heard = visit(context, bad.as_uri()).heard()
+        kinds = {kind for kind, _ in heard}
+        assert {"console.error", "exception", "request failed"} <= kinds, heard
 
-        seen = browser.visit(demo["path"].as_uri())
-        assert seen.errors == [], seen.errors
+        seen = visit(context, demo["path"].as_uri())
+        assert seen.heard() == [], seen.errors
         assert seen.requests == [demo["path"].as_uri()], seen.requests   # nothing but the file itself
         page = seen.evaluate("""(() => {
             const all = s => Array.from(document.querySelectorAll(s));
@@ -343,14 +340,15 @@ def _long_campaign(path: Path, entries: int) -> Database:
 PHONE = 390
 
 
-def test_on_a_phone_the_log_wraps_by_words_and_nothing_scrolls_sideways(demo: dict[str, Any], tmp_path: Path) -> None:
+def test_on_a_phone_the_log_wraps_by_words_and_nothing_scrolls_sideways(demo: dict[str, Any], browser: Browser,
+                                                                         tmp_path: Path) -> None:
     """The export as `campaign export` writes it (its footer ends with the anchor line, a long hash),
     at a phone's width: the page is no wider than the phone, and the charts' labels are readable."""
     page_file = tmp_path / "session-1.html"
     Table(demo["folder"] / "demo.db")("export", "--format", "html", "--session", "1", "-o", str(page_file))
     assert "sha256:" in page_file.read_text("utf-8").split('<code class="anchor">')[1]
-    with _Browser(_chromium(), tmp_path / "profile") as browser:
-        seen = browser.visit(page_file.as_uri(), width=PHONE, height=844, mobile=True)
+    with phone(browser) as context:
+        seen = visit(context, page_file.as_uri())
         page = seen.evaluate("""(() => {
             const lines = Array.from(document.querySelectorAll('table.entries td.l'));
             const labels = Array.from(document.querySelectorAll('svg.chart text')).map(t => {
@@ -363,7 +361,7 @@ def test_on_a_phone_the_log_wraps_by_words_and_nothing_scrolls_sideways(demo: di
                     narrowest: Math.min(...lines.map(l => l.getBoundingClientRect().width)),
                     words: lines.every(l => !/\\S-\\n/.test(l.innerText))};
         })()""")
-        assert seen.errors == [], seen.errors
+        assert seen.heard() == [], seen.errors
     # against the phone's width: a mobile viewport widens itself to hold what overflows it
     assert page["scroll"] <= PHONE and page["inner"] == PHONE and page["wider"] == [], page
     assert page["narrowest"] > 250, page          # a line has the card's width, not a sliver of it

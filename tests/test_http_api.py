@@ -287,7 +287,7 @@ def test_the_openapi_document_validates_and_lists_every_call_of_the_handle(loopb
     served_calls = {path.rsplit("/", 1)[1] for path in document["paths"] if path.startswith("/api/calls/")}
     # not served: a file on the server (a roster), a callback (history handed over line by line), and
     # odds, whose options are the ruleset's own (**values); every other call is
-    assert methods - served_calls == {"roster_load", "history_each", "odds", "close", "demo"}
+    assert methods - served_calls == {"roster_load", "history_each", "odds", "close", "demo", "acting"}
     assert served_calls <= methods and {"undo", "export", "rebuild"} <= served_calls
     methods = served_calls
     for name in methods:

@@ -26,7 +26,7 @@ def br(*words: str) -> tuple[str, ...]:
 def without_times(value: Any) -> Any:
     """A value as two files both hold it: no clock times, no generated idempotency keys."""
     if isinstance(value, dict):
-        return {k: without_times(v) for k, v in value.items() if k not in ("time", "key")}
+        return {k: without_times(v) for k, v in value.items() if k not in ("time", "key", "channel")}
     if isinstance(value, list):
         return [without_times(v) for v in value]
     return value

@@ -77,7 +77,7 @@ def _same(value: Any) -> Any:
     if isinstance(value, list):
         return [_same(v) for v in value]
     if isinstance(value, dict):
-        return {k: _same(v) for k, v in value.items() if k not in ("time", "about")}
+        return {k: _same(v) for k, v in value.items() if k not in ("time", "about", "channel")}
     return value
 
 

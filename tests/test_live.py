@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Browser
 
-from tests.browser import Browser, chromium
+from tests.browser import browser, phone, screen, visit  # noqa: F401  (browser: the module's fixture)
 from tests.conftest import Table
 from tests.live_server import Served, campaign
 
@@ -65,34 +66,34 @@ def test_the_gm_sees_the_challenges_traits_and_gm_notes_only_with_show_gm(heist:
 
 
 def test_a_command_in_another_process_changes_the_open_page_within_2_s_without_reload(heist: Path,
-                                                                                      tmp_path: Path) -> None:
-    browser_path = chromium()
-    with Served(heist) as served, Browser(browser_path, tmp_path / "profile") as browser:
-        seen = browser.visit(served.url)
+                                                                                      browser: Browser) -> None:
+    with Served(heist) as served, phone(browser) as context:
+        seen = visit(context, served.url)
         pools = "JSON.stringify(Array.from(document.querySelectorAll('[data-pool] b')).map(b => b.textContent))"
         assert seen.evaluate(pools) == '["2","2"]'
-        _wait(seen, "document.getElementById('status').textContent.includes('live')")   # the stream is open
+        seen.wait_for("document.getElementById('status').textContent.includes('live')")   # the stream is open
         seen.evaluate("window.notReloaded = true")
         campaign(heist, "cohort-turn", "Vault Guards", "--leader", "Kira", "--destiny", "1", "--faces", "1,2,3,3,4")
         done = time.monotonic()
-        _wait(seen, f"{pools} !== '[\"2\",\"2\"]'", UPDATE_DEADLINE)
+        seen.wait_for(f"{pools} !== '[\"2\",\"2\"]'", UPDATE_DEADLINE)
         took = time.monotonic() - done
         assert seen.evaluate(pools) == json.dumps(_pools(heist), separators=(",", ":"))
         assert seen.evaluate("window.notReloaded === true")
         assert seen.evaluate("document.querySelector('#rounds section.group h3').textContent") == \
             "Vault Guards, round 1"
-        errors = _errors(browser, seen)
+        errors = seen.heard()
     assert took < UPDATE_DEADLINE and errors == [], (took, errors)
 
 
 @pytest.mark.parametrize("width", [390, 900, 1280])
-def test_at_a_phones_width_nothing_scrolls_sideways_on_the_live_page(heist: Path, tmp_path: Path, width: int) -> None:
+def test_at_a_phones_width_nothing_scrolls_sideways_on_the_live_page(heist: Path, browser: Browser, width: int) -> None:
     """Measured against the width asked (a phone's viewport widens itself to hold what overflows it),
     and every row of the page's grid full: no column left empty beside the sections."""
     Table(heist)("note", "a very long note " + "without-any-place-to-break-" * 8, "--about", "Kira")
     campaign(heist, "cohort-turn", "Vault Guards", "--leader", "Kira", "--assist", "Bo", "--faces", "5,5,3,6")
-    with Served(heist) as served, Browser(chromium(), tmp_path / "profile") as browser:
-        seen = browser.visit(served.url, width=width, height=800, mobile=width < 600)
+    opened = phone(browser) if width == 390 else screen(browser, width, 800)
+    with Served(heist) as served, opened as context:
+        seen = visit(context, served.url)
         fits = seen.evaluate(f"document.documentElement.scrollWidth <= {width} && window.innerWidth == {width}")
         sizes = seen.evaluate("[document.documentElement.scrollWidth, window.innerWidth, "
                               "document.querySelector('main').getBoundingClientRect().width]")
@@ -108,7 +109,7 @@ def test_at_a_phones_width_nothing_scrolls_sideways_on_the_live_page(heist: Path
         bars = seen.evaluate("""Array.from(document.querySelectorAll('.bar')).map(b => [
             b.querySelector('.fill').getBoundingClientRect().width, b.querySelector('.track').getBoundingClientRect().width,
             b.querySelector('.value').textContent])""")
-        errors = _errors(browser, seen)
+        errors = seen.heard()
     assert fits, sizes
     for sections, filled, inner in rows:                  # each row of sections spans the page's width
         assert abs(filled - inner) < 2, rows
@@ -189,31 +190,6 @@ def test_a_busy_port_is_refused_in_one_line(heist: Path) -> None:
         t = Table(heist)
         line = t.refused("serve", "--port", str(served.port))
     assert "cannot listen" in line and "--port" in line
-
-
-def _wait(seen, condition: str, deadline: float = 10.0) -> None:
-    """Poll the page until `condition` holds, failing past the deadline (no fixed sleep)."""
-    end = time.monotonic() + deadline
-    while not seen.evaluate(f"Boolean({condition})"):
-        assert time.monotonic() < end, f"not within {deadline} s: {condition}"
-        time.sleep(0.02)
-
-
-def _errors(browser: Browser, seen) -> list:
-    """Console errors and exceptions the page raised since it was opened."""
-    browser.call("Runtime.evaluate", {"expression": "1"}, seen.session)
-    found = []
-    for event in browser.events:
-        if event.get("sessionId") != seen.session:
-            continue
-        method, params = event.get("method"), event.get("params", {})
-        if method == "Runtime.consoleAPICalled" and params["type"] in ("error", "assert"):
-            found.append(("console", params["args"]))
-        elif method == "Runtime.exceptionThrown":
-            found.append(("exception", params["exceptionDetails"].get("text")))
-        elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
-            found.append(("log", params["entry"]["text"]))
-    return found + list(seen.errors)
 
 
 def test_five_streams_each_receive_every_update_while_commands_are_played(heist: Path) -> None:
