@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from campaign_ledger import CampaignError
-from campaign_ledger.campaign import Campaign, demo_campaign
+from campaign_ledger.campaign import demo_campaign
 from campaign_ledger.players import actions, check, perform
 from campaign_ledger.players.common import GM_ONLY, NOT_YOUR_CHARACTER, SEAT_INACTIVE
 
@@ -372,8 +372,6 @@ ONE_ACTION = {  # per ruleset: the demo's character, a setup by the GM, and an a
 }
 
 
-@pytest.mark.skipif(not hasattr(Campaign, "seat_add") or not hasattr(Campaign, "acting"),
-                    reason="seats (h2) and actors (h1) arrive with the integ branch")
 @pytest.mark.parametrize("ruleset", list(ONE_ACTION))
 def test_an_action_through_the_seats_handle_is_recorded_as_the_seat_on_the_page(tmp_path, ruleset):
     pc, setup, action, fields = ONE_ACTION[ruleset]
@@ -386,6 +384,8 @@ def test_an_action_through_the_seats_handle_is_recorded_as_the_seat_on_the_page(
     rows = camp.history(limit=len(report["entries"]))
     assert [r["entry"] for r in rows] == report["entries"]
     assert {(r["actor"], r["channel"]) for r in rows} == {(f"seat:{pc}", "page")}
+    assert (report["actor"], report["channel"]) == (f"seat:{pc}", "page")
+    assert camp.history(limit=len(report["entries"]) + 1)[0]["actor"] == "gm"  # the GM's seat add before it
     assert any("entered" in r["line"] for r in rows)
     again = perform(camp.acting(mine["actor"], "page"), mine, action, fields, "phone-1")  # a double tap
     assert again["repeated"] and camp.history(limit=1)[0]["entry"] == report["entries"][-1]
