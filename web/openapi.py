@@ -31,7 +31,8 @@ WRITE_ARGUMENT = "key"  # a method that takes it is a write
 FILE_ARGUMENTS = frozenset({"path", "output", "source", "file", "folder"})
 NOT_CALLS = frozenset({"close", "demo", "acting"})  # the handle's own housekeeping; a demo makes a campaign
 # file; `acting` gives another handle (the API's writes are the GM's, by the channel "api")
-GM_ONLY = frozenset({"rebuild"})  # appends nothing, but rewrites every read table: the GM's token, as a write
+GM_ONLY = frozenset({"rebuild", "seat_links", "seat_by_token"})  # append nothing, but rebuild rewrites every read
+# table and the seats' two tell a seat's token (or test one): the GM's token, as a write
 PREFIX = "/api/calls/"
 REFUSALS = {"400": "Malformed: a value that does not parse (code 2, rule null).",
             "401": "No token, or not one this server made.",
