@@ -99,5 +99,5 @@ def invite_url(base: str | None, link_path: str) -> str:
     if base is None:
         from campaign_ledger.commands import serve
 
-        base = f"http://{serve._shown_host('0.0.0.0', True)}:{DEFAULT_PORT}"  # serve's own words for this computer
+        base = f"http://{serve.shown_host('0.0.0.0', True)}:{DEFAULT_PORT}"  # serve's own words for this computer
     return base.rstrip("/") + link_path

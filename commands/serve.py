@@ -83,7 +83,7 @@ def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | 
     gm_token = gm_token or secrets.token_urlsafe(24)
     tls = _tls(certfile, keyfile)
     listener = _listen(host, port)
-    root = f"{'https' if tls else 'http'}://{_shown_host(host, shared)}:{listener.getsockname()[1]}/"
+    root = f"{'https' if tls else 'http'}://{shown_host(host, shared)}:{listener.getsockname()[1]}/"
     url = root + (f"?token={token}" if token else "")
     seats = [{"seat": s["seat"], "player": s["player"], "link": root + s["link_path"].lstrip("/")}
              for s in _seat_links(path)]
@@ -181,7 +181,7 @@ def _listen(host: str, port: int) -> socket.socket:
     return listener
 
 
-def _shown_host(host: str, shared: bool) -> str:
+def shown_host(host: str, shared: bool) -> str:
     """The address a phone on the same network would use: this computer's own for 0.0.0.0."""
     if host not in ("0.0.0.0", "::"):
         return f"[{host}]" if ":" in host else host
