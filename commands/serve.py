@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import ipaddress
+import os
 import secrets
 import socket
 import sys
@@ -30,9 +31,17 @@ COMMANDS = click.Group()  # added to `campaign` by cli.py
               help="The read token for a shared page (also $CAMPAIGN_READ_TOKEN; default: a new random one).")
 @click.option("--gm-token", envvar="CAMPAIGN_GM_TOKEN", metavar="T",
               help="The GM token that writes through the HTTP API (also $CAMPAIGN_GM_TOKEN; default: a new random one).")
+@click.option("--players", type=click.Choice(["off", "on", "confirm"]), default="off", show_default=True,
+              help="Players' actions from their seats' pages: off; on (recorded when the rules allow); confirm "
+                   "(each waits for the GM to accept it at the printed GM panel).")
+@click.option("--certfile", type=click.Path(dir_okay=False),
+              help="Serve HTTPS with this PEM certificate (and --keyfile).")
+@click.option("--keyfile", type=click.Path(dir_okay=False), help="The PEM private key of --certfile.")
+@click.option("--qr", is_flag=True, help="Also print each seat's link as a QR code in the terminal.")
 @json_option
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | None, gm_token: str | None) -> None:
+def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | None, gm_token: str | None,
+          players: str, certfile: str | None, keyfile: str | None, qr: bool) -> None:
     """Serve a live, read-only page of the campaign: pools, what is in play, the sheets, the last
     rounds and the notes, updated within a second of any command run in another window. The page
     has no way to change the campaign; the HTTP API under /api/ writes only with the GM token this
@@ -46,7 +55,11 @@ def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | 
     /api/openapi.json): a bot writes with the printed GM token in an `Authorization: Bearer`
     header, never in a URL; keep it off the table.
 
-    Example: campaign serve --host 0.0.0.0 --port 8000
+    With --players on (or confirm) each seat's invite link (`campaign seat add`) opens the page as
+    that player, who acts for their own character; the links are printed here (--qr: as QR codes
+    too). --certfile and --keyfile serve it all over HTTPS.
+
+    Example: campaign serve --host 0.0.0.0 --port 8000 --players on
     """
     from campaign_ledger.ledger.errors import RuleViolation
 
@@ -68,11 +81,14 @@ def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | 
         raise BadInput("A GM token needs at least 16 characters and must not be the read token (it writes to the "
                        "campaign, and the read token travels in the table's URL); leave it out for a random one.")
     gm_token = gm_token or secrets.token_urlsafe(24)
+    tls = _tls(certfile, keyfile)
     listener = _listen(host, port)
-    root = f"http://{_shown_host(host, shared)}:{listener.getsockname()[1]}/"
+    root = f"{'https' if tls else 'http'}://{_shown_host(host, shared)}:{listener.getsockname()[1]}/"
     url = root + (f"?token={token}" if token else "")
+    seats = [{"seat": s["seat"], "player": s["player"], "link": root + s["link_path"].lstrip("/")}
+             for s in _seat_links(path)]
     report = {"url": url, "host": host, "port": listener.getsockname()[1], "shared": shared, "show_gm": show_gm,
-              "api": root + "api/", "gm_token": gm_token}
+              "api": root + "api/", "gm_token": gm_token, "players": players, "seats": seats}
     if ctx.find_root().obj["json"]:
         import json
         click.echo(json.dumps(report))
@@ -80,11 +96,68 @@ def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | 
         click.echo(f"Serving {path}'s live page at {url}" + (" (GM data shown)" if show_gm else ""))
         if shared:
             click.echo("Open that URL on a phone on the same network; without the token the page answers 401.")
+        _print_seats(seats, players, qr, f"{root}gm?token={gm_token}")
         click.echo(f"HTTP API at {root}api/ (described at {root}api/openapi.json); it writes with the GM token "
                    f"{gm_token} in an `Authorization: Bearer` header: keep it off the table.")
         click.echo("Stop with Ctrl-C.")
     sys.stdout.flush()  # the URL reaches a pipe (a script, a test) before the server starts
-    _run(listener, path, show_gm, token, gm_token)
+    _run(listener, path, show_gm, token, gm_token, players, tls)
+
+
+def _tls(certfile: str | None, keyfile: str | None) -> tuple[str, str | None] | None:
+    """The certificate and key to serve HTTPS with, checked now: a missing file or a key that is
+    not the certificate's is one line, before anything listens."""
+    import ssl
+
+    from campaign_ledger.ledger.errors import BadInput
+
+    if certfile is None:
+        if keyfile is not None:
+            raise BadInput("--keyfile needs --certfile (the certificate the key belongs to).")
+        return None
+    for option, name in (("--certfile", certfile), ("--keyfile", keyfile)):
+        if name is not None and not os.path.isfile(name):
+            raise BadInput(f"{option} {name}: no such file.")
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
+    except ssl.SSLError as e:
+        if e.reason == "KEY_VALUES_MISMATCH":
+            raise BadInput(f"the key in {keyfile or certfile} is not the key of the certificate in "
+                           f"{certfile}.") from None
+        raise BadInput(f"{certfile}{' and ' + keyfile if keyfile else ''} do not hold a PEM certificate and its "
+                       f"private key ({e.reason or e}).") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {certfile}{' or ' + keyfile if keyfile else ''} ({e.strerror}).") from None
+    return certfile, keyfile
+
+
+def _seat_links(path: str) -> list[dict[str, Any]]:
+    """Each active seat's invite link, as the ledger stands (the links are derived, never stored)."""
+    from campaign_ledger.campaign import Campaign
+    from campaign_ledger.errors import CampaignError
+
+    with Campaign(path) as handle:
+        try:
+            return list(handle.seat_links())
+        except CampaignError as e:  # the seat key unreadable, say: the page is still served, without seats
+            click.echo(f"Warning: no seat's link can be made ({e}).", err=True)
+            return []
+
+
+def _print_seats(seats: list[dict[str, Any]], players: str, qr: bool, panel: str) -> None:
+    if players == "off":
+        if seats:
+            click.echo(f"{len(seats)} seat(s); their invite links open a player's page with --players on "
+                       "or confirm.")
+        return
+    where = f"; accept or decline them at {panel}" if players == "confirm" else "."
+    click.echo(f"Players' actions: {players}{where}")
+    for seat in seats:
+        click.echo(f"Seat {seat['seat']} ({seat['player']}): {seat['link']}")
+        if qr:
+            from campaign_ledger.seats import qr_text
+
+            click.echo(qr_text(seat["link"]))
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -122,10 +195,12 @@ def _shown_host(host: str, shared: bool) -> str:
         probe.close()
 
 
-def _run(listener: socket.socket, path: str, show_gm: bool, token: str | None, gm_token: str) -> None:
+def _run(listener: socket.socket, path: str, show_gm: bool, token: str | None, gm_token: str, players: str,
+         tls: tuple[str, str | None] | None) -> None:
     import uvicorn
 
     from campaign_ledger.web.app import create_app
+    from campaign_ledger.web.seating import Players
 
     def open_file() -> tuple[Any, Any]:
         from campaign_ledger.opening import connect_read
@@ -133,9 +208,10 @@ def _run(listener: socket.socket, path: str, show_gm: bool, token: str | None, g
 
         return open_ledger(path), connect_read(path)  # the SQLite file, or the schema of CAMPAIGN_READ=postgres
 
-    asgi, _ = create_app(open_file, show_gm=show_gm, token=token, api=(path, gm_token))
+    asgi, _ = create_app(open_file, show_gm=show_gm, token=token, api=(path, gm_token), players=Players(players))
+    certfile, keyfile = tls or (None, None)
     config = uvicorn.Config(asgi, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=2)
+                            timeout_graceful_shutdown=2, ssl_certfile=certfile, ssl_keyfile=keyfile)
     try:
         uvicorn.Server(config).run(sockets=[listener])
     except KeyboardInterrupt:  # Ctrl-C is how a GM stops it: not an error

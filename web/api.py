@@ -143,12 +143,14 @@ def answer(value: Any, status: int = 200, headers: dict[str, str] | None = None)
                     headers={**HEADERS, **(headers or {})})
 
 
-def routes(path: str, access: Access, cls: type | None = None) -> list[Route]:
-    """The API's routes over the campaign file at `path` (`cls`: the handle's class, Campaign)."""
+def routes(path: str, access: Access, cls: type | None = None, handle: Any = None) -> list[Route]:
+    """The API's routes over the campaign file at `path` (`cls`: the handle's class, Campaign;
+    `handle`: the server's one, shared with the player server, else one of its own)."""
     from campaign_ledger.campaign import Campaign
 
     handle_class: type = cls or Campaign
-    handle = handle_class(path)  # one for the server: each worker thread keeps the campaign open between calls
+    if handle is None:  # one for the server: each worker thread keeps the campaign open between calls
+        handle = handle_class(path)
     calls, named = openapi.served(handle_class)
     document = json.dumps(openapi.document(handle_class, _version()))
 

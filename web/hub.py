@@ -41,6 +41,19 @@ class Hub:
             await self._changed.wait()
         return self.latest
 
+    async def wait(self, seen: int, timeout: float, *others: asyncio.Event) -> int:
+        """The version once one newer than `seen` is published, or any of `others` is set, or after
+        `timeout` seconds, whichever is first: a player's stream also wakes for its pending actions
+        and looks at its seat now and then (web/players.py)."""
+        if self.version <= seen:
+            waits = [asyncio.ensure_future(e.wait()) for e in (self._changed, *others)]
+            try:
+                await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waits:
+                    w.cancel()
+        return self.version
+
     async def views(self) -> AsyncIterator[TableView]:
         """The newest view now, then each newer one as it comes, for as long as the stream is open."""
         seen = 0

@@ -18,7 +18,7 @@ def sections(view: TableView) -> dict[str, str]:
     """Each updatable part of the page, by the id of the element it fills."""
     own = view.own
     return {"stage": _stage(view), "pools": _pools(own["pools"]), "challenges": _challenges(own["challenges"]),
-            "sheets": _sheets(own["sheets"]), "rounds": "".join(view.rounds) or _empty("No entries yet."),
+            "sheets": sheet_cards(own["sheets"]), "rounds": "".join(view.rounds) or empty("No entries yet."),
             "notes": _notes(view.notes)}
 
 
@@ -26,27 +26,37 @@ def whole(view: TableView, token: str | None) -> str:
     """The page for a first visit: the sections, the stylesheet inline, the script by URL."""
     parts = sections(view)
     query = f"?token={quote(token)}" if token else ""
+    main = (f'<section id="pools-section" class="wide"><h2>Pools</h2><div id="pools">{parts["pools"]}</div></section>\n'
+            f'<section><h2>In play</h2><div id="challenges">{parts["challenges"]}</div></section>\n'
+            f'<section><h2>Characters</h2><div id="sheets">{parts["sheets"]}</div></section>\n'
+            f'<section class="wide"><h2>Last rounds</h2><div id="rounds">{parts["rounds"]}</div></section>\n'
+            f'<section class="wide beside"><h2>Notes</h2><div id="notes">{parts["notes"]}</div></section>\n')
+    return layout(view, f"{view.name}: at the table", parts["stage"], main,
+                  "Campaign Ledger, read only: this page follows the ledger and cannot change it.",
+                  f"/static/live.js{query}")
+
+
+def layout(view: TableView, title: str, stage: str, main: str, footer: str, script: str,
+           head: str = "", body: str = 'class="live"') -> str:
+    """The live page's frame, shared by the players' pages (web/players.py): the header with the
+    campaign's name and where play stands, `main`'s sections, one script by URL. `head` adds
+    to the head (a meta the script reads), `body` is the body's attributes besides the entry."""
     return ('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'self'; "
             "style-src 'unsafe-inline'; connect-src 'self'; img-src data:\">\n"
-            '<link rel="icon" href="data:,">\n'
-            f'<title>{escape(view.name)}: at the table</title>\n<style>{stylesheet()}</style>\n</head>\n'
-            f'<body class="live" data-entry="{view.entry}">\n'
+            f'<link rel="icon" href="data:,">\n{head}'
+            f'<title>{escape(title)}</title>\n<style>{stylesheet()}</style>\n</head>\n'
+            f'<body {body} data-entry="{view.entry}">\n'
             f'<header class="top">\n<h1 id="campaign-name">{escape(view.name)}</h1>\n'
-            f'<p class="where" id="stage">{parts["stage"]}</p>\n'
+            f'<p class="where" id="stage">{stage}</p>\n'
             f'<p class="status" id="status" role="status">As of entry #{view.entry}.</p>\n</header>\n'
-            '<main>\n'
-            f'<section id="pools-section" class="wide"><h2>Pools</h2><div id="pools">{parts["pools"]}</div></section>\n'
-            f'<section><h2>In play</h2><div id="challenges">{parts["challenges"]}</div></section>\n'
-            f'<section><h2>Characters</h2><div id="sheets">{parts["sheets"]}</div></section>\n'
-            f'<section class="wide"><h2>Last rounds</h2><div id="rounds">{parts["rounds"]}</div></section>\n'
-            f'<section class="wide beside"><h2>Notes</h2><div id="notes">{parts["notes"]}</div></section>\n'
-            '</main>\n<footer>Campaign Ledger, read only: this page follows the ledger and cannot change it.</footer>\n'
-            f'<script src="/static/live.js{query}"></script>\n</body>\n</html>\n')
+            f'<main>\n{main}</main>\n<footer>{escape(footer)}</footer>\n'
+            f'<script src="{escape(script)}"></script>\n</body>\n</html>\n')
 
 
-def _empty(text: str) -> str:
+def empty(text: str) -> str:
+    """A section with nothing to show says so in words."""
     return f'<p class="empty">{escape(text)}</p>'
 
 
@@ -59,7 +69,7 @@ def _stage(view: TableView) -> str:
 
 def _pools(pools: list[dict[str, Any]]) -> str:
     if not pools:
-        return _empty("No pools in this campaign.")
+        return empty("No pools in this campaign.")
     items = "".join(f'<li class="{escape(str(p.get("kind", "")))}" data-pool="{escape(p["label"])}">'
                     f'{escape(p["label"])}<b>{escape(str(p["value"]))}</b></li>' for p in pools)
     return f'<ul class="pools">{items}</ul>'
@@ -77,7 +87,7 @@ def _bar(bar: dict[str, Any]) -> str:
 
 def _challenges(rows: list[dict[str, Any]]) -> str:
     if not rows:
-        return _empty("Nothing in play.")
+        return empty("Nothing in play.")
     out = []
     for c in rows:
         parts = [f'<article class="card challenge" data-name="{escape(c["name"])}"><h3>{escape(c["name"])}</h3>',
@@ -94,9 +104,10 @@ def _challenges(rows: list[dict[str, Any]]) -> str:
     return "".join(out)
 
 
-def _sheets(rows: list[dict[str, Any]]) -> str:
+def sheet_cards(rows: list[dict[str, Any]]) -> str:
+    """The short sheets as cards (a player's page shows its own apart from the rest)."""
     if not rows:
-        return _empty("No characters yet.")
+        return empty("No characters yet.")
     return "".join(f'<article class="card sheet" data-name="{escape(s["name"])}"><h3>{escape(s["name"])}</h3>'
                    + "".join(f'<p class="facts">{escape(f)}</p>' for f in s["facts"])
                    + "".join(_bar(b) for b in s["bars"]) + "</article>" for s in rows)
@@ -104,7 +115,7 @@ def _sheets(rows: list[dict[str, Any]]) -> str:
 
 def _notes(notes: tuple[dict[str, Any], ...]) -> str:
     if not notes:
-        return _empty("No notes.")
+        return empty("No notes.")
     out = []
     for n in notes:
         about = (f"about {n['about']}" if n["about"] else f"on round {n['round']}" if n["round"]
