@@ -81,8 +81,21 @@ def lead(page: Visit, challenge: str, destiny: int, faces: list[int] | None = No
     return str(page.evaluate("document.getElementById('said').textContent"))
 
 
-def entry_shown(page: Visit) -> int:
-    return int(page.evaluate("Number(document.body.dataset.entry)"))
+def caught_up(gm: Table, *pages: Visit) -> None:
+    """Until each page shows the ledger as the GM's terminal reads it now (its stream delivered it)."""
+    head = gm.json("history", "--limit", "1")[-1]["entry"]
+    for page in pages:
+        page.wait_for(f"Number(document.body.dataset.entry) >= {head}")
+
+
+def decided(player: Visit, panel: Visit, faces: list[int], decision: str) -> None:
+    """The player sends a Cohort turn on Dogs with `faces`; the GM taps `decision` on its card; the
+    player's page shows the action's new state."""
+    assert "sent to the GM" in lead(player, "Dogs", 0, faces)
+    card = panel.page.locator("article.pending", has_text="faces " + " ".join(map(str, faces)))
+    card.locator(f'button[data-decide="{decision}"]').tap()
+    state = {"accept": "accepted", "decline": "declined"}[decision]
+    player.wait_for(f"document.querySelector('#pending li.{state}') !== null")
 
 
 def rows(gm: Table) -> list[dict[str, Any]]:
@@ -103,12 +116,10 @@ def test_two_players_roll_and_spend_destiny_from_their_phones_and_the_record_nam
 
         said = lead(kira, "Dogs", 1, [6, 5, 2, 1, 3])
         assert "1 Destiny spent for +1d6 on Dogs" in said and "Cohort dice show 6, 5, 2, 1, 3 (entered from the table)" in said
-        head = gm.json("history", "--limit", "1")[-1]["entry"]
-        bo.wait_for(f"Number(document.body.dataset.entry) >= {head}")    # Kira's turn reached Bo's page
+        caught_up(gm, bo)       # Kira's turn reached Bo's page
         said = lead(bo, "Guards", 1)
         assert "1 Destiny spent for +1d6 on Guards" in said and "(entered from the table)" in said
-        head = gm.json("history", "--limit", "1")[-1]["entry"]
-        kira.wait_for(f"Number(document.body.dataset.entry) >= {head}")
+        caught_up(gm, kira)
         assert kira.heard() == [] and bo.heard() == []
         ana.close()
         ben.close()
@@ -149,19 +160,9 @@ def test_confirm_the_gm_accepts_one_action_and_declines_another_from_the_panel(
         panel = opened(desk, f"{base}/gm?token={served.report['gm_token']}", base + "/gm")
         panel.wait_for("document.body.dataset.page === 'gm'")
 
-        said = lead(kira, "Dogs", 0, [1, 1, 1, 1])
-        assert "sent to the GM" in said
-        card = panel.page.locator("article.pending", has_text="faces 1 1 1 1")
-        card.locator('button[data-decide="decline"]').tap()
-        kira.wait_for("document.querySelector('#pending li.declined') !== null")
-
-        said = lead(kira, "Dogs", 0, [6, 6, 5, 4])
-        assert "sent to the GM" in said
-        card = panel.page.locator("article.pending", has_text="faces 6 6 5 4")
-        card.locator('button[data-decide="accept"]').tap()
-        kira.wait_for("document.querySelector('#pending li.accepted') !== null")
-        head = gm.json("history", "--limit", "1")[-1]["entry"]
-        kira.wait_for(f"Number(document.body.dataset.entry) >= {head}")
+        decided(kira, panel, [1, 1, 1, 1], "decline")
+        decided(kira, panel, [6, 6, 5, 4], "accept")
+        caught_up(gm, kira)
         assert kira.heard() == [] and panel.heard() == []
         ana.close()
         desk.close()
