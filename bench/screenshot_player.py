@@ -58,8 +58,8 @@ def shoot(base: str, link: str, out: Path) -> None:
             bottom = form.bounding_box()
             assert bottom is not None
             out.parent.mkdir(parents=True, exist_ok=True)  # from the top down to the form's button
-            page.screenshot(path=str(out), full_page=True,
-                            clip={"x": 0, "y": 0, "width": PHONE["width"], "height": bottom["y"] + bottom["height"] + 12})
+            height = bottom["y"] + bottom["height"] + 12
+            page.screenshot(path=str(out), full_page=True, clip={"x": 0, "y": 0, "width": PHONE["width"], "height": height})
         finally:
             browser.close()
 

@@ -69,6 +69,8 @@ def make(folder: Path, players: int) -> Path:
             camp.pc_add(f"PC{i}", {TYPES[i % 4]: 3, TYPES[(i + 1) % 4]: 2}, TYPES[i % 4])
             camp.seat_add(f"PC{i}", f"Player {i}")
         camp.scenario_start("The long night")
+        for n, kind in enumerate(TYPES[:2]):
+            camp.challenge_open(f"Opening {n + 1}", threat="Minor", type=kind, rating=4)
     return db
 
 
@@ -186,6 +188,7 @@ class Tally:
     refused: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     unseen: int = 0
+    unanswered: list[str] = field(default_factory=list)
     double_taps: int = 0
     double_mismatch: int = 0
     reasons: dict[str, int] = field(default_factory=dict)
@@ -274,14 +277,28 @@ class Player(threading.Thread):
         body = {"action": action, "fields": fields, "key": f"bench-{self.index}-{self.sent}"}
         double = self.rng.random() < DOUBLE_TAP
         second: dict[str, Any] = {}
-        twin = threading.Thread(target=lambda: second.update(zip(("status", "answer"), self.post(body))))
+        twin = threading.Thread(target=lambda: second.update(zip(("status", "answer"), self.answered(body))))
         started = time.monotonic()
         if double:
             twin.start()
-        status, answer = self.post(body)
+        status, answer = self.answered(body)
         if double:
             twin.join()
+        if status == 0 and second.get("status", 0) == 0:  # no answer at all, even after a second try
+            with self.lock:
+                self.tally.unanswered.append(body["key"])
+            return
         self.record(body["key"], status, answer, started, second if double else None)
+
+    def answered(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """The server's answer; a connection that failed is tried once more with the same key, as the
+        page's player taps again (status 0: no answer)."""
+        for _ in range(2):
+            try:
+                return self.post(body)
+            except (OSError, http.client.HTTPException, ValueError):
+                continue
+        return 0, {}
 
     def record(self, key: str, status: int, answer: dict[str, Any], started: float,
                second: dict[str, Any] | None) -> None:
@@ -330,6 +347,7 @@ class GM(threading.Thread):
         super().__init__(daemon=True)
         self.db, self.players, self.until, self.rng = db, players, until, random.Random(seed)
         self.writes = self.refused = self.opened = 0
+        self.types = sorted({TYPES[(i + j) % 4] for i in range(players) for j in (0, 1)})  # some PC leads each
 
     def run(self) -> None:
         from campaign_ledger import open_campaign
@@ -359,7 +377,7 @@ class GM(threading.Thread):
         status = camp.status()
         if len(status["challenges"]) < 2:
             self.opened += 1
-            camp.challenge_open(f"Challenge {self.opened}", threat="Minor", type=self.rng.choice(TYPES),
+            camp.challenge_open(f"Challenge {self.opened}", threat="Minor", type=self.rng.choice(self.types),
                                 rating=self.rng.choice((3, 4, 5)))
             self.writes += 1
         elif status["turn"] is None and self.rng.random() < 0.5:
@@ -399,7 +417,8 @@ def checked(tally: Tally, log: dict[str, list[tuple[int, int]]]) -> tuple[int, i
     doubled = sum(1 for rows in log.values() if len(rows) > 1) + tally.double_mismatch
     phantom = sum(1 for key in tally.refused if key in log)
     landed_keys = {key for key, _ in tally.landed}
-    phantom += sum(1 for key in log if key not in landed_keys and key not in tally.refused)
+    phantom += sum(1 for key in log if key not in landed_keys and key not in tally.refused
+                   and key not in tally.unanswered)
     return lost, doubled, phantom
 
 
@@ -435,14 +454,14 @@ def main() -> int:
     print(f"players {len(links)}, {args.seconds:g} s; the GM wrote {gm.writes} times ({gm.refused} refused)")
     print("refusals by reason: " + (", ".join(f"{r} {n}" for r, n in sorted(tally.reasons.items())) or "none"))
     print(f"double taps {tally.double_taps} (each recorded once); landed but never on the page {tally.unseen}; "
-          f"refused yet recorded {phantom}")
+          f"refused yet recorded {phantom}; never answered {len(tally.unanswered)}")
     if tally.latencies:
         print(f"tap to page update: mean {statistics.mean(tally.latencies) * 1000:.0f} ms, "
               f"max {max(tally.latencies) * 1000:.0f} ms")
     print(f"audit: {verdict}")
     print(f"landed {len(tally.landed)} refused {len(tally.refused)} lost {lost} doubled {doubled} "
           f"p50 {percentile(tally.latencies, 0.5) * 1000:.0f} ms p99 {percentile(tally.latencies, 0.99) * 1000:.0f} ms")
-    return 0 if clean and not (lost or doubled or phantom or tally.unseen) else 1
+    return 0 if clean and not (lost or doubled or phantom or tally.unseen or tally.unanswered) else 1
 
 
 if __name__ == "__main__":
