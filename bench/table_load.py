@@ -12,9 +12,9 @@ It makes a Relics campaign in a temporary folder with PLAYERS PCs, seats each (`
   random (lead a Cohort turn with Destiny and faces or the program's roll, roll a pool waiting on
   it, place, Push the Limit), fills its fields at random and POSTs it with a new key; one tap in
   ten is a double tap: the same submission sent twice at once, which must record once;
-- the GM (the library, on the same file) keeps the table moving: opens Challenges, builds
-  Cohort pools that then wait on their leader's roll, plays the Challenges' turns and spreads
-  their Stress.
+- the GM (the HTTP API under /api/, with the GM token `serve` printed) keeps the table moving:
+  opens Challenges, builds Cohort pools that then wait on their leader's roll, plays the
+  Challenges' turns and spreads their Stress.
 
 The latency of an action is from its POST (the tap) to the moment the player's own stream
 delivers the update that shows it (an event at or past the action's last entry): tap to page
@@ -340,53 +340,67 @@ class Player(threading.Thread):
 # --- the GM ------------------------------------------------------------------------------------
 
 class GM(threading.Thread):
-    """The GM keeps the table moving: Challenges open, pools built for a leader (then they wait on
-    that player's roll), the Challenges' turns played and their Stress spread."""
+    """The GM keeps the table moving through the HTTP API with the GM token (as a GM's own tool or
+    bot would): Challenges open, pools built for a leader (then they wait on that player's roll),
+    the Challenges' turns played and their Stress spread."""
 
-    def __init__(self, db: Path, players: int, until: float, seed: int) -> None:
+    def __init__(self, server: Server, players: int, until: float, seed: int) -> None:
         super().__init__(daemon=True)
-        self.db, self.players, self.until, self.rng = db, players, until, random.Random(seed)
+        self.server, self.players, self.until, self.rng = server, players, until, random.Random(seed)
         self.writes = self.refused = self.opened = 0
         self.types = sorted({TYPES[(i + j) % 4] for i in range(players) for j in (0, 1)})  # some PC leads each
 
+    def call(self, method: str, **arguments: Any) -> Any:
+        """One library call at /api/calls/<method>; a refusal raises Refused."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=60)
+        try:
+            conn.request("POST", f"/api/calls/{method}", body=json.dumps(arguments),
+                         headers={"Authorization": f"Bearer {self.server.report['gm_token']}",
+                                  "Content-Type": "application/json"})
+            answer = conn.getresponse()
+            body = json.loads(answer.read() or b"null")
+        finally:
+            conn.close()
+        if answer.status != 200:
+            raise Refused(str(body))
+        return body
+
+    def write(self, method: str, **arguments: Any) -> None:
+        self.call(method, **arguments)
+        self.writes += 1
+
     def run(self) -> None:
-        from campaign_ledger import open_campaign
-        from campaign_ledger.errors import CampaignError
-
         pcs = [f"PC{i}" for i in range(self.players)]
-        with open_campaign(self.db) as camp:
-            while time.monotonic() < self.until:
-                try:
-                    self.step(camp, pcs)
-                except CampaignError:  # a player moved first: the GM looks again
-                    self.refused += 1
-                time.sleep(0.2)  # the GM's own pace at the table
+        while time.monotonic() < self.until:
+            try:
+                self.step(pcs)
+            except (Refused, OSError, http.client.HTTPException):  # a player moved first: the GM looks again
+                self.refused += 1
+            time.sleep(0.2)  # the GM's own pace at the table
 
-    def step(self, camp: Any, pcs: list[str]) -> None:
-        status = camp.status()
-        for ch in status["challenges"]:
+    def step(self, pcs: list[str]) -> None:
+        for ch in self.call("status")["challenges"]:
             if ch["phase"] == "challenge":
-                camp.challenge_turn(ch["name"], roll=True, best=True)
+                self.write("challenge_turn", challenge=ch["name"], roll=True, best=True)
             elif ch["phase"] == "challenge-place":
-                camp.place(ch["name"], best=True)
+                self.write("place", challenge=ch["name"], best=True)
             elif ch["phase"] == "challenge-stress":
-                camp.stress(ch["name"], {ch["leader"]: ch["pending"]["stress"]})
-            else:
-                continue
-            self.writes += 1
-        status = camp.status()
+                self.write("stress", challenge=ch["name"], spread={ch["leader"]: ch["pending"]["stress"]})
+        status = self.call("status")
         if len(status["challenges"]) < 2:
             self.opened += 1
-            camp.challenge_open(f"Challenge {self.opened}", threat="Minor", type=self.rng.choice(self.types),
-                                rating=self.rng.choice((3, 4, 5)))
-            self.writes += 1
+            self.write("challenge_open", name=f"Challenge {self.opened}", threat="Minor",
+                       type=self.rng.choice(self.types), rating=self.rng.choice((3, 4, 5)))
         elif status["turn"] is None and self.rng.random() < 0.5:
             ch = self.rng.choice(status["challenges"])
             if ch["phase"] == "cohort":
                 leader = ch["leader"] or self.rng.choice(
                     [p for i, p in enumerate(pcs) if ch["type"] in (TYPES[i % 4], TYPES[(i + 1) % 4])])
-                camp.cohort_turn(ch["name"], leader=leader)  # the pool now waits on its leader's roll
-                self.writes += 1
+                self.write("cohort_turn", challenge=ch["name"], leader=leader)  # the pool waits on its leader's roll
+
+
+class Refused(Exception):
+    """The API refused one of the GM's calls (a player got there first)."""
 
 
 # --- the record, afterwards -------------------------------------------------------------------------
@@ -444,7 +458,7 @@ def main() -> int:
             players = [Player(i, server, link, until, args.seed * 100 + i, tally, lock) for i, link in enumerate(links)]
             for player in players:
                 player.join_table()
-            gm = GM(db, args.players, until, args.seed)
+            gm = GM(server, args.players, until, args.seed)
             for thread in (*players, gm):
                 thread.start()
             for thread in (*players, gm):
