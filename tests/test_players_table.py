@@ -115,7 +115,8 @@ def test_two_players_roll_and_spend_destiny_from_their_phones_and_the_record_nam
         assert "at least 1 success" in turn_form(bo, "Guards").locator(".odds").inner_text()   # the exact odds
 
         said = lead(kira, "Dogs", 1, [6, 5, 2, 1, 3])
-        assert "1 Destiny spent for +1d6 on Dogs" in said and "Cohort dice show 6, 5, 2, 1, 3 (entered from the table)" in said
+        assert "1 Destiny spent for +1d6 on Dogs" in said
+        assert "Cohort dice show 6, 5, 2, 1, 3 (entered from the table)" in said
         caught_up(gm, bo)       # Kira's turn reached Bo's page
         said = lead(bo, "Guards", 1)
         assert "1 Destiny spent for +1d6 on Guards" in said and "(entered from the table)" in said
