@@ -22,51 +22,15 @@ import pytest
 import uvicorn
 
 from campaign_ledger import new_campaign, open_campaign
-from campaign_ledger.errors import CampaignError
 from campaign_ledger.web.app import create_app
 from campaign_ledger.web.seat_auth import RateLimit, csrf_of
-from campaign_ledger.web.seating import Players, Seating
+from campaign_ledger.web.seating import Players
 from tests.conftest import Table
 from tests.live_server import DEADLINE
 
 GM = "gm-token-for-the-tests-0123456789"
 ROLL = "action_dice.roll"  # a player's own action roll: the same action lands again and again
 CLIMB = {"action": "climb", "rating": "D6"}
-
-
-class StandIn(Seating):
-    """The catalogue's part (campaign_ledger/players/) until it is merged: a player's action roll,
-    refused as the catalogue refuses. The seats and the acting handle are the library's own."""
-
-    def actions(self, handle: Any, seat: dict[str, Any]) -> list[dict[str, Any]]:
-        def field(name: str, kind: str, **more: Any) -> dict[str, Any]:
-            return {"name": name, "label": name, "kind": kind, "choices": [], "required": False, "dice": None, **more}
-        return [{"action": ROLL, "label": "Make an action roll", "odds": "3d4 to roll: a success 1/2",
-                 "waiting": False, "fields": [field("action", "text", required=True),
-                                              field("rating", "choice", choices=["D4", "D6"]),
-                                              field("faces", "faces", dice=3)]}]
-
-    def check(self, handle: Any, seat: dict[str, Any], action: str, fields: dict[str, Any]) -> None:
-        if action == "undo":
-            raise CampaignError("'undo' is the GM's to do, not a player's.", 1, "gm-only")
-        if action != ROLL:
-            raise CampaignError(f"There is no player action '{action}'.", 2, None)
-        if fields.get("pc", seat["pc"]) != seat["pc"]:
-            raise CampaignError(f"{fields['pc']} is not your character; you play {seat['pc']}.", 1,
-                                "not-your-character")
-
-    def perform(self, handle: Any, seat: dict[str, Any], action: str, fields: dict[str, Any], key: str,
-                confirmed_by: str | None = None) -> dict[str, Any]:
-        self.check(handle, seat, action, fields)
-        return self.acting(handle, seat, confirmed_by).action_dice_roll(
-            seat["pc"], fields["action"], rating=fields.get("rating"), faces=fields.get("faces"), key=key)
-
-
-SEATING = StandIn  # the library's Seating once the catalogue is merged
-
-
-def players(mode: str, **settings: Any) -> Players:
-    return Players(mode, SEATING(), **settings)
 
 
 class Seats:
@@ -152,7 +116,7 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Seats:
 
 @pytest.fixture(scope="module")
 def on(table: Seats) -> Iterator[Server]:
-    with Server(table.path, players("on", limit=RateLimit(rate=0.001, burst=1000), check_every=0.1)) as server:
+    with Server(table.path, Players("on", limit=RateLimit(rate=0.001, burst=1000), check_every=0.1)) as server:
         yield server
 
 
@@ -168,8 +132,10 @@ def test_the_invite_link_sets_a_strict_http_only_cookie_and_leaves_the_address_b
 
 
 def test_the_players_page_is_the_seats_own_with_its_actions_and_odds(on: Server, table: Seats) -> None:
+    from campaign_ledger.players import actions
+
     gm = table.gm()
-    [offered] = SEATING().actions(gm, gm.seat_by_token(table.kira))
+    [offered] = actions(gm, gm.seat_by_token(table.kira))
     status, headers, page = on.ask("GET", "/play", table.kira)
     assert status == 200, page
     assert f'<meta name="csrf-token" content="{csrf_of(table.kira)}">' in page and table.kira not in page
@@ -261,7 +227,7 @@ def test_two_players_at_once_both_land(on: Server, table: Seats) -> None:
 
 
 def test_too_many_actions_at_once_are_refused_with_429(table: Seats) -> None:
-    with Server(table.path, players("on", limit=RateLimit(rate=0.001, burst=2))) as server:
+    with Server(table.path, Players("on", limit=RateLimit(rate=0.001, burst=2))) as server:
         before = server.entries()
         statuses = [server.act(table.kira, key=f"fast-{i}")[0] for i in range(3)]
         status, answer = server.act(table.kira, key="fast-3")
@@ -300,7 +266,7 @@ class Stream:
 @pytest.mark.parametrize("how", ["revoke", "rotate"])
 def test_a_revoked_or_rotated_seat_is_refused_at_once_and_its_open_stream_closes(tmp_path: Path, how: str) -> None:
     table = Seats(tmp_path)
-    with Server(table.path, players("on", check_every=30)) as server:  # the GM's write wakes the stream
+    with Server(table.path, Players("on", check_every=30)) as server:  # the GM's write wakes the stream
         stream = Stream(server, table.kira)
         event, data = stream.next()
         assert event == "play" and "Make an action roll" in data["sections"]["actions"]
@@ -325,7 +291,7 @@ def test_a_revoked_or_rotated_seat_is_refused_at_once_and_its_open_stream_closes
 
 
 def test_confirm_mode_records_an_accepted_action_and_nothing_of_a_declined_one(table: Seats) -> None:
-    with Server(table.path, players("confirm")) as server:
+    with Server(table.path, Players("confirm")) as server:
         before = server.entries()
         status, queued = server.act(table.kira, fields={"action": "sneak", "rating": "D4"}, key="c1")
         assert status == 202 and queued["state"] == "pending", queued
@@ -357,7 +323,7 @@ def test_confirm_mode_records_an_accepted_action_and_nothing_of_a_declined_one(t
 
 
 def test_the_gm_panel_takes_the_gm_token_once_into_a_cookie_and_answers_with_it(table: Seats) -> None:
-    with Server(table.path, players("confirm")) as server:
+    with Server(table.path, Players("confirm")) as server:
         status, headers, body = server.ask("GET", f"/gm?token={GM}")
         assert status == 200 and "url=/gm" in body and GM not in body
         cookie = headers["set-cookie"]
@@ -378,7 +344,7 @@ def test_the_gm_panel_takes_the_gm_token_once_into_a_cookie_and_answers_with_it(
 
 
 def test_off_mode_refuses_players_with_one_clear_line(table: Seats) -> None:
-    with Server(table.path, players("off")) as server:
+    with Server(table.path, Players("off")) as server:
         before = server.entries()
         for path in (f"/join/{table.kira}", "/play", "/play/stream", "/gm"):
             status, headers, body = server.ask("GET", path, table.kira)
@@ -390,7 +356,7 @@ def test_off_mode_refuses_players_with_one_clear_line(table: Seats) -> None:
 
 
 def test_beyond_loopback_a_seat_needs_no_read_token(table: Seats) -> None:
-    with Server(table.path, players("on"), token="the-read-token") as server:
+    with Server(table.path, Players("on"), token="the-read-token") as server:
         assert server.ask("GET", "/")[0] == 401
         assert server.ask("GET", "/play", table.kira)[0] == 200 and server.ask("GET", f"/join/{table.kira}")[0] == 200
         assert server.act(table.kira, key="shared-1")[0] == 200

@@ -21,7 +21,8 @@ STYLE = ("<style>.player form.action label { display: block; font-size: .85rem; 
          " border: 0; border-radius: 6px; background: var(--accent); color: #fff; padding: .3rem 1rem; }"
          ".player button:disabled, .gm button:disabled { opacity: .5; }"
          ".player form.action.waiting { border-left: 4px solid #d97706; }"
-         ".player .said { min-height: 1.2rem; font-weight: 600; } .player .said.refused { color: #b42318; }"
+         ".player .said { min-height: 1.2rem; font-weight: 600; white-space: pre-line; }"
+         ".player .said.refused { color: #b42318; }"
          ".player ul.pending { padding-left: 1.2rem; font-size: .9rem; } .player ul.pending .declined,"
          " .player ul.pending .refused { color: #b42318; }</style>\n")
 SAID = {"pending": "waiting for the GM", "accepting": "being recorded", "accepted": "accepted",

@@ -86,10 +86,10 @@ def performed(players: Players, handle: Any, seat: dict[str, Any], action: str, 
 
 
 def said(report: dict[str, Any]) -> str:
-    """A write's report in the GM's words, as the CLI prints it: its history lines."""
+    """A write's report in the GM's words, as the CLI prints it: its history lines, one a line."""
     if report.get("repeated"):
         return "Already recorded (the same submission again)."
-    return " ".join(line["line"] for line in report.get("history", [])) or "Recorded."
+    return "\n".join(line["line"] for line in report.get("history", [])) or "Recorded."
 
 
 def text(status: int, line: str) -> Response:
