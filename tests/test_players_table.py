@@ -1,8 +1,8 @@
 """The whole table writes the record (issue 38), as a table meets it: the GM at the terminal (the
 CLI) and two players, each on their own phone (a browser context at 390 px), at a real
 `campaign serve --players on`. Each player opens their invite link, leads a Cohort turn with the
-faces they rolled and a Destiny spent, by tapping their page's form; the history names each
-actor, `audit` is clean, and an edit to one stored actor is caught by `audit`. Then `confirm`:
+faces they rolled and a Destiny spent, by tapping their page's form, and Kira rolls the pool the
+GM then builds for her, which waits on her; the history names each actor, `audit` is clean, and an edit to one stored actor is caught by `audit`. Then `confirm`:
 a player's action waits on the GM's panel, a declined one is recorded nowhere, an accepted one
 names the player as actor and the GM as its confirmer."""
 from __future__ import annotations
@@ -81,6 +81,21 @@ def lead(page: Visit, challenge: str, destiny: int, faces: list[int] | None = No
     return str(page.evaluate("document.getElementById('said').textContent"))
 
 
+def roll_waiting(page: Visit, challenge: str) -> str:
+    """The pool the GM built waits on this player's roll: its form comes first, marked waiting; the
+    player enters as many faces as it asks for and taps. The page's answer line."""
+    form = page.page.locator('form.action.waiting[data-action="relics.roll"]',
+                             has=page.page.locator(f'option[value="{challenge}"]'))
+    form.wait_for()
+    shown = re.match(r"(\d+) faces", form.locator('input[name="faces"]').get_attribute("placeholder") or "")
+    assert shown
+    form.locator('input[name="faces"]').fill(" ".join(["6", "4", "2", "3", "1"][: int(shown.group(1))]))
+    with page.page.expect_response(lambda answer: answer.url.endswith("/play/act")):
+        form.locator("button").tap()
+    page.wait_for("!['', 'Sending\u2026'].includes(document.getElementById('said').textContent)")
+    return str(page.evaluate("document.getElementById('said').textContent"))
+
+
 def caught_up(gm: Table, *pages: Visit) -> None:
     """Until each page shows the ledger as the GM's terminal reads it now (its stream delivered it)."""
     head = gm.json("history", "--limit", "1")[-1]["entry"]
@@ -121,6 +136,11 @@ def test_two_players_roll_and_spend_destiny_from_their_phones_and_the_record_nam
         said = lead(bo, "Guards", 1)
         assert "1 Destiny spent for +1d6 on Guards" in said and "(entered from the table)" in said
         caught_up(gm, kira)
+        gm("challenge-turn", "Dogs", "--faces", "2,3")          # the GM's turn: no Stress
+        gm("cohort-turn", "Dogs", "--leader", "Kira")           # the GM builds the pool: it waits on Kira's roll
+        said = roll_waiting(kira, "Dogs")
+        assert "Cohort dice show 6, 4" in said and "(entered from the table)" in said
+        caught_up(gm, kira, bo)
         assert kira.heard() == [] and bo.heard() == []
         ana.close()
         ben.close()
@@ -131,6 +151,7 @@ def test_two_players_roll_and_spend_destiny_from_their_phones_and_the_record_nam
     kiras = [r["line"] for r in history if r["actor"] == "seat:Kira"]
     bos = [r["line"] for r in history if r["actor"] == "seat:Bo"]
     assert "1 Destiny spent for +1d6 on Dogs" in kiras and "Kira leads Dogs" in kiras
+    assert any("Dogs round 2: Cohort dice show 6, 4" in line for line in kiras)   # her roll of the GM's pool
     assert "1 Destiny spent for +1d6 on Guards" in bos and "Bo leads Guards" in bos
     assert not any("Guards" in line for line in kiras) and not any("Dogs" in line for line in bos)
 
