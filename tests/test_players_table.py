@@ -1,10 +1,11 @@
 """The whole table writes the record (issue 38), as a table meets it: the GM at the terminal (the
 CLI) and two players, each on their own phone (a browser context at 390 px), at a real
-`campaign serve --players on`. Each player opens their invite link, leads a Cohort turn with the
-faces they rolled and a Destiny spent, by tapping their page's form, and Kira rolls the pool the
-GM then builds for her, which waits on her; the history names each actor, `audit` is clean, and an edit to one stored actor is caught by `audit`. Then `confirm`:
-a player's action waits on the GM's panel, a declined one is recorded nowhere, an accepted one
-names the player as actor and the GM as its confirmer."""
+`campaign serve --players on`. Each player opens their invite link and leads a Cohort turn with
+the faces they rolled and a Destiny spent, by tapping their page's form; Kira then rolls the pool
+the GM builds for her, which waits on her. The history names each actor, `audit` is clean, and an
+edit to one stored actor is caught by `audit`. Then `confirm`: a player's action waits on the
+GM's panel, a declined one is recorded nowhere, an accepted one names the player as actor and the
+GM as its confirmer."""
 from __future__ import annotations
 
 import json
