@@ -76,6 +76,11 @@ def lead(page: Visit, challenge: str, destiny: int, faces: list[int] | None = No
         assert shown, box.get_attribute("placeholder")
         faces = [6, 5, 4, 2, 3, 1, 6, 2][: int(shown.group(1)) + destiny]
     box.fill(" ".join(map(str, faces)))
+    return tapped(page, form)
+
+
+def tapped(page: Visit, form: Locator) -> str:
+    """Tap the form's button as a thumb would; once the server answered, the page's answer line."""
     with page.page.expect_response(lambda answer: answer.url.endswith("/play/act")):
         form.locator("button").tap()
     page.wait_for("!['', 'Sending\u2026'].includes(document.getElementById('said').textContent)")
@@ -91,10 +96,7 @@ def roll_waiting(page: Visit, challenge: str) -> str:
     shown = re.match(r"(\d+) faces", form.locator('input[name="faces"]').get_attribute("placeholder") or "")
     assert shown
     form.locator('input[name="faces"]').fill(" ".join(["6", "4", "2", "3", "1"][: int(shown.group(1))]))
-    with page.page.expect_response(lambda answer: answer.url.endswith("/play/act")):
-        form.locator("button").tap()
-    page.wait_for("!['', 'Sending\u2026'].includes(document.getElementById('said').textContent)")
-    return str(page.evaluate("document.getElementById('said').textContent"))
+    return tapped(page, form)
 
 
 def caught_up(gm: Table, *pages: Visit) -> None:
