@@ -139,13 +139,8 @@ def _listed(row: dict[str, Any]) -> SeatListed:
 
 
 def _character_names(db: Any) -> list[str]:
-    """The characters a seat can be given to, for a refusal to name: the rulesets' character tables."""
-    from campaign_ledger.projections import rulesets
+    """The characters a seat can be given to, for a refusal to name."""
+    from campaign_ledger.projections import seats
 
-    names: list[str] = []
-    for module in rulesets.modules():
-        for table in getattr(module, "NAMED_CHARACTERS", ()):
-            if db[table].exists():
-                names += [r[0] for r in db.execute(f"SELECT name FROM [{table}] ORDER BY name COLLATE NOCASE")]
-    return list(dict.fromkeys(names))
+    return sorted(seats.characters(db).values(), key=str.casefold)
 

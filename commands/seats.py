@@ -48,7 +48,7 @@ def seat_list(ctx: click.Context) -> None:
     Example: campaign seat list
     """
     def text(rows: list) -> str:
-        return "\n".join(f"{r['seat']}: {r['player']} ({r['state']}, link {r['generation']})" for r in rows) \
+        return "\n".join(f"{r['seat']}{_now(r)}: {r['player']} ({r['state']}, link {r['generation']})" for r in rows) \
             or "No seats yet; `campaign seat add PC --player NAME` gives one."
     emit(ctx, campaign_of(ctx).seat_list(), text)
 
@@ -101,3 +101,8 @@ def invite_url(base: str | None, link_path: str) -> str:
 
         base = f"http://{serve.shown_host('0.0.0.0', True)}:{DEFAULT_PORT}"  # serve's own words for this computer
     return base.rstrip("/") + link_path
+
+
+def _now(row: dict) -> str:
+    """A seat whose character was renamed since keeps its name; the character's name as it stands."""
+    return f" (now {row['pc']})" if row["pc"] != row["seat"] else ""

@@ -4,9 +4,11 @@ current token, never the token, which only the seat key outside the ledger can m
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from sqlite_utils import Database
 
+from campaign_ledger.ledger.ids import seat_id
 from campaign_ledger.ledger.reversible import Reversible
 from campaign_ledger.ledger.seats import Seat
 
@@ -47,8 +49,29 @@ def _update(db: Database, e: Any, values: dict[str, Any]) -> None:
 
 
 def rows(db: Database) -> list[dict[str, Any]]:
-    """Every seat, by its character's name."""
-    return [dict(r) for r in db.table("seats").rows_where(order_by="seat COLLATE NOCASE")]
+    """Every seat, by its name, with its character's name as it stands in "pc": a renamed character
+    keeps its seat (and its actor, `seat:<the name it was seated under>`), and the player's page
+    must name the character as the rules now do."""
+    found = [dict(r) for r in db.table("seats").rows_where(order_by="seat COLLATE NOCASE")]
+    if found:
+        now = characters(db)
+        for row in found:
+            row["pc"] = now.get(row["id"], row["pc"])
+    return found
+
+
+def characters(db: Database) -> dict[str, str]:
+    """Every character a seat can be given to, by the id its seat would have: the rulesets' character
+    tables (`NAMED_CHARACTERS`), whose rows are keyed by the character's own id."""
+    from campaign_ledger.projections import rulesets
+
+    names: dict[str, str] = {}
+    for module in rulesets.modules():
+        for table in getattr(module, "NAMED_CHARACTERS", ()):
+            if db[table].exists():
+                rows_ = db.execute(f"SELECT id, name FROM [{table}]")
+                names.update((seat_id(UUID(id_)).hex, name) for id_, name in rows_)
+    return names
 
 
 LINES = {

@@ -201,6 +201,10 @@ def test_a_renamed_character_keeps_its_seat(camp) -> None:
     t("seat", "rotate", "Kat")
     assert c.seat_by_token(token) is None and c.seat_list()[0]["generation"] == 2
     assert "already has a seat" in t.refused("seat", "add", "Kat", "--player", "Cy")
+    # the seat keeps its name and actor; its character is named as it stands, for the player's page
+    assert c.seat_list() == [{"seat": "Kira", "pc": "Kat", "player": "Ana", "state": "active", "generation": 2,
+                              "actor": "seat:Kira"}]
+    assert "Kira (now Kat): Ana (active, link 2)" in t("seat", "list").stdout
 
 
 @pytest.mark.parametrize("system", ["beer-run", "action-dice", "decision-2d6"])
