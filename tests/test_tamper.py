@@ -150,6 +150,15 @@ def commands_edit(conn, forged: bool) -> int:
     return first
 
 
+def commands_actor_edit(conn, forged: bool) -> int:
+    """Who wrote an entry (issue 38) is in its command's row: the GM's entry passed off as a player's."""
+    first = _multi_command(conn)
+    conn.execute("UPDATE ledger_commands SET detail = replace(detail, '\"actor\": \"gm\"', '\"actor\": \"seat:Bo\"') "
+                 "WHERE first_entry = ?", (first,))
+    assert '"seat:Bo"' in _one(conn, "SELECT detail FROM ledger_commands WHERE first_entry = ?", (first,))[0]
+    return first
+
+
 def commands_delete(conn, forged: bool) -> int:
     first = _multi_command(conn)
     conn.execute("DELETE FROM ledger_commands WHERE first_entry = ?", (first,))
@@ -206,7 +215,7 @@ def snapshots_reorder(conn, forged: bool) -> int:
 
 
 FORGEABLE = [events_edit, events_delete, events_insert, events_reorder,
-             commands_edit, commands_delete, commands_insert, commands_reorder]
+             commands_edit, commands_actor_edit, commands_delete, commands_insert, commands_reorder]
 PLAIN = [chain_edit, chain_delete, chain_insert, chain_reorder, snapshots_edit, snapshots_insert, snapshots_reorder]
 CASES = ([(f, False) for f in FORGEABLE + PLAIN] + [(f, True) for f in FORGEABLE])
 

@@ -11,7 +11,7 @@ edited snapshot. Each is audited as README says it is caught: plain, with the an
 (`--anchor`), or with the key (`CAMPAIGN_KEY`); a kind also audited without them shows whether it
 needs them. Summary line:
 
-    tamper: 31 kinds, 31 caught, 0 missed; 9 need the anchor, 2 the key; 0 crashed
+    tamper: 37 kinds, 37 caught, 0 missed; 7 need the anchor, 3 the key; 0 crashed
 """
 from __future__ import annotations
 
