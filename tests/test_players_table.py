@@ -202,3 +202,29 @@ def test_confirm_the_gm_accepts_one_action_and_declines_another_from_the_panel(
     db.close()
     assert not any("1, 1, 1, 1" in d or "[1, 1, 1, 1]" in d for d in logged)
     assert gm("audit").exit_code == 0
+
+
+def test_two_offers_of_one_action_keep_their_own_typing_through_a_redraw(
+        table: tuple[Table, dict[str, str]], browser: Browser) -> None:  # noqa: F811
+    """Bo may lead the Cohort turn on either Challenge: two forms of one action. What he types into
+    one stays in that one when the page redraws its actions (the GM opens a third Challenge), and the other keeps
+    nothing of it (a shared memory gave both the same typing and the same submission key, so a tap
+    on the other within 2 s was answered as a repeat and never recorded)."""
+    gm, links = table
+    with Served(Path(gm.path), "--players", "on") as served:
+        base = f"http://127.0.0.1:{served.port}"
+        ben = phone(browser)
+        bo = seated(ben, base, links["Bo"])
+        guards, dogs = turn_form(bo, "Guards"), turn_form(bo, "Dogs")
+        assert guards.count() == 1 and dogs.count() == 1
+        ids = bo.evaluate("Array.from(document.querySelectorAll('[id]'), e => e.id)")
+        assert len(ids) == len(set(ids)), ids
+        guards.locator('input[name="destiny"]').fill("2")
+        gm("challenge", "open", "Cameras", "--threat", "Minor", "--type", "Phantom", "--rating", "2")
+        caught_up(gm, bo)                   # a third offer: the page redraws its actions
+        assert turn_form(bo, "Cameras").count() == 1
+        caught_up(gm, bo)
+        assert turn_form(bo, "Guards").locator('input[name="destiny"]').input_value() == "2"
+        assert turn_form(bo, "Dogs").locator('input[name="destiny"]').input_value() == ""
+        assert bo.heard() == []
+        ben.close()

@@ -63,20 +63,23 @@ def forms(actions: list[dict[str, Any]]) -> str:
     if not actions:
         return page.empty("Nothing for you to do right now.")
     out = []
-    for a in actions:
+    for n, a in enumerate(actions):
         odds = f'<p class="odds">{escape(a["odds"])}</p>' if a.get("odds") else ""
         waiting = " waiting" if a.get("waiting") else ""
-        inputs = "".join(_field(a["action"], f) for f in a.get("fields", []))
-        out.append(f'<form class="card action{waiting}" data-action="{escape(a["action"])}">'
+        inputs = "".join(_field(f"{a['action']}.{n}", f) for f in a.get("fields", []))
+        # an offer's own name (one action may be offered twice: a Cohort turn on each Challenge), by
+        # which a redraw gives each form back what was typed into it and its submission key
+        out.append(f'<form class="card action{waiting}" data-action="{escape(a["action"])}" '
+                   f'data-offer="{escape(a["action"] + " " + a["label"])}">'
                    f'<h3>{escape(a["label"])}</h3>{odds}{inputs}'
                    f'<button type="submit">{escape(a["label"])}</button></form>')
     return "".join(out)
 
 
-def _field(action: str, f: dict[str, Any]) -> str:
+def _field(form: str, f: dict[str, Any]) -> str:
     name, kind = escape(f["name"]), f.get("kind", "text")
     required = " required" if f.get("required") and kind != "faces" else ""
-    ident = escape(f"{action}.{f['name']}")
+    ident = escape(f"{form}.{f['name']}")
     label = f'<label for="{ident}">{escape(f.get("label") or f["name"])}</label>'
     if kind == "faces":
         dice = f.get("dice")

@@ -67,21 +67,21 @@
   var shown = {};  // each section's HTML as last drawn from the stream
 
   function kept(element) {
-    // What the player is typing, and each form's submission key, by action and field name.
+    // What the player is typing, and each form's submission key, by offer and field name.
     var state = {};
     Array.prototype.forEach.call(element.querySelectorAll("form[data-action]"), function (form) {
       var values = {};
       Array.prototype.forEach.call(form.querySelectorAll("[data-kind]"), function (input) {
         values[input.name] = input.type === "checkbox" ? input.checked : input.value;
       });
-      state[form.getAttribute("data-action")] = {values: values, key: form.dataset.key, sent: form.dataset.sent};
+      state[form.getAttribute("data-offer")] = {values: values, key: form.dataset.key, sent: form.dataset.sent};
     });
     return state;
   }
 
   function restore(element, state) {
     Array.prototype.forEach.call(element.querySelectorAll("form[data-action]"), function (form) {
-      var was = state[form.getAttribute("data-action")];
+      var was = state[form.getAttribute("data-offer")];
       if (!was) { return; }
       if (was.key) { form.dataset.key = was.key; form.dataset.sent = was.sent; }
       Array.prototype.forEach.call(form.querySelectorAll("[data-kind]"), function (input) {
