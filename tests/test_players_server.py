@@ -459,3 +459,17 @@ def test_serve_refuses_missing_or_mismatched_certificate_files(table: Seats, tmp
         result = CliRunner().invoke(cli, ["--db", str(table.path), "serve", "--port", "0", *args])
         lines = result.stderr.strip().splitlines()
         assert result.exit_code == 2 and len(lines) == 1 and says in lines[0], (args, result.output)
+
+
+def test_a_pending_action_is_named_by_the_offer_it_answers() -> None:
+    """Two offers of one action (a Cohort turn on each Challenge): the GM's panel names the one sent."""
+    from campaign_ledger.web.players import offer_label
+
+    def turn(challenge: str) -> dict:
+        return {"action": "relics.cohort_turn", "label": f"Lead the Cohort turn on {challenge}",
+                "fields": [{"name": "challenge", "kind": "choice", "choices": [challenge]}]}
+
+    offers = [turn("Dogs"), turn("Guards")]
+    assert offer_label(offers, "relics.cohort_turn", {"challenge": "Dogs"}) == "Lead the Cohort turn on Dogs"
+    assert offer_label(offers, "relics.cohort_turn", {"challenge": "Guards"}) == "Lead the Cohort turn on Guards"
+    assert offer_label(offers, "relics.push", {}) == "relics.push"

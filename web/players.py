@@ -133,13 +133,21 @@ async def _queue(players: Players, handle: Any, seat: dict[str, Any], token: str
     if len(mine) >= WAITING_MAX and key not in {i.key for i in mine}:
         return refusal(429, f"{len(mine)} of your actions already wait on the GM; wait for them first.", 1,
                        seat_auth.RATE_LIMITED, HEADERS)
-    label = action
-    for offered in await call(players.seating.actions, handle, seat):
-        if offered["action"] == action:
-            label = offered["label"]
+    label = offer_label(await call(players.seating.actions, handle, seat), action, fields)
     item = players.pending.add(seat, token, action, label, fields, key)
     said_now = f"{label}: sent to the GM, who accepts or declines it."
     return answer({"state": item.state, "id": item.id, "said": said_now}, 202, HEADERS)
+
+
+def offer_label(offers: list[dict[str, Any]], action: str, fields: dict[str, Any]) -> str:
+    """The words of the offer a submission answers, for the GM's panel: one action may be offered
+    twice (a Cohort turn on each Challenge), told apart by what its choice fields offer."""
+    for offered in offers:
+        choices = [f for f in offered.get("fields", []) if f.get("kind") == "choice"]
+        if offered["action"] == action and all(f["name"] not in fields or fields[f["name"]] in f.get("choices", [])
+                                               for f in choices):
+            return str(offered["label"])
+    return action
 
 
 def _denied(request: Request, seat: dict[str, Any] | None, token: str | None,
