@@ -30,10 +30,9 @@ def apply(db: Database, entry: int, e: Any) -> None:
     line = describe(names, e) if describe else kind.__qualname__
     units = kept.get(UNITS) if kept is not None else None  # the catch-up's namer: the unit with the row
     played = _round_of(db, entry, e, names)
-    unit = units.unit_at(db, entry) if units is not None else None
-    who = units.who_at(entry) if units is not None else NOBODY
-    append(db, INSERT, (entry, _time(e.timestamp), kind.__qualname__, line, _round_name(played, unit, units, entry),
-                        about, unit, *who), kept)
+    named = units.named(db, entry) if units is not None else UNNAMED  # (unit, actor, channel, confirmed_by)
+    append(db, INSERT, (entry, _time(e.timestamp), kind.__qualname__, line,
+                        _round_name(played, named[0], units, entry), about, *named), kept)
     if isinstance(e, Reversible.Reversed) and e.entries:
         flush(db)
         entries = json.dumps(list(e.entries))
@@ -65,7 +64,7 @@ _LAST_TIME: list[Any] = [None, ""]
 
 INSERT = ("INSERT INTO history (entry, time, type, line, round, about, unit, actor, channel, confirmed_by) "
           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-NOBODY = (None, None, None)  # no namer: the row's actor is filled in with its unit (projections/units.py `fill`)
+UNNAMED = (None, None, None, None)  # no namer: unit and actor are filled in later (projections/units.py `fill`)
 UNITS = "history.units"  # a catch-up's projections.units.UnitNames, in the read file's memo
 _MODULES: list[Any] = [None]
 

@@ -18,6 +18,9 @@ HANDLED = (Challenge.Event, Reversible.Reversed)  # the runner calls `apply` for
 
 
 def apply(db: Database, entry: int, e: Any) -> None:
+    quiet = _QUIET.get(type(e))
+    if quiet or (quiet is None and _quiet(type(e))):  # two in five entries of a round: a pool built, dice rolled
+        return
     if isinstance(e, Challenge.Opened):
         db.conn.execute("INSERT INTO challenges (id, name, threat, type, rating, resolved, leader, round, phase, opened) "
                         "VALUES (?, ?, ?, ?, ?, 0, NULL, 1, 'open', ?)",
@@ -56,6 +59,16 @@ def _changes_of(kind: type) -> tuple[Any, ...]:
     if found is None:
         found = _CHANGES_OF[kind] = tuple(change for cls, change in CHANGES if issubclass(kind, cls))
     return found
+
+
+_QUIET: dict[type, bool] = {}
+
+
+def _quiet(kind: type) -> bool:
+    """Whether an event type leaves the row as it is, found once per type (a rebuild asked three
+    isinstance and the changes of every Challenge event, to change nothing for most)."""
+    _QUIET[kind] = not issubclass(kind, (Challenge.Opened, Reversible.Reversed)) and not _changes_of(kind)
+    return _QUIET[kind]
 
 
 def _update(db: Database, id_: str, changes: dict[str, Any]) -> None:
