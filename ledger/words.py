@@ -81,7 +81,7 @@ def _inside(key: Any, before: Any, after: Any, word: Word | None) -> str:
 
 def faces(values: Iterable[Any]) -> str:
     """Dice faces as a GM reads them off the table: `6, 5, 3` (every one: the record is exact)."""
-    return ", ".join(str(v) for v in values) or "none"
+    return ", ".join(map(str, values)) or "none"
 
 
 def listed(items: list[str], limit: int = LIMIT, more: str = "more", sep: str = ", ") -> str:

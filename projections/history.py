@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import weakref
+from datetime import timedelta, timezone
 from typing import Any, Callable
 
 from sqlite_utils import Database
@@ -51,15 +52,21 @@ def _stand_again(db: Database, entries: str) -> None:
 
 
 def _time(timestamp: Any) -> str:
-    """An entry's time to the second, as shown: the last one made is kept (the entries of one
-    command, and of one busy minute, share their second)."""
-    key = (timestamp.timestamp() // 1, timestamp.tzinfo)
-    if _LAST_TIME[0] != key:
-        _LAST_TIME[:] = [key, timestamp.isoformat(timespec="seconds")]
-    return _LAST_TIME[1]
+    """An entry's time to the second, as shown: the last one made is kept with the second it
+    shows (the entries of one command, and of one busy minute, share their second). Two times of
+    one fixed-offset zone compare field by field, cheaper than working out either's POSIX time; a
+    zone whose offset may change within a second's fields (a fold) is never kept."""
+    tz, start, end, shown = _LAST_TIME
+    if timestamp.tzinfo is tz and start <= timestamp < end:
+        return shown
+    tz, start = timestamp.tzinfo, timestamp.replace(microsecond=0)
+    kept = tz is None or type(tz) is timezone
+    _LAST_TIME[:] = [tz if kept else _NO_ZONE, start, start + _SECOND, timestamp.isoformat(timespec="seconds")]
+    return _LAST_TIME[3]
 
 
-_LAST_TIME: list[Any] = [None, ""]
+_NO_ZONE, _SECOND = object(), timedelta(seconds=1)
+_LAST_TIME: list[Any] = [_NO_ZONE, None, None, ""]
 
 
 INSERT = ("INSERT INTO history (entry, time, type, line, round, about, unit, actor, channel, confirmed_by) "

@@ -198,9 +198,10 @@ class UnitNames:
         if "actor" in detail or "channel" in detail:
             self.who_starts.append(first)
             self.whos.append((first, last, detail.get("actor"), detail.get("channel"), detail.get("confirmed_by")))
-        closed = [pair for key in detail.get("reverses", []) for pair in self.known.close(key)]
+        reverses = detail.get("reverses")  # most commands reverse nothing: no list built for them
+        closed = [pair for key in reverses for pair in self.known.close(key)] if reverses else []
         back = [(name, unit_first, by_first, by) for by, (_, by_first) in closed if command in REOPENS
-                for name, unit_first in self.known.reopen(by_first)]
+                for name, unit_first in self.known.reopen(by_first)] if closed else []
         named = None
         if stored and command not in NOT_UNITS:
             named = _name(stored, first, detail, self.known)

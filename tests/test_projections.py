@@ -84,3 +84,20 @@ def test_rows_written_together_at_a_batch_end_that_fail_name_the_entry_they_came
     assert [r[0] for r in db.execute("SELECT entry FROM history ORDER BY entry")] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     assert db.execute("SELECT line FROM history WHERE entry = 10").fetchone()[0] == "in the way"
     assert db.execute("SELECT max(entry) FROM balances").fetchone()[0] in (None, 9)
+
+
+def test_each_history_time_shows_its_own_second_and_zone_whatever_time_came_before():
+    """The history keeps the last second it showed (projections/history.py `_time`, a rebuild's
+    entries share their seconds): each time is still shown as its own, across a second's end,
+    another zone, a time without a zone and a zone whose clock went back (the same fields twice)."""
+    from datetime import datetime, timedelta, timezone
+    from zoneinfo import ZoneInfo
+
+    from campaign_ledger.projections import history
+
+    late = datetime(2026, 11, 28, 8, 53, 5, 999_999, tzinfo=timezone.utc)
+    back = ZoneInfo("America/New_York")  # 01:30 came twice on 1 November 2026 (-04:00, then -05:00)
+    times = [late, late + timedelta(microseconds=1), late.astimezone(timezone(timedelta(hours=1))), late,
+             late.replace(tzinfo=None), datetime(2026, 11, 1, 1, 30, tzinfo=back),
+             datetime(2026, 11, 1, 1, 30, 0, 1, tzinfo=back, fold=1), late]
+    assert [history._time(t) for t in times] == [t.isoformat(timespec="seconds") for t in times]
