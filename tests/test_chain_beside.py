@@ -206,3 +206,17 @@ def test_a_process_pinned_to_one_core_reads_a_long_ledger_alone(tmp_path, monkey
         assert type(feed) is verifying.Verifying
     finally:
         feed.close()
+
+
+def test_an_audits_scratch_file_stays_without_a_full_text_index(tmp_path, chain_check):
+    """Nothing searches the scratch file: its index is not made again and filled by the rebuild
+    (which makes a missing read table again), and the tables still compare equal."""
+    from campaign_ledger.projections import bulk, compare
+
+    app = _played(tmp_path, "relics")
+    db = runner.connect(str(tmp_path / "read.db"))
+    runner.catch_up(app, db)
+    with compare.scratch_rebuild(app) as scratch:
+        assert scratch.broken is None and scratch.stuck is None
+        assert bulk.fts_indexes(scratch.fresh) == [] and bulk.fts_indexes(db) == ["history_fts"]
+        assert compare.differing(db, scratch.fresh) == []
