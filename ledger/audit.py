@@ -177,9 +177,9 @@ SNAPSHOTS_READ = 32  # the snapshots of an aggregate read together (see Snapshot
 
 
 class SnapshotCheck:
-    """`check_snapshots` as the entries stream by (a rebuild's pass feeds `see`, so the ledger is
-    mapped once for the tables, the lists and the snapshots): each aggregate that has snapshots is
-    played entry by entry, and at each snapshot's version its state must be the snapshot's. Only
+    """`check_snapshots` as the entries stream by (a rebuild's pass feeds `see` the events it maps
+    for the tables; on a long ledger, the second process verifying its chain): each aggregate that
+    has snapshots is played entry by entry, and at each snapshot's version its state must be the snapshot's. Only
     aggregates with a snapshot still ahead are held; `broken` is the first mismatch, by entry."""
 
     def __init__(self, app: Any, recorder: ChainQueries) -> None:
@@ -265,8 +265,8 @@ def _snapshot_state(app: Any, snapshot: Any) -> tuple:
 
 class Scan:
     """What the audit lists, gathered one entry at a time: overrides, house rules, reversals and
-    who threw which dice. `see` takes each entry as it streams by (a rebuild's pass can feed it,
-    so the ledger is mapped once, not twice); `into` writes the lists into the report."""
+    who threw which dice. `see` takes each entry as it streams by (a rebuild's pass, or the second
+    process verifying a long ledger's chain, can feed it); `into` writes the lists into the report."""
 
     def __init__(self, report: dict[str, Any]) -> None:
         self.report = report
