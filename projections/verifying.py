@@ -99,18 +99,21 @@ class Beside(Verifying):
     check reads at least as far); `finish` waits for the verdict and raises its break, so the
     caller's transaction rolls back as it does when `Verifying` meets the break.
 
-    `watch` (an audit's lists and snapshot check) is fed there too, each entry the second process
-    verified mapped again for it: this process maps every entry for the tables, and watching here
-    too made it the longer half by a third (100,000 entries: 3.7 s CPU here against 0.5 s there;
-    watched there, 2.7 s against 2.3 s), so the audit waits for less though it decodes twice."""
+    `watch` (an audit's lists and snapshot check) is fed there too while a core stands idle for it
+    (side_process.core_idle), each entry the second process verified mapped again for it: this
+    process maps every entry for the tables, and watching here too made it the longer half by a
+    third (100,000 entries: 3.7 s CPU here against 0.5 s there; watched there, 2.7 s against
+    2.3 s), so the audit waits for less though it decodes twice. On a busy machine the second
+    decoding only takes CPU from this process's share: the watch stays here, each entry decoded once."""
 
     def __init__(self, app: Any, watch: Any = None) -> None:
-        from campaign_ledger.ledger.side_process import SideProcess
+        from campaign_ledger.ledger.side_process import SideProcess, core_idle
 
         self.last = app.recorder.max_notification_id() or 0
         self.seen: Any = None
-        self.side: Any = SideProcess(_verified_whole, type(app), dict(app.env), self.last, watch)
-        super().__init__(app)
+        there = watch if watch is not None and core_idle() else None
+        self.side: Any = SideProcess(_verified_whole, type(app), dict(app.env), self.last, there)
+        super().__init__(app, None if there is not None else watch)
 
     def _rows(self, chain: Any) -> Any:
         return chain.stored_entries(last=self.last)
@@ -123,7 +126,7 @@ class Beside(Verifying):
                 raise broken.error()
 
     def watched(self) -> Any:
-        return self.seen
+        return self.seen if self.watcher is None else super().watched()
 
     def close(self) -> None:
         """The check stopped, if it still runs (the rebuild failed for another reason)."""
