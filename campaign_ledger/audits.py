@@ -26,8 +26,8 @@ def audit(app: Any, db: Any, anchor: str | None, chain_only: bool, warn: Warn, p
 
 def _in_one_pass(app: Any, db: Any, anchor: str | None) -> dict[str, Any]:
     """The ledger read once: a rebuild into a scratch file verifies the chain as it reads the rows,
-    and every entry it maps feeds the lists and the snapshot check (ledger.audit.Pass: the events
-    the rebuild decoded, each entry decoded once); then the anchor and
+    and every entry feeds the lists and the snapshot check (ledger.audit.Pass: the events the rebuild
+    decoded, or on a long ledger those its second process decodes as it verifies them); then the anchor and
     signatures, the read tables caught up, and compared with the scratch file."""
     from campaign_ledger.ledger.audit import Pass, check_snapshots, scan, audit as audit_ledger
     from campaign_ledger.ledger.chain import chained

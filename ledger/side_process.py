@@ -56,6 +56,17 @@ def cores(quota_file: str = "/sys/fs/cgroup/cpu.max") -> float:
     return allowed
 
 
+def core_idle() -> bool:
+    """Whether a core stands idle beside this process now (the last minute's load average leaves
+    one): work that costs more CPU in all, to be done beside this process, pays only then (an
+    audit's second decoding of the ledger: on a busy shared machine its extra CPU is taken from
+    the same share of the cores the audit's own process gets, so it lengthened the audit)."""
+    try:
+        return os.getloadavg()[0] <= cores() - 1
+    except OSError:  # no load average here: take the core as idle
+        return True
+
+
 KILLED = ("The second process working beside this one stopped without an answer (was it killed?); "
           "nothing was changed. Run the command again.")
 

@@ -15,7 +15,7 @@ from campaign_ledger.ledger import scratch_folders
 from campaign_ledger.ledger.chain_verify import Break, ChainBroken
 from campaign_ledger.ledger.errors import ReadModelStuck
 
-from campaign_ledger.projections import bulk, long_reads, rulesets, runner
+from campaign_ledger.projections import bulk, long_reads, rulesets, runner, verifying
 from campaign_ledger.projections.runner import as_of, connect, rebuild
 
 
@@ -50,22 +50,22 @@ def scratch_rebuild(app: Any, watch: Any = None) -> Iterator[Scratch]:
     the rows are read (an audit's one read of the ledger: the chain, the tables, the lists and the
     snapshots); kept until the caller has compared it with the read tables (`differing`).
     `watch(app)`, if given, sees every entry the rebuild applies (`see(entry, event)`, then
-    `result()`), the event the rebuild mapped: each stored entry is decoded once. (A second process
-    that verifies a long ledger's chain, verifying.Beside, only hashes: it once mapped every entry
-    again for the watcher, a second decoding of the whole ledger, about a second of CPU at 100,000.)"""
+    `result()`): the event the rebuild mapped, or, on a long ledger whose chain a second process
+    verifies (verifying.Beside), the event that process maps as it verifies the entry, so the
+    watching is done beside the rebuild, not after it."""
     with scratch_folders.folder("audit") as scratch:
         found = Scratch(connect(str(Path(scratch) / "rebuild.db"), scratch=True))
         try:
             bulk.unsearchable(found.fresh)
-            watcher = watch(app) if watch is not None else None
+            feed = verifying.whole_chain(app, watch)
             try:
-                rebuild(app, found.fresh, observe=watcher.see if watcher else None, whole=True)
+                rebuild(app, found.fresh, observe=feed.observe(), whole=True, feed=feed)
             except ChainBroken as e:
                 found.broken = Break(e.entry, e.reason)
             except ReadModelStuck as e:
                 found.stuck = e
-            if watcher is not None and found.broken is None and found.stuck is None:
-                found.watched = watcher.result()
+            if watch is not None and found.broken is None and found.stuck is None:
+                found.watched = feed.watched()
             yield found
         finally:
             found.fresh.conn.close()

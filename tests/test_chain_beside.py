@@ -206,3 +206,44 @@ def test_a_process_pinned_to_one_core_reads_a_long_ledger_alone(tmp_path, monkey
         assert type(feed) is verifying.Verifying
     finally:
         feed.close()
+
+
+def test_an_audits_scratch_file_stays_without_a_full_text_index(tmp_path, chain_check):
+    """Nothing searches the scratch file: its index is not made again and filled by the rebuild
+    (which makes a missing read table again), and the tables still compare equal."""
+    from campaign_ledger.projections import bulk, compare
+
+    app = _played(tmp_path, "relics")
+    db = runner.connect(str(tmp_path / "read.db"))
+    runner.catch_up(app, db)
+    with compare.scratch_rebuild(app) as scratch:
+        assert scratch.broken is None and scratch.stuck is None
+        assert bulk.fts_indexes(scratch.fresh) == [] and bulk.fts_indexes(db) == ["history_fts"]
+        assert compare.differing(db, scratch.fresh) == []
+
+
+def test_an_audit_on_a_busy_machine_watches_here_and_reports_the_same(tmp_path, monkeypatch):
+    """No idle core: the lists and snapshot check stay in this process (the second one only
+    hashes: its watching would fail here), and the report is the one its watching gives."""
+    import json
+
+    from click.testing import CliRunner
+    from campaign_ledger.cli import cli
+
+    monkeypatch.setattr(side_process, "SIDE_FROM", 0)
+    _played(tmp_path, "relics").close()
+    path = str(tmp_path / "relics.db")
+    reports = []
+    for idle in (True, False):
+        monkeypatch.setattr(side_process, "core_idle", lambda: idle)
+        if not idle:
+            monkeypatch.setattr(verifying, "_watched_whole", lambda *_: 1 / 0)
+        reports.append(json.loads(CliRunner().invoke(cli, ["--db", path, "audit", "--json"]).stdout))
+    assert reports[0] == reports[1] and reports[0]["clean"] and reports[0]["dice"]
+
+
+@pytest.mark.parametrize("load,idle", [((0.4, 0.0, 0.0), True), ((1.0, 0.0, 0.0), True), ((1.6, 9.0, 9.0), False)])
+def test_a_core_is_idle_while_the_load_leaves_one(monkeypatch, load, idle):
+    monkeypatch.setattr(side_process, "cores", lambda: 2)
+    monkeypatch.setattr(side_process.os, "getloadavg", lambda: load)
+    assert side_process.core_idle() is idle

@@ -61,9 +61,10 @@ def test_the_writes_and_rebuild_come_first_too(tmp_path):
     assert t.json("audit")["clean"]
 
 
-def test_the_audit_writes_an_old_snapshot_again_from_the_entries(tmp_path):
+def test_the_audit_writes_an_old_snapshot_again_from_the_entries(tmp_path, chain_check):
     """Loaded as it was, the old snapshot would give `scenario_number` its default, not what the
-    entries made it: once audited, a load from the snapshot equals a replay of the entries."""
+    entries made it: once audited, a load from the snapshot equals a replay of the entries (written
+    by the audit's second process too, which checks a long ledger's snapshots)."""
     from campaign_ledger.ledger.application import open_ledger
     from campaign_ledger.ledger.ids import CAMPAIGN_ID
 
@@ -81,7 +82,7 @@ def test_the_audit_writes_an_old_snapshot_again_from_the_entries(tmp_path):
         app.close()
 
 
-def test_a_snapshot_missing_state_the_program_always_had_is_still_forged(tmp_path):
+def test_a_snapshot_missing_state_the_program_always_had_is_still_forged(tmp_path, chain_check):
     """Only state listed as added later (STATE_DEFAULTS) may be missing from a genuine snapshot."""
     t = old_file(tmp_path)
     conn = sqlite3.connect(t.path, isolation_level=None)
@@ -93,7 +94,7 @@ def test_a_snapshot_missing_state_the_program_always_had_is_still_forged(tmp_pat
     assert not report["clean"] and "snapshot" in report["chain"], report
 
 
-def test_an_old_snapshot_whose_kept_state_was_changed_is_still_forged(tmp_path):
+def test_an_old_snapshot_whose_kept_state_was_changed_is_still_forged(tmp_path, chain_check):
     t = old_file(tmp_path)
     conn = sqlite3.connect(t.path, isolation_level=None)
     row = json.loads(conn.execute("SELECT state FROM stored_snapshots").fetchone()[0])

@@ -243,9 +243,9 @@ BESIDE = [(events_edit, False), (events_edit, True), (commands_delete, False), (
 
 @pytest.mark.parametrize("tamper,forged", BESIDE, ids=[f.__name__ + ("-recomputed" if forged else "") for f, forged in BESIDE])
 def test_audit_beside_names_the_entry_too(copy, tamper, forged, monkeypatch):
-    """The chain checked by a second process while the lists and snapshots are checked from the
-    entries the scratch rebuild decodes (a long ledger's audit; here at any length): the same entry
-    named, a snapshot's and a forgery's (through the anchor) included."""
+    """The chain checked by a second process, which checks the lists and snapshots too from the
+    entries it verifies (a long ledger's audit; here at any length): the same entry named, a
+    snapshot's and a forgery's (through the anchor) included."""
     from campaign_ledger.ledger import side_process
 
     monkeypatch.setattr(side_process, "SIDE_FROM", 0)
@@ -279,6 +279,18 @@ def test_a_forged_snapshot_is_found_before_commands_build_on_it(copy, chain_chec
     t, conn, _ = copy
     entry = snapshots_edit(conn, False)
     t("rebuild")  # the entries are intact: rebuild is allowed, the snapshot is audit's to find
+    result = t("audit", "--json", ok=False)
+    assert (result.exit_code, json.loads(result.stdout)["broken_entry"]) == (1, entry)
+
+
+def test_a_forged_snapshot_past_the_first_page_of_its_aggregates_snapshots_is_found(copy, chain_check, monkeypatch):
+    """Audit reads an aggregate's snapshots a page at a time (ledger/audit.py SnapshotCheck): the
+    forged one (the campaign's second) on the second page is named as on the first."""
+    from campaign_ledger.ledger import audit
+
+    monkeypatch.setattr(audit, "SNAPSHOTS_READ", 1)
+    t, conn, _ = copy
+    entry = snapshots_edit(conn, False)
     result = t("audit", "--json", ok=False)
     assert (result.exit_code, json.loads(result.stdout)["broken_entry"]) == (1, entry)
 
