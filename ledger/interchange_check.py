@@ -12,6 +12,7 @@ from uuid import UUID
 
 from campaign_ledger.ledger.chain import GENESIS, link_hash
 from campaign_ledger.ledger import values
+from campaign_ledger.ledger.interchange_head import decoded, hashed
 from campaign_ledger.ledger.errors import BadInput, Unusable
 from campaign_ledger.ledger.topic_guard import ForeignTopic, check_data
 
@@ -42,6 +43,7 @@ class Checker:
         self.versions: dict[UUID, int] = {}  # each aggregate's last version: its entries follow on one by one
         self.topics = known_topics()
         self.ids: dict[str, UUID] = {}  # aggregate ids read so far, each made a UUID once (see _check_shape)
+        self.details: dict[str, Any] = {}  # commands' details read so far, by their text (interchange_head)
 
     def line(self, raw: str | bytes, number: int) -> tuple[dict[str, Any], UUID, bytes, tuple | None] | None:
         self.number = number
@@ -49,7 +51,7 @@ class Checker:
             return None
         if self.end is not None:
             raise Unusable(f"Line {number} comes after the closing line; the file was edited.")
-        row, verbatim = _entry_line(raw) or (_json(raw, number), None)
+        row, verbatim = _entry_line(raw, self.details) or (_json(raw, number), None)
         if self.header is None:
             self.header = _header(row, number)
             return None
@@ -64,12 +66,12 @@ class Checker:
         _check_version(row, number, self.versions, aggregate)
         _check_values(row, number, verbatim)
         command, v2_from = _command_of(row), self.header.get("chain_v2_from")
-        state = verbatim if verbatim is not None else state_of(row, number)
-        if link_hash(self.previous, entry, row["aggregate"], row["version"], row["type"], state, command,
+        state, spelled = verbatim if verbatim is not None else state_of(row, number), hashed(command)
+        if link_hash(self.previous, entry, row["aggregate"], row["version"], row["type"], state, spelled,
                      v2_from) != row.get("hash"):
             state = state_of(row, number)  # the data as the program writes it (a file from before, or edited)
             if verbatim is None or link_hash(self.previous, entry, row["aggregate"], row["version"], row["type"],
-                                             state, command, v2_from) != row.get("hash"):
+                                             state, spelled, v2_from) != row.get("hash"):
                 raise Unusable(f"Line {number} (entry #{entry}) does not match its hash: it was edited.")
         self.previous, self.expected = row["hash"], self.expected + 1
         return row, aggregate, state, command
@@ -213,14 +215,15 @@ def _subclasses(cls: type) -> Iterator[type]:
 DATA = ', "data": '  # an export line ends with its data, spelled as the stored bytes (ledger/interchange.py)
 
 
-def _entry_line(raw: str | bytes) -> tuple[dict[str, Any], bytes] | None:
+def _entry_line(raw: str | bytes, details: dict[str, Any] | None = None) -> tuple[dict[str, Any], bytes] | None:
     """An entry line whose data comes last, and those data's own bytes (what the chain hashed, if
     the line is intact), without encoding the decoded data again; None for any other line (the
     header, the closing line, an older export, or a line edited by hand): it is read whole.
 
     The cut is the first `, "data": ` outside every string (a quote inside one is escaped): what
     precedes it must read as an object on its own, with no `data` of its own, so the cut is at the
-    top level, and what follows must read as one value; the data checked are the bytes kept."""
+    top level, and what follows must read as one value; the data checked are the bytes kept.
+    `details`: the commands' details read so far (interchange_head.decoded), kept by the caller."""
     text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     text = text.rstrip()
     at = text.find(DATA)
@@ -228,7 +231,7 @@ def _entry_line(raw: str | bytes) -> tuple[dict[str, Any], bytes] | None:
         return None
     body = text[at + len(DATA):-1]
     try:
-        row, data = json.loads(text[:at] + "}"), json.loads(body)
+        row, data = decoded(text[:at], {} if details is None else details), json.loads(body)
     except (ValueError, RecursionError):
         return None
     if not isinstance(row, dict) or "data" in row:
