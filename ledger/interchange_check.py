@@ -12,7 +12,7 @@ from uuid import UUID
 
 from campaign_ledger.ledger.chain import GENESIS, link_hash
 from campaign_ledger.ledger import values
-from campaign_ledger.ledger.interchange_head import decoded, hashed
+from campaign_ledger.ledger.interchange_head import decoded, hashed, loads
 from campaign_ledger.ledger.errors import BadInput, Unusable
 from campaign_ledger.ledger.topic_guard import ForeignTopic, check_data
 
@@ -254,7 +254,7 @@ def _entry_line(raw: str | bytes, details: dict[str, Any] | None = None) -> tupl
         return None
     body = text[at + len(DATA):-1]
     try:
-        row, data = decoded(text[:at], {} if details is None else details), json.loads(body)
+        row, data = decoded(text[:at], {} if details is None else details), loads(body)
     except (ValueError, RecursionError):
         return None
     if not isinstance(row, dict) or "data" in row:

@@ -4,13 +4,14 @@ else is read whole, and the chain hashes and the command log stores the same byt
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from campaign_ledger.ledger.chain_hash import command_bytes
-from campaign_ledger.ledger.interchange_head import Detail, decoded, hashed, stored
+from campaign_ledger.ledger.interchange_head import Detail, decoded, hashed, loads, stored
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False)
                     | st.text(max_size=12),
@@ -94,3 +95,14 @@ def test_a_detail_read_once_is_hashed_and_stored_as_its_dict_would_be(name, unit
 ])
 def test_a_row_the_two_spellings_could_hash_apart_is_hashed_as_it_is(row):
     assert hashed(row) is row
+
+
+@pytest.mark.parametrize("text", ['{"a": 1}', "", " 1", "1 ", '{"a":1} x', "\ufeff{}", "[[[", '{"a": }', "nul",
+                                  '"x\\ud800"', "NaN", "-Infinity", "1.5e400", '{"a":1,"a":2}', "[" * 100_000])
+def test_a_text_is_read_as_json_reads_it(text):
+    def read(load: Any) -> object:
+        try:
+            return load(text)
+        except (ValueError, RecursionError) as e:
+            return type(e), str(e)
+    assert repr(read(loads)) == repr(read(json.loads))  # repr: NaN is no value equal to itself

@@ -4,6 +4,8 @@ before it refuses a type: what it accepts and refuses is the whole list's answer
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -14,11 +16,19 @@ from campaign_ledger.ledger.interchange_check import FORMAT, Checker, known_topi
 OTHER = "ledger.rulesets.beer_run.conflict:BeerRunConflict.Compared"  # a Beer Run event type (a file of a Relics campaign)
 
 
-def test_a_rulesets_part_of_the_list_is_the_cores_and_its_own():
+def test_a_rulesets_part_of_the_list_is_part_of_the_whole_list():
     relics, every = ruleset_topics("relics"), known_topics()
-    assert relics < every and "ledger.campaign:Campaign.PCJoined" in relics
-    assert not [t for t in relics if ".beer_run" in t or ".decision_2d6" in t or ".action_dice" in t]
+    assert relics <= every and "ledger.campaign:Campaign.PCJoined" in relics
+    assert "ledger.rulesets.relics.challenge:Challenge.RoundTallied" in relics
     assert ruleset_topics("no such ruleset") == every
+
+
+def test_a_rulesets_part_of_the_list_imports_no_other_ruleset():
+    code = ("import sys; from campaign_ledger.ledger.interchange_check import ruleset_topics; ruleset_topics('relics'); "
+            "print(sorted({m.split('.')[3] for m in sys.modules if m.startswith('campaign_ledger.ledger.rulesets.') "
+            "and m.count('.') > 3}))")  # a module of a ruleset, not its package (every ruleset is declared)
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.strip() == "['relics']"
 
 
 def _refusal(ruleset: object, topic: str) -> str:
