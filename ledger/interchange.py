@@ -107,6 +107,7 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
             _remove(scratch)
         else:
             app.close()
+            _durable(scratch)
             os.replace(scratch, target)
     except BaseException:
         if app is not None:
@@ -114,6 +115,16 @@ def import_file(open_ledger: Callable[[str], Any], path: str, target: str,
         _remove(scratch)
         raise
     return {"entries": written, "entry_count": written, "checked": count}  # `entries` (a count) kept for old scripts
+
+
+def _durable(scratch: str) -> None:
+    """The whole scratch file on the disk before it takes the campaign's name: none of its commits
+    waited for the disk (import_load.unsynced), and closing it moved its write-ahead log into it."""
+    fd = os.open(scratch, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _remove(scratch: str) -> None:

@@ -20,6 +20,7 @@ def replay_check(app: Any, path: str, progress: Callable[[int], None] | None = N
     from campaign_ledger.ledger import campaign_file
 
     db = runner.connect(path)
+    db.conn.execute("PRAGMA synchronous = OFF")  # the scratch file: made durable once whole (ledger/interchange.py)
 
     def step(count: int) -> None:
         if written is not None:

@@ -225,12 +225,13 @@ class _Moved:
         return getattr(importlib.import_module(self.__name__), name)
 
 
-def moved_topics() -> dict[str, type]:
-    """Every event topic a ledger written before a move may hold, with the class it names now."""
+def moved_topics(chosen: list[Ruleset] | None = None) -> dict[str, type]:
+    """Every event topic a ledger written before a move may hold, with the class it names now (of
+    the `chosen` rulesets only, when given: interchange_check.ruleset_topics)."""
     from eventsourcing.domain import DomainEvent
 
     topics: dict[str, type] = {}
-    for ruleset in all_rulesets():
+    for ruleset in all_rulesets() if chosen is None else chosen:
         for old, new in ruleset.moved.items():
             module = importlib.import_module(f"{ruleset.package}.{new}")
             for cls in _classes(module):
