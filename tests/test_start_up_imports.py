@@ -67,7 +67,8 @@ def modules_of_command(*args: str) -> set[str]:
 
 def test_a_relics_write_leaves_the_roster_parser_and_read_only_tables_alone(tmp_path: Path) -> None:
     """A write on a writable file never reads its tables read-only (nor makes scratch folders for
-    them), and only a roster needs the TOML parser: neither is imported by a Relics turn."""
+    them), and only a roster needs the TOML parser: neither is imported by a Relics turn, nor are the
+    ruleset's command modules other than the turns' own."""
     db = str(tmp_path / "c.db")
     for args in (["new", "Bench", "--ruleset", "relics"], ["pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"],
                  ["scenario", "start", "Night"], ["challenge", "open", "Guards", "--threat", "major",
@@ -77,3 +78,5 @@ def test_a_relics_write_leaves_the_roster_parser_and_read_only_tables_alone(tmp_
     loaded = modules_of_command("--db", db, "cohort-turn", "Guards", "--leader", "Kira", "--faces", "2,2,2")
     assert "campaign_ledger.ledger.rulesets.relics.turns" in loaded
     assert not {"tomllib", "campaign_ledger.projections.read_only", "campaign_ledger.ledger.scratch_folders"} & loaded
+    others = {f"campaign_ledger.commands.rulesets.relics.{m}" for m in ("corrections", "gm", "roster", "setup", "views")}
+    assert not others & loaded, others & loaded
