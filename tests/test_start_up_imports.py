@@ -80,3 +80,22 @@ def test_a_relics_write_leaves_the_roster_parser_and_read_only_tables_alone(tmp_
     assert not {"tomllib", "campaign_ledger.projections.read_only", "campaign_ledger.ledger.scratch_folders"} & loaded
     others = {f"campaign_ledger.commands.rulesets.relics.{m}" for m in ("corrections", "gm", "roster", "setup", "views")}
     assert not others & loaded, others & loaded
+
+
+def test_a_campaign_process_collects_no_garbage_until_its_start_up_allowance_is_spent() -> None:
+    """`campaign` raises the young generation's threshold to START_UP_ALLOCATIONS while its imports
+    run; the first collection after (the allowance spent, or any explicit one) restores the usual
+    thresholds and drops its callback, so a long run (serve, shell, a rebuild) collects as before."""
+    probe = ("import gc, sys\n"
+             "usual = gc.get_threshold()\n"
+             "sys.argv = ['campaign', '--help']\n"
+             "from campaign_ledger import cli\n"
+             "try:\n"
+             "    cli.main()\n"
+             "except SystemExit:\n"
+             "    pass\n"
+             "print(gc.get_threshold()[0] == cli.START_UP_ALLOCATIONS != usual[0], len(gc.callbacks))\n"
+             "gc.collect()\n"
+             "print(gc.get_threshold() == usual, len(gc.callbacks))\n")
+    run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert run.stdout.splitlines()[-2:] == ["True 1", "True 0"]
