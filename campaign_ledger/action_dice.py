@@ -5,11 +5,13 @@ Assets are `{"Athletics": "d8", "Nerve": "d10"}`; a roll's faces are the table's
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, TYPE_CHECKING
 
 from campaign_ledger.ledger.values import given_faces
 from campaign_ledger.handle import Core
-from campaign_ledger.shapes import ActionDiceSheet, Report, Row
+
+if TYPE_CHECKING:
+    from campaign_ledger.shapes import ActionDiceSheet, Report, Row
 
 RULESET = "action-dice"
 

@@ -7,11 +7,13 @@ none, for the program to roll. Pips are `{"Attention": 2}`.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, TYPE_CHECKING
 
 from campaign_ledger.handle import Core
 from campaign_ledger.ledger.values import given_faces
-from campaign_ledger.shapes import BeerRunSheet, Report, Row
+
+if TYPE_CHECKING:
+    from campaign_ledger.shapes import BeerRunSheet, Report, Row
 
 Abilities = Sequence[tuple[str, str, str]] | Mapping[str, Mapping[str, str]]
 Dice = Sequence[str | tuple[str | None, str]] | Mapping[str, str]  # "d8", (None, "d8"), ("Lock", "d8")

@@ -8,11 +8,13 @@ a contest's are by side (`bonuses={"Billy": 1}`, or pairs to give one side two),
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, TYPE_CHECKING
 
 from campaign_ledger.ledger.values import given_faces
 from campaign_ledger.handle import Core
-from campaign_ledger.shapes import Decision2d6Sheet, Report, Row
+
+if TYPE_CHECKING:
+    from campaign_ledger.shapes import Decision2d6Sheet, Report, Row
 
 RULESET = "decision-2d6"
 Faces = Sequence[int]

@@ -19,11 +19,13 @@ import functools
 import inspect
 import os
 import threading
-from typing import Any, Callable, Iterator, Mapping, TypeVar, cast
+from typing import Any, Callable, Iterator, Mapping, TYPE_CHECKING, TypeVar, cast
 
 from campaign_ledger import calls
 from campaign_ledger.errors import CampaignError, refused
-from campaign_ledger.shapes import HistoryLine, Pools, Report, Session, Sheet, UndoPlan, UnitListed
+
+if TYPE_CHECKING:
+    from campaign_ledger.shapes import HistoryLine, Pools, Report, Session, Sheet, UndoPlan, UnitListed
 
 T = TypeVar("T")
 
@@ -159,8 +161,8 @@ class Core:
         """Run one ledger command (`call(app)` returns its report) as one call, logged under `key`."""
         facts = self._facts(key, override)
         kept = self._kept() if must_exist else None  # a new campaign's first call opens and closes
-        return cast(Report, calls.write(facts, call, self._warning, invocation=self._invocation(command, asked, facts),
-                                        must_exist=must_exist, kept=kept))
+        return cast("Report", calls.write(facts, call, self._warning, invocation=self._invocation(command, asked, facts),
+                                          must_exist=must_exist, kept=kept))
 
     def _read(self, query: Callable[[Any, Any], Any]) -> Any:
         """One read view: `query(app, db)` on read tables caught up with the ledger."""

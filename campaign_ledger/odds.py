@@ -15,10 +15,12 @@ prints: probabilities as exact fractions in strings ("767/1296"), since a float 
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, TYPE_CHECKING
 
 from campaign_ledger.handle import Core
-from campaign_ledger.shapes import Row
+
+if TYPE_CHECKING:
+    from campaign_ledger.shapes import Row
 
 IN_CAMPAIGN = {"relics": "relics", "decision-2d6": "decision", "action-dice": "action", "beer-run": "beer_run"}
 MODES = {("decision-2d6", "contest"): "contest"}  # a keyword that asks another roll of the ruleset

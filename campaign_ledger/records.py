@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Any, Callable, ContextManager, Mapping, Sequence, cast
+from typing import Any, Callable, ContextManager, Mapping, Sequence, TYPE_CHECKING, cast
 
 from campaign_ledger.ledger.values import given_faces
 from campaign_ledger.handle import Core, Theirs
-from campaign_ledger.shapes import AuditReport, Report, Row
+
+if TYPE_CHECKING:
+    from campaign_ledger.shapes import AuditReport, Report, Row
 
 Progress = Callable[[int], ContextManager[Callable[[int], Any] | None]]
 Writer = Callable[[str], Any]  # takes each piece of an export as it is made (a stream's write)
@@ -34,8 +36,8 @@ class RecordCalls(Core):
 
         if anchor is not None:
             self._valid(lambda: _parsed_anchor(anchor))
-        return cast(AuditReport, self._opened(lambda app, db: audits.audit(app, db, anchor, chain, self._warning,
-                                                                          self.path)))
+        return cast("AuditReport", self._opened(lambda app, db: audits.audit(app, db, anchor, chain, self._warning,
+                                                                            self.path)))
 
     def anchor(self) -> Row:
         """The head of the hash chain as one line to keep outside the file (`campaign anchor --json`);

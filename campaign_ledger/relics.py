@@ -10,12 +10,14 @@ The setting up is in relics_setup.py, the GM's named rules in relics_gm.py; Reli
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, TYPE_CHECKING
 
 from campaign_ledger.ledger.values import given_faces
 from campaign_ledger.relics_gm import RelicsGmCalls
 from campaign_ledger.relics_setup import RelicsSetupCalls
-from campaign_ledger.shapes import Report, Row
+
+if TYPE_CHECKING:
+    from campaign_ledger.shapes import Report, Row
 
 Faces = Sequence[int]
 Places = Mapping[str, Sequence[int]] | Sequence[tuple[str, Sequence[int]]]  # by trait label; pairs keep a label twice

@@ -3,11 +3,13 @@ Hand of Doom, Disaster and Agony traits, recovery, downtime and Growth Tests. Mi
 (relics.py)."""
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Mapping, Sequence, TYPE_CHECKING
 
 from campaign_ledger.ledger.values import given_faces
 from campaign_ledger.handle import Core
-from campaign_ledger.shapes import Report
+
+if TYPE_CHECKING:
+    from campaign_ledger.shapes import Report
 
 
 class RelicsGmCalls(Core):

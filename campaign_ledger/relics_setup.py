@@ -2,10 +2,12 @@
 outside the rounds, Scenes and Events, and rosters. Mixed into RelicsCalls (relics.py)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Mapping, Sequence, TYPE_CHECKING, TypeVar
 
 from campaign_ledger.handle import Core
-from campaign_ledger.shapes import Report
+
+if TYPE_CHECKING:
+    from campaign_ledger.shapes import Report
 
 T = TypeVar("T")
 

@@ -15,11 +15,13 @@ import hmac
 import io
 import os
 import secrets
-from typing import Any
+from typing import Any, TYPE_CHECKING
 
 from campaign_ledger.errors import CampaignError
 from campaign_ledger.handle import Core
-from campaign_ledger.shapes import Report, SeatLink, SeatListed
+
+if TYPE_CHECKING:
+    from campaign_ledger.shapes import Report, SeatLink, SeatListed
 
 KEY_ENV = "CAMPAIGN_SEAT_KEY"
 NO_KEY = "no-seat-key"

@@ -67,7 +67,8 @@ def modules_of_command(*args: str) -> set[str]:
 
 def test_a_relics_write_leaves_the_roster_parser_and_read_only_tables_alone(tmp_path: Path) -> None:
     """A write on a writable file never reads its tables read-only (nor makes scratch folders for
-    them), and only a roster needs the TOML parser: neither is imported by a Relics turn."""
+    them), and only a roster needs the TOML parser: neither is imported by a Relics turn, nor are the
+    ruleset's command modules other than the turns' own, nor the library's returned shapes (typing only)."""
     db = str(tmp_path / "c.db")
     for args in (["new", "Bench", "--ruleset", "relics"], ["pc", "add", "Kira", "--expertise", "Phantom=3", "--primary", "Phantom"],
                  ["scenario", "start", "Night"], ["challenge", "open", "Guards", "--threat", "major",
@@ -77,3 +78,24 @@ def test_a_relics_write_leaves_the_roster_parser_and_read_only_tables_alone(tmp_
     loaded = modules_of_command("--db", db, "cohort-turn", "Guards", "--leader", "Kira", "--faces", "2,2,2")
     assert "campaign_ledger.ledger.rulesets.relics.turns" in loaded
     assert not {"tomllib", "campaign_ledger.projections.read_only", "campaign_ledger.ledger.scratch_folders"} & loaded
+    others = {f"campaign_ledger.commands.rulesets.relics.{m}" for m in ("corrections", "gm", "roster", "setup", "views")}
+    assert not (others | {"campaign_ledger.shapes"}) & loaded, others & loaded
+
+
+def test_a_campaign_process_collects_no_garbage_until_its_start_up_allowance_is_spent() -> None:
+    """`campaign` raises the young generation's threshold to START_UP_ALLOCATIONS while its imports
+    run; the first collection after (the allowance spent, or any explicit one) restores the usual
+    thresholds and drops its callback, so a long run (serve, shell, a rebuild) collects as before."""
+    probe = ("import gc, sys\n"
+             "usual = gc.get_threshold()\n"
+             "sys.argv = ['campaign', '--help']\n"
+             "from campaign_ledger import cli\n"
+             "try:\n"
+             "    cli.main()\n"
+             "except SystemExit:\n"
+             "    pass\n"
+             "print(gc.get_threshold()[0] == cli.START_UP_ALLOCATIONS != usual[0], len(gc.callbacks))\n"
+             "gc.collect()\n"
+             "print(gc.get_threshold() == usual, len(gc.callbacks))\n")
+    run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert run.stdout.splitlines()[-2:] == ["True 1", "True 0"]

@@ -100,16 +100,20 @@ def _call(name: str, method: Callable[..., Any], named: dict[str, dict[str, Any]
 
 
 def _hints(method: Callable[..., Any]) -> dict[str, Any]:
-    """The method's type hints; where one names what only a type checker imports, the others
-    (that argument then takes any value)."""
+    """The method's type hints, the returned shapes (campaign_ledger/shapes.py, which the calls' modules
+    import for a type checker only) among them; where one names what only a type checker imports, the
+    others (that argument then takes any value)."""
+    from campaign_ledger import shapes
+
+    names = vars(shapes)
     try:
-        return typing.get_type_hints(method)
+        return typing.get_type_hints(method, localns=names)
     except Exception:
         pass
     hints = {}
     for name, hint in getattr(method, "__annotations__", {}).items():
-        try:
-            hints[name] = eval(hint, method.__globals__) if isinstance(hint, str) else hint  # noqa: S307 (as get_type_hints)
+        try:  # as get_type_hints reads them
+            hints[name] = eval(hint, method.__globals__, names) if isinstance(hint, str) else hint  # noqa: S307
         except Exception:
             continue
     return hints

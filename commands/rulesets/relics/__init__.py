@@ -5,8 +5,9 @@ from typing import Any
 
 
 def __getattr__(name: str) -> Any:
-    """`COMMANDS`, what commands/index.py names: every module's commands joined to the group, loaded
-    when a command of the ruleset is run (its views alone, for `campaign sheet`, load only views.py)."""
+    """`COMMANDS`, what commands/index.py names for `pc`, `trait` and `challenge` (defined in several
+    modules): every module's commands joined to the group. A command one module defines is indexed to
+    that module alone (a turn imports turns.py only), and `campaign sheet` loads views.py only."""
     if name != "COMMANDS":
         raise AttributeError(name)
     from campaign_ledger.commands.rulesets.relics import corrections, gm, roster, setup, turns, views  # noqa: F401  (their commands join the group)

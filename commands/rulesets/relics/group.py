@@ -1,5 +1,6 @@
-"""Relics of the Moon's commands share one group (commands/index.py names this package for each of
-them); `pc`, `trait` and `challenge` are joined by setup.py and corrections.py alike, so they are here."""
+"""Relics of the Moon's commands share one group (commands/index.py names, for each, the module
+defining it, or this package when several do); `pc`, `trait` and `challenge` are joined by setup.py
+and corrections.py alike, so they are here."""
 from __future__ import annotations
 
 import click
