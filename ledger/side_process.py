@@ -56,15 +56,22 @@ def cores(quota_file: str = "/sys/fs/cgroup/cpu.max") -> float:
     return allowed
 
 
-def core_idle() -> bool:
-    """Whether a core stands idle beside this process now (the last minute's load average leaves
-    one): work that costs more CPU in all, to be done beside this process, pays only then (an
-    audit's second decoding of the ledger: on a busy shared machine its extra CPU is taken from
-    the same share of the cores the audit's own process gets, so it lengthened the audit)."""
+def core_idle(loadavg: str = "/proc/loadavg") -> bool:
+    """Whether a core stands idle beside this process now: the tasks running or ready to run at
+    this moment, this one among them, leave one. Work that costs more CPU in all, done beside this
+    process, pays only then (an audit's second decoding of the ledger: on a busy shared machine its
+    extra CPU is taken from the same share of the cores the audit's own process gets, so it
+    lengthened the audit). The count of this moment, not the minute's load average: that one still
+    counts the campaign's own last command (an import or a rebuild just before) for a minute after."""
     try:
-        return os.getloadavg()[0] <= cores() - 1
-    except OSError:  # no load average here: take the core as idle
-        return True
+        with open(loadavg) as f:
+            runnable = int(f.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):  # not Linux: the minute's average, or none
+        try:
+            return os.getloadavg()[0] <= cores() - 1
+        except OSError:
+            return True
+    return runnable <= cores() - 1
 
 
 KILLED = ("The second process working beside this one stopped without an answer (was it killed?); "

@@ -242,8 +242,17 @@ def test_an_audit_on_a_busy_machine_watches_here_and_reports_the_same(tmp_path, 
     assert reports[0] == reports[1] and reports[0]["clean"] and reports[0]["dice"]
 
 
-@pytest.mark.parametrize("load,idle", [((0.4, 0.0, 0.0), True), ((1.0, 0.0, 0.0), True), ((1.6, 9.0, 9.0), False)])
-def test_a_core_is_idle_while_the_load_leaves_one(monkeypatch, load, idle):
+@pytest.mark.parametrize("line,idle", [("0.40 0.10 0.05 1/134 835", True), ("3.10 1.00 0.50 1/134 835", True),
+                                       ("0.20 0.10 0.05 2/134 835", False), ("0.20 0.10 0.05 7/134 835", False)])
+def test_a_core_is_idle_while_what_runs_now_leaves_one(tmp_path, monkeypatch, line, idle):
+    """What runs now counts, not the minute's average (3.10 after an import just ended: idle)."""
+    monkeypatch.setattr(side_process, "cores", lambda: 2)
+    (tmp_path / "loadavg").write_text(line + "\n")
+    assert side_process.core_idle(str(tmp_path / "loadavg")) is idle
+
+
+@pytest.mark.parametrize("load,idle", [((0.4, 0.0, 0.0), True), ((1.6, 9.0, 9.0), False)])
+def test_without_a_count_of_what_runs_the_minutes_load_decides(tmp_path, monkeypatch, load, idle):
     monkeypatch.setattr(side_process, "cores", lambda: 2)
     monkeypatch.setattr(side_process.os, "getloadavg", lambda: load)
-    assert side_process.core_idle() is idle
+    assert side_process.core_idle(str(tmp_path / "none")) is idle
