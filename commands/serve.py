@@ -99,9 +99,8 @@ def serve(ctx: click.Context, host: str, port: int, show_gm: bool, token: str | 
         _print_seats(seats, players, qr, f"{root}gm?token={gm_token}")
         click.echo(f"HTTP API at {root}api/ (described at {root}api/openapi.json); it writes with the GM token "
                    f"{gm_token} in an `Authorization: Bearer` header: keep it off the table.")
-        click.echo("Stop with Ctrl-C.")
     sys.stdout.flush()  # the URL reaches a pipe (a script, a test) before the server starts
-    _run(listener, path, show_gm, token, gm_token, players, tls)
+    _run(listener, path, show_gm, token, gm_token, players, tls, say_ready=not ctx.find_root().obj["json"])
 
 
 def _tls(certfile: str | None, keyfile: str | None) -> tuple[str, str | None] | None:
@@ -196,8 +195,20 @@ def shown_host(host: str, shared: bool) -> str:
 
 
 def _run(listener: socket.socket, path: str, show_gm: bool, token: str | None, gm_token: str, players: str,
-         tls: tuple[str, str | None] | None) -> None:
+         tls: tuple[str, str | None] | None, say_ready: bool = True) -> None:
     import uvicorn
+
+    class Server(uvicorn.Server):
+        """Says "Stop with Ctrl-C." once it listens with its own Ctrl-C handler in place: a Ctrl-C
+        sent on reading it (by a GM or a script) stops it. Said earlier, one that came while it was
+        starting could fall to asyncio's own handler, cancel the start and be lost: the server then
+        ran on until killed (seen under the test suite's load)."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started and say_ready:
+                click.echo("Stop with Ctrl-C.")
+                sys.stdout.flush()
 
     from campaign_ledger.web.app import create_app
     from campaign_ledger.web.seating import Players
@@ -213,7 +224,7 @@ def _run(listener: socket.socket, path: str, show_gm: bool, token: str | None, g
     config = uvicorn.Config(asgi, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=2, ssl_certfile=certfile, ssl_keyfile=keyfile)
     try:
-        uvicorn.Server(config).run(sockets=[listener])
+        Server(config).run(sockets=[listener])
     except KeyboardInterrupt:  # Ctrl-C is how a GM stops it: not an error
         pass
     finally:
